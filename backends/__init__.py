@@ -1,0 +1,1 @@
+"""Solver backends: one subpackage per paradigm, one translator per (backend, family)."""

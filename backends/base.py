@@ -1,0 +1,169 @@
+"""What every backend promises, so the CLI and the cross-checker never special-case one.
+
+A backend (pysat, clingo, cpsat) owns the solving mechanics: enumeration,
+projection, limits, statistics.  For each puzzle family it has one
+translator per encoding *variant*; ``backend:variant`` names a configuration
+(e.g. ``pysat:totalizer``).  Translators are written independently per
+backend: the cross-check is only as strong as that independence.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Callable, Mapping, Protocol, Sequence
+
+
+class Status(str, Enum):
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Stop conditions for one run.
+
+    ``time`` is wall-clock seconds for solving (None: no limit);
+    ``solutions`` stops enumeration after that many (None: all).
+    """
+
+    time: float | None = None
+    solutions: int | None = None
+
+    def deadline(self, start: float | None = None) -> float | None:
+        if self.time is None:
+            return None
+        return (time.monotonic() if start is None else start) + self.time
+
+
+@dataclass(frozen=True)
+class Options:
+    """How to solve: first solution or all of them, and optional extras."""
+
+    enumerate: bool = False
+    symmetry_breaking: bool = False
+    seed: int = 0
+    #: worker threads where the solver has them (CP-SAT); None: the backend's default
+    workers: int | None = None
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of one run.
+
+    ``status`` says whether a solution exists (``unknown`` when a limit hit
+    first).  ``complete`` says whether the count is exact: a first-solution
+    run that found one is *not* complete (count ``1+``); an exhausted
+    enumeration, or an unsat proof, is.
+    """
+
+    backend: str
+    family: str
+    status: Status
+    solutions: tuple[Any, ...]
+    complete: bool
+    count: int
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    times: Mapping[str, float] = field(default_factory=dict)
+    #: solutions the solver reported more than once (a finding, never counted)
+    duplicates: int = 0
+    #: why the run stopped early, when it did ("time limit", "solution limit")
+    stopped_by: str | None = None
+
+    @property
+    def count_text(self) -> str:
+        return f"{self.count}" if self.complete else f"{self.count}+"
+
+
+class SolutionSink(Protocol):
+    def __call__(self, solution: Any) -> None: ...
+
+
+class Backend(Protocol):
+    """One solver configuration for one family: ``pysat:totalizer`` on hexiom."""
+
+    name: str  # e.g. "pysat:totalizer"
+    family: str
+
+    def run(
+        self,
+        level: Any,
+        limits: Limits,
+        options: Options,
+        on_solution: SolutionSink | None = None,
+    ) -> Result:
+        """Solve or enumerate; call ``on_solution`` for each new solution as it is found.
+
+        Must honour ``limits.time`` on its own (a process-level kill stands
+        behind it in the runner, but a backend should not need it).
+        """
+        ...
+
+    def export(self, level: Any, options: Options) -> str:
+        """The native model as text (DIMACS, ASP facts, CP-SAT proto)."""
+        ...
+
+
+class Stopwatch:
+    """Collects phase times (translate, solve, decode) for Result.times."""
+
+    def __init__(self) -> None:
+        self.times: dict[str, float] = {}
+        self._started: dict[str, float] = {}
+
+    def start(self, phase: str) -> None:
+        self._started[phase] = time.perf_counter()
+
+    def stop(self, phase: str) -> None:
+        began = self._started.pop(phase)
+        self.times[phase] = self.times.get(phase, 0.0) + time.perf_counter() - began
+
+    def add(self, phase: str, seconds: float) -> None:
+        self.times[phase] = self.times.get(phase, 0.0) + seconds
+
+
+class UnsupportedFamily(Exception):
+    """A backend was asked for a family it has no translator for."""
+
+
+class BackendUnavailable(Exception):
+    """The solver package is not installed; the message says how to install it."""
+
+
+def finish(
+    backend: str,
+    family: str,
+    solutions: Sequence[Any],
+    *,
+    exhausted: bool,
+    proved_unsat: bool,
+    stats: Mapping[str, Any],
+    times: Mapping[str, float],
+    duplicates: int = 0,
+    stopped_by: str | None = None,
+) -> Result:
+    """Build a Result with status and completeness derived one way for every backend."""
+    if solutions:
+        status = Status.SAT
+    elif proved_unsat:
+        status = Status.UNSAT
+    else:
+        status = Status.UNKNOWN
+    complete = exhausted or (status is Status.UNSAT)
+    return Result(
+        backend=backend,
+        family=family,
+        status=status,
+        solutions=tuple(solutions),
+        complete=complete,
+        count=len(solutions),
+        stats=dict(stats),
+        times=dict(times),
+        duplicates=duplicates,
+        stopped_by=stopped_by,
+    )
+
+
+SolutionDecoder = Callable[..., Any]

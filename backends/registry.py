@@ -1,0 +1,100 @@
+"""Names to backends: ``pysat``, ``pysat:totalizer``, ``clingo:count`` ...
+
+Each backend package (``trisolve.backends.<name>``) exposes, without
+importing its solver library:
+
+* ``VARIANTS``: ``{family: {variant: one-line description}}`` — the
+  configurations the cross-checker runs by default;
+* ``DEFAULT_VARIANT``: ``{family: variant}`` — the measured fastest;
+* ``make(family, variant) -> Backend`` — imports the solver lazily;
+* ``available() -> str | None`` — None when usable, else an install hint.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from .base import Backend, BackendUnavailable, UnsupportedFamily
+
+#: Backends in the order tables show them.
+BACKENDS: tuple[str, ...] = ("pysat", "clingo", "cpsat")
+
+
+class UnknownBackend(ValueError):
+    pass
+
+
+def _module(name: str) -> ModuleType:
+    if name not in BACKENDS:
+        raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(BACKENDS)}")
+    return importlib.import_module(f"{__package__}.{name}")
+
+
+def split_spec(spec: str) -> tuple[str, str | None]:
+    name, _, variant = spec.partition(":")
+    return name.strip(), (variant.strip() or None)
+
+
+def default_variant(name: str, family: str) -> str:
+    module = _module(name)
+    try:
+        return module.DEFAULT_VARIANT[family]
+    except KeyError:
+        raise UnsupportedFamily(f"backend {name} has no translator for {family}") from None
+
+
+def resolve(spec: str, family: str) -> str:
+    """The full ``backend:variant`` name a user's spec stands for."""
+    name, variant = split_spec(spec)
+    return f"{name}:{variant or default_variant(name, family)}"
+
+
+def get(spec: str, family: str) -> Backend:
+    """A ready backend for a family; raises UnknownBackend / UnsupportedFamily / BackendUnavailable."""
+    name, variant = split_spec(spec)
+    module = _module(name)
+    hint = module.available()
+    if hint:
+        raise BackendUnavailable(f"backend {name} is not usable: {hint}")
+    if family not in module.DEFAULT_VARIANT:
+        raise UnsupportedFamily(f"backend {name} has no translator for {family}")
+    return module.make(family, variant or module.DEFAULT_VARIANT[family])
+
+
+def variants(family: str, backends: tuple[str, ...] = BACKENDS) -> list[str]:
+    """Every registered ``backend:variant`` for a family, defaults first per backend."""
+    names = []
+    for name in backends:
+        module = _module(name)
+        if family not in module.VARIANTS:
+            continue
+        default = module.DEFAULT_VARIANT[family]
+        ordered = [default] + [v for v in module.VARIANTS[family] if v != default]
+        names.extend(f"{name}:{v}" for v in ordered)
+    return names
+
+
+def expand(specs: list[str], family: str) -> list[str]:
+    """Turn a --backends list into full names: ``pysat`` alone means all its variants."""
+    out: list[str] = []
+    for spec in specs:
+        name, variant = split_spec(spec)
+        if variant:
+            out.append(f"{name}:{variant}")
+        else:
+            out.extend(variants(family, (name,)))
+    return list(dict.fromkeys(out))
+
+
+def describe_all(family: str) -> list[tuple[str, str, bool]]:
+    """(name, description, is_default) for every registered variant of a family."""
+    rows = []
+    for name in BACKENDS:
+        module = _module(name)
+        for variant, text in module.VARIANTS.get(family, {}).items():
+            rows.append((f"{name}:{variant}", text, variant == module.DEFAULT_VARIANT.get(family)))
+    return rows
+
+
+__all__ = ["BACKENDS", "Backend", "BackendUnavailable", "UnknownBackend", "UnsupportedFamily", "get", "resolve", "variants", "expand"]

@@ -1,0 +1,1 @@
+"""Differential testing of encodings across backends."""

@@ -1,0 +1,58 @@
+"""Puzzle families: immutable models, parsers, validators and renderers.
+
+Nothing in this package imports a backend: the validators are the referee.
+"""
+
+from __future__ import annotations
+
+import os
+
+from . import hexiom
+from .errors import LevelSyntaxError, TrisolveError, read_instance_text
+from .family import Family
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped
+    return ""
+
+
+HEXIOM = Family(
+    name="hexiom",
+    parse=hexiom.parse,
+    validate=hexiom.validate,
+    render=hexiom.render,
+    canonical=hexiom.canonical,
+    solution_from_json=hexiom.solution_from_json,
+    describe=hexiom.describe,
+    sniff=lambda path, text: _first_line(text).isdigit(),
+    symmetries=lambda level: level.symmetries,
+    orbit_representative=hexiom.orbit_representative,
+    is_lex_leader=hexiom.is_lex_leader,
+    format_level=hexiom.format_level,
+)
+
+FAMILIES: dict[str, Family] = {"hexiom": HEXIOM}
+
+
+def register(family: Family) -> None:
+    FAMILIES[family.name] = family
+
+
+def detect_family(path: str) -> Family:
+    """Which family a file belongs to: by its folder name, then by its content."""
+    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
+    for part in reversed(parts[:-1]):
+        if part in FAMILIES:
+            return FAMILIES[part]
+    text = read_instance_text(path)
+    for family in FAMILIES.values():
+        if family.sniff(path, text):
+            return family
+    raise LevelSyntaxError(path, None, f"cannot tell which puzzle family this file is (known: {', '.join(FAMILIES)}); use --family")
+
+
+__all__ = ["FAMILIES", "Family", "LevelSyntaxError", "TrisolveError", "detect_family", "hexiom", "register"]

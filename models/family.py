@@ -1,0 +1,38 @@
+"""The shape every puzzle family has, so the CLI and the cross-checker need no special cases.
+
+A family is a module with a parser, a validator, a renderer and a way to turn
+solutions into JSON and canonical keys.  ``Family`` bundles those functions;
+``models.FAMILIES`` lists the known families by name.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Hashable, Mapping, Sequence
+
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    #: path -> level; raises LevelSyntaxError naming file and line
+    parse: Callable[[str], Any]
+    #: (level, solution) -> list of violations; empty means valid
+    validate: Callable[[Any, Any], list]
+    #: (level, solution or None) -> text
+    render: Callable[..., str]
+    #: (level, solution) -> hashable key equal for equal solutions
+    canonical: Callable[[Any, Any], Hashable]
+    #: (level, json dict) -> solution
+    solution_from_json: Callable[[Any, Mapping], Any]
+    #: level -> one-line summary
+    describe: Callable[[Any], str]
+    #: level file text -> True when this family's format (first meaningful line decides)
+    sniff: Callable[[str, str], bool]
+    #: (level) -> symmetries as permutations of the solution's variables, identity first
+    symmetries: Callable[[Any], Sequence] | None = None
+    #: (level, solution) -> key of the solution's orbit under those symmetries
+    orbit_representative: Callable[[Any, Any], Hashable] | None = None
+    #: (level, solution) -> is it the lex-leader of its orbit
+    is_lex_leader: Callable[[Any, Any], bool] | None = None
+    #: level -> file text in the family's own format (minimiser, generators)
+    format_level: Callable[[Any], str] | None = None
