@@ -25,10 +25,32 @@ class UnknownBackend(ValueError):
     pass
 
 
+#: Backends added at run time (mutants in the tests, users' own encodings via --plugin).
+_EXTRA: dict[str, ModuleType] = {}
+
+
+def register(name: str, module: ModuleType) -> None:
+    """Add a backend under ``name``; ``module`` exposes VARIANTS, DEFAULT_VARIANT, make, available."""
+    _EXTRA[name] = module
+
+
+def names() -> tuple[str, ...]:
+    return BACKENDS + tuple(n for n in _EXTRA if n not in BACKENDS)
+
+
 def _module(name: str) -> ModuleType:
+    if name in _EXTRA:
+        return _EXTRA[name]
     if name not in BACKENDS:
-        raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(BACKENDS)}")
+        raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(names())}")
     return importlib.import_module(f"{__package__}.{name}")
+
+
+def load_plugin(path: str) -> None:
+    """Run a Python file that calls ``register`` (for --plugin)."""
+    import runpy
+
+    runpy.run_path(path, run_name="trisolve_plugin")
 
 
 def split_spec(spec: str) -> tuple[str, str | None]:

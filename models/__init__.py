@@ -33,6 +33,7 @@ HEXIOM = Family(
     orbit_representative=hexiom.orbit_representative,
     is_lex_leader=hexiom.is_lex_leader,
     format_level=hexiom.format_level,
+    shrink=hexiom.shrink_candidates,
 )
 
 FAMILIES: dict[str, Family] = {"hexiom": HEXIOM}

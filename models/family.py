@@ -36,3 +36,5 @@ class Family:
     is_lex_leader: Callable[[Any, Any], bool] | None = None
     #: level -> file text in the family's own format (minimiser, generators)
     format_level: Callable[[Any], str] | None = None
+    #: level -> smaller variants of it, for the minimiser
+    shrink: Callable[[Any], list] | None = None

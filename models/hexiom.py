@@ -413,3 +413,51 @@ def describe(level: Level) -> str:
         f"{len(level.locked_tiles)} locked, {len(level.blocked_cells)} blocked, "
         f"{len(level.symmetries)} symmetries"
     )
+
+
+# ---------------------------------------------------------------- shrinking
+
+
+def shrink_candidates(level: Level) -> list[Level]:
+    """Smaller variants of a level, for the cross-checker's minimiser.
+
+    Each candidate removes one thing: a movable tile, a lock (the tile stays,
+    movable), a blocked cell, or the outer ring of the board.  The minimiser
+    keeps a candidate while the disagreement it chases persists.
+    """
+    candidates: list[Level] = []
+    if level.side > 1:
+        candidates.append(_inner_board(level))
+    for number in range(MAX_TILE, -1, -1):
+        if level.movable_counts[number] > 0:
+            counts = list(level.tile_counts)
+            counts[number] -= 1
+            candidates.append(Level(level.board, tuple(counts), level.locked_tiles, level.blocked_cells, level.name))
+    for cell, number in level.locked_tiles:
+        locked = tuple((c, n) for c, n in level.locked_tiles if c != cell)
+        candidates.append(Level(level.board, level.tile_counts, locked, level.blocked_cells, level.name))
+        counts = list(level.tile_counts)
+        counts[number] -= 1
+        candidates.append(Level(level.board, tuple(counts), locked, level.blocked_cells, level.name))
+    for cell in sorted(level.blocked_cells):
+        candidates.append(Level(level.board, level.tile_counts, level.locked_tiles, level.blocked_cells - {cell}, level.name))
+    return candidates
+
+
+def _inner_board(level: Level) -> Level:
+    """The level on the board one ring smaller: outer locks and blocks dropped, tiles capped."""
+    inner = Board(level.side - 1)
+    old = level.board
+    moved = {old.index[coord]: inner.index[coord] for coord in inner.coordinates}
+    locked = tuple((moved[c], n) for c, n in level.locked_tiles if c in moved)
+    blocked = frozenset(moved[c] for c in level.blocked_cells if c in moved)
+    counts = [0] * (MAX_TILE + 1)
+    for _, number in locked:
+        counts[number] += 1
+    room = inner.size - len(blocked) - len(locked)
+    movable = list(level.movable_counts)
+    for number in range(MAX_TILE + 1):
+        take = min(movable[number], room)
+        counts[number] += take
+        room -= take
+    return Level(inner, tuple(counts), locked, blocked, level.name)

@@ -1,0 +1,314 @@
+"""Run one backend on one instance in a child process, with a hard time limit behind it.
+
+Every backend honours ``Limits.time`` itself; this module is the second line:
+the child is killed (its whole process group) when it overruns by ``grace``
+seconds, and solutions it streamed before that are kept, so a killed run
+still reports what it found (as an incomplete count).
+
+The child streams each solution as JSON through a pipe as soon as it is found
+and sends a final record; the parent never imports a solver package.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import resource
+import signal
+import time
+import traceback
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, Iterable, Mapping
+
+from .base import Limits, Options, Result, Status
+
+#: Seconds a child may overrun its own time limit before it is killed.
+DEFAULT_GRACE = 2.0
+
+
+@dataclass(frozen=True)
+class Job:
+    """One (instance, backend configuration) pair to run."""
+
+    path: str
+    family: str
+    backend: str
+    limits: Limits = Limits()
+    options: Options = Options()
+    #: keep solutions in the record (the cross-checker compares sets of them)
+    keep_solutions: bool = True
+
+    @property
+    def key(self) -> str:
+        """Identifies the job in a JSONL log, for --resume."""
+        o = self.options
+        return "|".join(
+            [
+                os.path.normpath(self.path),
+                self.backend,
+                "all" if o.enumerate else "first",
+                f"sb={int(o.symmetry_breaking)}",
+                f"seed={o.seed}",
+                f"limit={self.limits.solutions}",
+                f"time={self.limits.time}",
+            ]
+        )
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """What one run produced, in a form that goes to JSON and back unchanged."""
+
+    key: str
+    path: str
+    family: str
+    backend: str
+    mode: str
+    symmetry_breaking: bool
+    status: str
+    count: int
+    complete: bool
+    duplicates: int = 0
+    solutions: tuple = ()
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    times: Mapping[str, float] = field(default_factory=dict)
+    wall: float = 0.0
+    cpu: float = 0.0
+    peak_rss_mb: float = 0.0
+    stopped_by: str | None = None
+    error: str | None = None
+    seed: int = 0
+
+    @property
+    def count_text(self) -> str:
+        return f"{self.count}" if self.complete else f"{self.count}+"
+
+    def to_json(self) -> dict:
+        data = asdict(self)
+        data["solutions"] = list(self.solutions)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping) -> "RunRecord":
+        known = {f for f in cls.__dataclass_fields__}
+        values = {k: v for k, v in data.items() if k in known}
+        values["solutions"] = tuple(values.get("solutions", ()))
+        return cls(**values)
+
+
+def _child(job: Job, level: Any, conn) -> None:
+    """Child process body: solve, streaming each solution, then send the record."""
+    os.setpgid(0, 0)  # own process group, so a kill takes any helper processes too
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    try:
+        from . import registry
+
+        backend = registry.get(job.backend, job.family)
+
+        def stream(solution: Any) -> None:
+            if job.keep_solutions:
+                conn.send(("solution", solution.to_json()))
+            else:
+                conn.send(("solution", None))
+
+        result = backend.run(level, job.limits, job.options, on_solution=stream)
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        conn.send(
+            (
+                "result",
+                {
+                    "status": result.status.value,
+                    "count": result.count,
+                    "complete": result.complete,
+                    "duplicates": result.duplicates,
+                    "stats": dict(result.stats),
+                    "times": dict(result.times),
+                    "stopped_by": result.stopped_by,
+                    "cpu": usage.ru_utime + usage.ru_stime,
+                    "peak_rss_mb": usage.ru_maxrss / 1024.0,
+                },
+            )
+        )
+    except BaseException as exc:  # reported to the parent, which decides the exit code
+        conn.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
+    finally:
+        conn.close()
+
+
+def _kill_group(process: multiprocessing.Process) -> None:
+    if process.pid is None:
+        return
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+        process.join(0.5)
+        if not process.is_alive():
+            return
+
+
+def run_job(
+    job: Job,
+    level: Any,
+    *,
+    grace: float = DEFAULT_GRACE,
+    on_solution: Callable[[Any], None] | None = None,
+    stop: Callable[[], bool] | None = None,
+) -> RunRecord:
+    """Run ``job`` in a forked child; always returns a record, never hangs.
+
+    ``on_solution`` receives each solution's JSON as it arrives.  ``stop`` is
+    polled; when it returns True the child is killed (used by the portfolio).
+    """
+    context = multiprocessing.get_context("fork")
+    parent_conn, child_conn = context.Pipe(duplex=False)
+    started = time.monotonic()
+    process = context.Process(target=_child, args=(job, level, child_conn), daemon=True)
+    process.start()
+    child_conn.close()
+    hard_deadline = None if job.limits.time is None else started + job.limits.time + grace
+
+    solutions: list = []
+    streamed = 0
+    final: dict | None = None
+    error: str | None = None
+    stopped_by: str | None = None
+    try:
+        while True:
+            timeout = 0.1
+            if hard_deadline is not None:
+                timeout = max(0.0, min(timeout, hard_deadline - time.monotonic()))
+            if parent_conn.poll(timeout):
+                try:
+                    message = parent_conn.recv()
+                except EOFError:
+                    if final is None and error is None:
+                        error = f"backend process died (exit code {process.exitcode})"
+                    break
+                kind = message[0]
+                if kind == "solution":
+                    streamed += 1
+                    if message[1] is not None:
+                        solutions.append(message[1])
+                    if on_solution is not None:
+                        on_solution(message[1])
+                elif kind == "result":
+                    final = message[1]
+                elif kind == "error":
+                    error = message[1]
+                continue
+            if not process.is_alive() and not parent_conn.poll(0):
+                process.join(0.1)
+                if final is None and error is None:
+                    error = f"backend process died (exit code {process.exitcode})"
+                break
+            if hard_deadline is not None and time.monotonic() >= hard_deadline:
+                stopped_by = "killed at time limit"
+                break
+            if stop is not None and stop():
+                stopped_by = "stopped"
+                break
+    except KeyboardInterrupt:
+        stopped_by = "interrupted"
+        _kill_group(process)
+        raise
+    finally:
+        if process.is_alive():
+            _kill_group(process)
+        process.join(1.0)
+        parent_conn.close()
+    wall = time.monotonic() - started
+    mode = "all" if job.options.enumerate else "first"
+    common = dict(
+        key=job.key,
+        path=job.path,
+        family=job.family,
+        backend=job.backend,
+        mode=mode,
+        symmetry_breaking=job.options.symmetry_breaking,
+        solutions=tuple(solutions),
+        wall=wall,
+        seed=job.options.seed,
+    )
+    if final is not None:
+        return RunRecord(
+            status=final["status"],
+            count=final["count"],
+            complete=final["complete"],
+            duplicates=final["duplicates"],
+            stats=final["stats"],
+            times=final["times"],
+            cpu=final["cpu"],
+            peak_rss_mb=final["peak_rss_mb"],
+            stopped_by=final["stopped_by"],
+            **common,
+        )
+    # Killed, crashed or stopped: keep what was streamed, never call it complete.
+    return RunRecord(
+        status=Status.SAT.value if streamed else Status.UNKNOWN.value,
+        count=streamed,
+        complete=False,
+        stopped_by=stopped_by,
+        error=error,
+        **common,
+    )
+
+
+def record_from_result(job: Job, result: Result, wall: float) -> RunRecord:
+    """A record for a run made in this process (tests, the dimacs bridge)."""
+    return RunRecord(
+        key=job.key,
+        path=job.path,
+        family=job.family,
+        backend=job.backend,
+        mode="all" if job.options.enumerate else "first",
+        symmetry_breaking=job.options.symmetry_breaking,
+        status=result.status.value,
+        count=result.count,
+        complete=result.complete,
+        duplicates=result.duplicates,
+        solutions=tuple(s.to_json() for s in result.solutions),
+        stats=dict(result.stats),
+        times=dict(result.times),
+        wall=wall,
+        stopped_by=result.stopped_by,
+        seed=job.options.seed,
+    )
+
+
+def race(
+    jobs: Iterable[Job],
+    level: Any,
+    *,
+    grace: float = DEFAULT_GRACE,
+) -> tuple[RunRecord | None, list[RunRecord]]:
+    """Portfolio: run the jobs in parallel, return the first definite answer.
+
+    The others are stopped (process groups killed) as soon as one answers.
+    Returns (winner or None, all records).
+    """
+    import threading
+
+    jobs = list(jobs)
+    winner: list[RunRecord] = []
+    lock = threading.Lock()
+    done = threading.Event()
+    records: list[RunRecord | None] = [None] * len(jobs)
+
+    def worker(index: int, job: Job) -> None:
+        record = run_job(job, level, grace=grace, stop=done.is_set)
+        records[index] = record
+        answered = record.error is None and (record.status != Status.UNKNOWN.value)
+        if answered:
+            with lock:
+                if not winner:
+                    winner.append(record)
+                    done.set()
+
+    threads = [threading.Thread(target=worker, args=(i, job), daemon=True) for i, job in enumerate(jobs)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return (winner[0] if winner else None), [r for r in records if r is not None]

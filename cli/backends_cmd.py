@@ -1,0 +1,32 @@
+"""``trisolve backends``: what can be asked for with --backend / --backends."""
+
+from __future__ import annotations
+
+import click
+
+from .common import print_json
+
+
+@click.command(name="backends")
+@click.option("--family", default=None, help="Only this family.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def command(family, as_json):
+    """List every backend:variant per family, marking defaults and missing solvers."""
+    from trisolve.backends import registry
+    from trisolve.models import FAMILIES
+
+    rows = []
+    for fam in [family] if family else list(FAMILIES):
+        for name, text, is_default in registry.describe_all(fam):
+            backend = name.split(":")[0]
+            hint = registry._module(backend).available()
+            rows.append({"family": fam, "backend": name, "default": is_default, "description": text,
+                         "available": hint is None, **({"install": hint} if hint else {})})
+    if as_json:
+        print_json(rows)
+        return
+    for row in rows:
+        mark = "*" if row["default"] else " "
+        missing = "" if row["available"] else f"  [unavailable: {row['install']}]"
+        click.echo(f"{row['family']:8} {mark} {row['backend']:28} {row['description']}{missing}")
+    click.echo("* default variant of its backend")

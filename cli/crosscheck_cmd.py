@@ -1,0 +1,192 @@
+"""``trisolve crosscheck``: run every backend variant and prove they agree."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import time
+
+import click
+
+from .common import UsageProblem, instance_files, load_instance, print_json, resolve_backends, split_list
+
+
+@click.command(name="crosscheck")
+@click.argument("paths", nargs=-1, required=True, type=click.Path())
+@click.option("--backends", default=None, metavar="LIST",
+              help="Comma-separated backends or backend:variant (default: every registered variant).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=20.0, show_default=True,
+              help="Wall-clock limit per run, seconds.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Stop each enumeration after N solutions.")
+@click.option("--jobs", "-j", "parallel", type=click.IntRange(min=1), default=None,
+              help="Runs at a time (default: the number of cores).")
+@click.option("--jsonl", type=click.Path(dir_okay=False), default=None, help="Append one JSON record per run here.")
+@click.option("--resume", is_flag=True, help="Skip runs already recorded in --jsonl.")
+@click.option("--json", "as_json", is_flag=True, help="Print the verdicts as one JSON object.")
+@click.option("--symmetry-breaking", is_flag=True,
+              help="Also run with lex-leader constraints and check counts against the orbits of the full set.")
+@click.option("--minimize", "--minimise", "minimise_", is_flag=True,
+              help="Shrink each instance with a disagreement and write the smallest one found.")
+@click.option("--minimize-dir", type=click.Path(file_okay=False), default="minimized", show_default=True)
+@click.option("--no-expected", is_flag=True, help="Ignore expected.json files beside the instances.")
+@click.option("--record-expected", type=click.Path(dir_okay=False), default=None,
+              help="Write the established counts to this expected.json (merging with what it holds).")
+@click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
+@click.option("--plugin", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="A Python file that registers extra backends (e.g. your own encoding).")
+@click.option("--seed", type=int, default=0, show_default=True)
+def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, symmetry_breaking,
+            minimise_, minimize_dir, no_expected, record_expected, family, plugin, seed):
+    """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid, 2 bad input."""
+    from trisolve.backends import registry
+    from trisolve.crosscheck.report import findings_text, print_table, summary_json, verdict_line
+    from trisolve.crosscheck.run import Instance, Log, execute, judge_all, plan_jobs, read_log
+
+    for path in plugin:
+        registry.load_plugin(path)
+    if resume and not jsonl:
+        raise UsageProblem("--resume needs --jsonl FILE")
+    files = instance_files(paths)
+    instances = []
+    for path in files:
+        fam, level = load_instance(path, family)
+        instances.append(Instance(path, fam, level))
+    specs = split_list(backends)
+    chosen: dict[str, list[str]] = {}
+
+    def backends_for(family_name: str) -> list[str]:
+        if family_name not in chosen:
+            names = resolve_backends(specs, family_name) if specs else registry.variants(family_name)
+            if not names:
+                raise UsageProblem(f"no backend handles the {family_name} family")
+            chosen[family_name] = names
+        return chosen[family_name]
+
+    for instance in instances:
+        backends_for(instance.family.name)
+    jobs = plan_jobs(instances, backends_for, timeout=timeout, limit=limit,
+                     symmetry_breaking=symmetry_breaking, seed=seed)
+    done = read_log(jsonl) if (resume and jsonl) else {}
+    log = Log(jsonl)
+    parallel = parallel or os.cpu_count() or 1
+    progress = _Progress(len(jobs), enabled=sys.stderr.isatty() and not as_json)
+    started = time.monotonic()
+    try:
+        records = execute(jobs, {i.path: i.level for i in instances}, parallel=parallel, log=log,
+                          done=done, on_record=progress.update)
+    finally:
+        progress.close()
+        log.close()
+    wall = time.monotonic() - started
+    verdicts = judge_all(instances, records, use_expected=not no_expected)
+
+    minimised = []
+    if minimise_:
+        minimised = _minimise_all(verdicts, instances, timeout, limit, symmetry_breaking, minimize_dir, plugin)
+    if record_expected:
+        _record_expected(record_expected, verdicts, symmetry_breaking)
+
+    if as_json:
+        data = summary_json(verdicts)
+        data["wall_seconds"] = round(wall, 2)
+        data["minimized"] = minimised
+        print_json(data)
+    else:
+        print_table(verdicts)
+        for line in findings_text(verdicts):
+            click.echo(line)
+        for item in minimised:
+            click.echo(f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  {item['command']}")
+        reused = sum(1 for job in jobs if job.key in done)
+        click.echo(f"{len(jobs)} runs ({reused} reused from {jsonl}) in {wall:.1f} s, {parallel} at a time, "
+                   f"time limit {timeout:g} s per run" if reused else
+                   f"{len(jobs)} runs in {wall:.1f} s, {parallel} at a time, time limit {timeout:g} s per run")
+        click.echo(verdict_line(verdicts))
+    if any(v.failed for v in verdicts):
+        raise click.exceptions.Exit(1)
+
+
+def _minimise_all(verdicts, instances, timeout, limit, symmetry_breaking, folder, plugins) -> list[dict]:
+    from trisolve.crosscheck.minimize import minimise
+
+    out = []
+    by_path = {i.path: i for i in instances}
+    for verdict in verdicts:
+        if not verdict.failed:
+            continue
+        instance = by_path[verdict.path]
+        involved = []
+        for finding in verdict.findings:
+            involved.extend(b for b in finding.backends if b not in involved)
+        if len(involved) < 2:
+            # an invalid solution needs only its own backend; add any other for a reference
+            others = [r.backend for r in verdict.records if r.backend not in involved]
+            involved.extend(others[:1])
+        result = minimise(instance.family, instance.level, involved, timeout=timeout, limit=limit,
+                          symmetry_breaking=symmetry_breaking)
+        if result is None:
+            continue
+        os.makedirs(folder, exist_ok=True)
+        stem = os.path.splitext(os.path.basename(verdict.path))[0]
+        target = os.path.join(folder, f"{stem}-min.txt")
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(result.text)
+        parts = ["trisolve", "crosscheck", target, "--backends", ",".join(involved), "--no-expected",
+                 "--family", instance.family.name]
+        if symmetry_breaking:
+            parts.append("--symmetry-breaking")
+        for plugin in plugins:
+            parts.extend(["--plugin", plugin])
+        out.append({"instance": verdict.path, "file": target, "steps": result.steps,
+                    "command": " ".join(shlex.quote(p) for p in parts)})
+    return out
+
+
+def _record_expected(path: str, verdicts, symmetry_breaking: bool) -> None:
+    """Merge established counts into an expected.json: exact where runs agreed and completed."""
+    data = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    for verdict in verdicts:
+        if verdict.failed:
+            continue
+        stem = os.path.splitext(os.path.basename(verdict.path))[0]
+        plain = [r for r in verdict.records if not r.symmetry_breaking]
+        if verdict.count is not None and plain and all(r.complete for r in plain):
+            entry = {"count": verdict.count, "complete": True}
+            if verdict.orbits is not None:
+                entry["orbits"] = verdict.orbits
+        elif plain:
+            best = max(r.count for r in plain)
+            old = data.get(stem, {})
+            if old.get("complete") or old.get("count", -1) >= best:
+                continue
+            entry = {"count": best, "complete": False}
+        else:
+            continue
+        data[stem] = entry
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(dict(sorted(data.items())), handle, indent=1)
+        handle.write("\n")
+
+
+class _Progress:
+    """Finished runs out of all, on stderr, for terminals."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total, self.enabled, self.finished = total, enabled, 0
+
+    def update(self, record, reused: bool) -> None:
+        self.finished += 1
+        if self.enabled:
+            name = os.path.basename(record.path)
+            sys.stderr.write(f"\r[{self.finished}/{self.total}] {name} {record.backend}: {record.count_text}".ljust(78)[:78])
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * 78 + "\r")
+            sys.stderr.flush()

@@ -1,0 +1,68 @@
+"""The ``trisolve`` command.  Subcommands live in their own modules and are
+imported only when run, so ``trisolve --help`` never loads a solver."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from . import __version__
+
+#: command name -> (module in this package, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "solve": ("solve", "Solve one instance: first solution, all of them, or the count."),
+    "crosscheck": ("crosscheck_cmd", "Run every backend variant on instances and prove they agree."),
+    "bench": ("bench_cmd", "Benchmark backends: times, statistics, cactus plot."),
+    "export": ("export_cmd", "Write an instance as DIMACS, ASP facts or a CP-SAT model."),
+    "backends": ("backends_cmd", "List backends, their encoding variants and defaults."),
+    "generate": ("generate_cmd", "Generate instances (optionally with a unique solution)."),
+    "campaign": ("campaign_cmd", "Generate and cross-check many instances, resumably."),
+}
+
+#: exit codes, one meaning each
+EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name, (module, _) in COMMANDS.items() if _exists(module)]
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS or not _exists(COMMANDS[name][0]):
+            return None
+        module = importlib.import_module(f"{__package__}.{COMMANDS[name][0]}")
+        return getattr(module, "command")
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _exists(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(f"{__package__}.{module}") is not None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="trisolve")
+def cli() -> None:
+    """trisolve: one puzzle model, three solving paradigms (SAT, ASP, CP), cross-checked.
+
+    Exit codes: 0 answered, 1 internal error or (crosscheck) disagreement,
+    2 bad input or usage, 3 stopped by a limit before an answer.
+    """
+
+
+def main(argv: list[str] | None = None) -> None:
+    from .common import run_cli
+
+    sys.exit(run_cli(cli, argv))
+
+
+if __name__ == "__main__":
+    main()

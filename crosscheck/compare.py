@@ -1,0 +1,242 @@
+"""Judge the runs on one instance: every solution valid, every complete answer equal.
+
+The rules, in order of severity:
+
+* ``invalid`` — a backend returned a solution the model's validator rejects;
+* ``error`` — a run crashed (a killed run at its time limit is not an error,
+  only incomplete);
+* ``disagree`` — complete runs differ (sat vs unsat, counts, solution sets),
+  an incomplete run found a solution outside a complete run's set, or found
+  more than a complete count, or a result contradicts the expected file;
+* ``symmetry`` — with symmetry breaking, a complete count differs from the
+  number of orbits of the full solution set, or a solution is not the
+  lex-leader of its orbit;
+* ``duplicate`` — a backend streamed one solution twice (its count would be
+  inflated); a solver's own duplicate reports that the engine filtered are a
+  ``note``.
+
+An instance *agrees* only when there is no finding and every run completed;
+otherwise it is *incomplete* (compatible so far), never called agreement.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Sequence
+
+from trisolve.backends.runner import RunRecord
+from trisolve.models.family import Family
+
+SEVERE = ("invalid", "error", "disagree", "symmetry", "duplicate")
+
+
+@dataclass(frozen=True)
+class Finding:
+    kind: str  # one of SEVERE, or "note"
+    message: str
+    backends: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The judgement on one instance."""
+
+    path: str
+    family: str
+    status: str  # "agree", "incomplete", "DISAGREE", "INVALID", "ERROR"
+    count: int | None  # the agreed exact count, when there is one
+    count_text: str  # "12", "1000+", "unsat", "?"
+    orbits: int | None = None
+    findings: tuple[Finding, ...] = ()
+    records: tuple[RunRecord, ...] = field(default=(), repr=False)
+
+    @property
+    def failed(self) -> bool:
+        return any(f.kind in SEVERE for f in self.findings)
+
+
+@dataclass(frozen=True)
+class Expected:
+    count: int
+    complete: bool
+    orbits: int | None = None
+
+
+def judge(
+    family: Family,
+    level: Any,
+    path: str,
+    records: Sequence[RunRecord],
+    expected: Expected | None = None,
+) -> Verdict:
+    """Compare all runs on one instance (plain and symmetry-breaking ones alike)."""
+    findings: list[Finding] = []
+    plain = [r for r in records if not r.symmetry_breaking]
+    broken = [r for r in records if r.symmetry_breaking]
+
+    # --- every solution is checked by the model's own validator
+    keys: dict[int, list] = {}
+    for index, record in enumerate(records):
+        solution_keys = []
+        for number, data in enumerate(record.solutions):
+            solution = family.solution_from_json(level, data)
+            violations = family.validate(level, solution)
+            if violations:
+                findings.append(
+                    Finding("invalid", f"{record.backend}: solution {number + 1} breaks the rules: "
+                            + "; ".join(v.message for v in violations[:3]), (record.backend,))
+                )
+            solution_keys.append(family.canonical(level, solution))
+        keys[index] = solution_keys
+        repeated = sum(n - 1 for n in Counter(solution_keys).values() if n > 1)
+        if repeated:
+            findings.append(Finding("duplicate", f"{record.backend}: reported {repeated} solutions more than once", (record.backend,)))
+        if record.duplicates:
+            findings.append(Finding("note", f"{record.backend}: the solver reported {record.duplicates} duplicates (filtered, not counted)", (record.backend,)))
+        if record.error:
+            findings.append(Finding("error", f"{record.backend}: {record.error}", (record.backend,)))
+
+    key_sets = {i: set(k) for i, k in keys.items()}
+    index_of = {id(r): i for i, r in enumerate(records)}
+
+    def compare_group(group: Sequence[RunRecord], label: str) -> tuple[int | None, set | None]:
+        """Agreement within one mode; returns (agreed complete count, its solution set)."""
+        complete = [r for r in group if r.complete and not r.error]
+        sat = [r.backend for r in group if r.status == "sat"]
+        unsat = [r.backend for r in group if r.status == "unsat"]
+        if sat and unsat:
+            findings.append(Finding("disagree", f"{label}sat for {', '.join(sat)} but unsat for {', '.join(unsat)}", tuple(sat + unsat)))
+        counts = {r.backend: r.count for r in complete}
+        if len(set(counts.values())) > 1:
+            shown = ", ".join(f"{b} {c}" for b, c in counts.items())
+            findings.append(Finding("disagree", f"{label}complete counts differ: {shown}", tuple(counts)))
+        reference: set | None = None
+        reference_backend = None
+        for r in complete:
+            mine = key_sets[index_of[id(r)]]
+            if len(keys[index_of[id(r)]]) != r.count:
+                continue  # solutions not kept (count-only run): nothing to compare as sets
+            if reference is None:
+                reference, reference_backend = mine, r.backend
+            elif mine != reference:
+                only_ref = len(reference - mine)
+                only_mine = len(mine - reference)
+                findings.append(Finding("disagree", f"{label}solution sets differ: {only_ref} only from {reference_backend}, "
+                                        f"{only_mine} only from {r.backend}", (reference_backend, r.backend)))
+        agreed = next(iter(counts.values())) if counts and len(set(counts.values())) == 1 else None
+        for r in group:
+            if r.complete or r.error:
+                continue
+            if agreed is not None and r.count > agreed:
+                findings.append(Finding("disagree", f"{label}{r.backend} found {r.count} solutions before stopping, "
+                                        f"more than the complete count {agreed}", (r.backend,)))
+            if reference is not None:
+                outside = key_sets[index_of[id(r)]] - reference
+                if outside:
+                    findings.append(Finding("disagree", f"{label}{r.backend} found {len(outside)} solutions missing from "
+                                            f"{reference_backend}'s complete set", (r.backend, reference_backend)))
+        return agreed, reference
+
+    agreed, reference = compare_group(plain, "")
+    orbits: int | None = None
+    if reference is not None and family.orbit_representative is not None:
+        orbits = _orbit_count(family, level, plain, reference, keys, index_of)
+
+    # --- symmetry breaking: count classes, and every solution is its class's lex-leader
+    agreed_sb = None
+    if broken:
+        agreed_sb, _ = compare_group(broken, "with symmetry breaking: ")
+        for r in broken:
+            if family.is_lex_leader is None:
+                continue
+            for number, data in enumerate(r.solutions):
+                if not family.is_lex_leader(level, family.solution_from_json(level, data)):
+                    findings.append(Finding("symmetry", f"{r.backend}: solution {number + 1} (symmetry breaking on) "
+                                            "is not the lex-leader of its orbit", (r.backend,)))
+                    break
+        reference_orbits = orbits if orbits is not None else (expected.orbits if expected else None)
+        if reference_orbits is not None:
+            for r in broken:
+                if r.complete and not r.error and r.count != reference_orbits:
+                    findings.append(Finding("symmetry", f"{r.backend}: {r.count} solutions with symmetry breaking, "
+                                            f"but the full solution set has {reference_orbits} symmetry classes", (r.backend,)))
+                if not r.complete and r.count > reference_orbits:
+                    findings.append(Finding("symmetry", f"{r.backend}: {r.count}+ solutions with symmetry breaking exceed "
+                                            f"{reference_orbits} symmetry classes", (r.backend,)))
+
+    # --- the recorded expectation
+    if expected is not None:
+        for r in plain:
+            if r.error:
+                continue
+            if r.complete and expected.complete and r.count != expected.count:
+                findings.append(Finding("disagree", f"{r.backend}: {r.count} solutions, expected {expected.count}", (r.backend,)))
+            if r.complete and not expected.complete and r.count < expected.count:
+                findings.append(Finding("disagree", f"{r.backend}: {r.count} solutions, but at least {expected.count} are known", (r.backend,)))
+            if not r.complete and expected.complete and r.count > expected.count:
+                findings.append(Finding("disagree", f"{r.backend}: {r.count}+ solutions, expected exactly {expected.count}", (r.backend,)))
+            if expected.complete and expected.count == 0 and r.status == "sat":
+                findings.append(Finding("disagree", f"{r.backend}: found a solution, expected none", (r.backend,)))
+            if expected.count > 0 and r.status == "unsat":
+                findings.append(Finding("disagree", f"{r.backend}: claims no solution, expected {expected.count}", (r.backend,)))
+
+    return _verdict(path, family, records, findings, agreed, orbits, agreed_sb, expected)
+
+
+def _orbit_count(family, level, plain, reference, keys, index_of) -> int | None:
+    """Symmetry classes of the complete reference set, from the solutions themselves."""
+    for r in plain:
+        i = index_of[id(r)]
+        if r.complete and not r.error and set(keys[i]) == reference and len(keys[i]) == r.count:
+            classes = {family.orbit_representative(level, family.solution_from_json(level, data)) for data in r.solutions}
+            return len(classes)
+    return None
+
+
+def _verdict(path, family, records, findings, agreed, orbits, agreed_sb, expected) -> Verdict:
+    kinds = {f.kind for f in findings}
+    if "invalid" in kinds:
+        status = "INVALID"
+    elif kinds & {"disagree", "symmetry", "duplicate"}:
+        status = "DISAGREE"
+    elif "error" in kinds:
+        status = "ERROR"
+    elif records and all(r.complete for r in records):
+        status = "agree"
+    else:
+        status = "incomplete"
+    plain = [r for r in records if not r.symmetry_breaking]
+    if agreed is not None:
+        count_text = "unsat" if agreed == 0 else str(agreed)
+    elif plain:
+        best = max(r.count for r in plain)
+        known = any(r.status == "unsat" for r in plain)
+        count_text = "unsat" if known and best == 0 else (f"{best}+" if best else "?")
+    else:
+        count_text = "?"
+    return Verdict(path, family.name, status, agreed, count_text, orbits, tuple(findings), tuple(records))
+
+
+def load_expected(path: str) -> dict[str, Expected]:
+    """``expected.json`` beside the instances: ``{stem: {count, complete, orbits?}}``."""
+    import json
+    import os
+
+    if not os.path.exists(path):
+        return {}
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    return {
+        stem: Expected(int(entry["count"]), bool(entry["complete"]), entry.get("orbits"))
+        for stem, entry in data.items()
+        if not stem.startswith("_")
+    }
+
+
+def expected_for(path: str) -> Expected | None:
+    import os
+
+    folder = os.path.dirname(os.path.abspath(path))
+    stem = os.path.splitext(os.path.basename(path))[0]
+    return load_expected(os.path.join(folder, "expected.json")).get(stem)
