@@ -1,0 +1,107 @@
+"""The cross-checker's judgement on hand-made records: each rule fires, and only when it should."""
+
+from __future__ import annotations
+
+import pytest
+
+from trisolve.backends.runner import RunRecord
+from trisolve.crosscheck.compare import Expected, judge
+from trisolve.models import FAMILIES, hexiom
+
+HEX = FAMILIES["hexiom"]
+LEVEL = hexiom.parse_text("2\n. .\n. . .\n1 1\n", name="pair")  # level01: two 1s that touch
+# every adjacent pair of cells, as boards
+PAIRS = [(a, b) for a in range(7) for b in hexiom.Board(2).neighbours[a] if a < b]
+ALL = [{"cells": [1 if c in p else None for c in range(7)]} for p in PAIRS]
+
+
+def rec(backend, solutions, complete=True, status=None, sb=False, error=None, duplicates=0):
+    status = status or ("sat" if solutions else ("unsat" if complete else "unknown"))
+    return RunRecord(key=backend + str(sb), path="pair.txt", family="hexiom", backend=backend, mode="all",
+                     symmetry_breaking=sb, status=status, count=len(solutions), complete=complete,
+                     solutions=tuple(solutions), error=error, duplicates=duplicates)
+
+
+def kinds(verdict):
+    return {f.kind for f in verdict.findings}
+
+
+def test_level01_has_twelve_solutions():
+    assert len(ALL) == 12
+    assert all(hexiom.validate(LEVEL, hexiom.solution_from_json(LEVEL, s)) == [] for s in ALL)
+
+
+def test_agreement_when_all_complete_and_equal():
+    verdict = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL), rec("b", list(reversed(ALL)))])
+    assert verdict.status == "agree" and verdict.count == 12 and not verdict.failed
+    assert verdict.orbits == 2
+
+
+def test_different_counts_disagree():
+    verdict = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL), rec("b", ALL[:-1])])
+    assert verdict.status == "DISAGREE" and "disagree" in kinds(verdict)
+
+
+def test_same_count_different_sets_disagree():
+    other = ALL[:-1] + [{"cells": [1, None, None, None, None, None, 1]}]  # not adjacent: also invalid
+    verdict = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL), rec("b", other)])
+    assert {"disagree", "invalid"} <= kinds(verdict)
+    assert verdict.status == "INVALID"
+
+
+def test_an_invalid_solution_is_caught_even_alone():
+    bad = {"cells": [1, 1, 1, None, None, None, None]}
+    verdict = judge(HEX, LEVEL, "pair.txt", [rec("a", [bad], complete=False)])
+    assert verdict.status == "INVALID"
+
+
+def test_incomplete_runs_are_never_agreement_but_are_checked():
+    verdict = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL), rec("b", ALL[:3], complete=False)])
+    assert verdict.status == "incomplete" and not verdict.failed
+    outside = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL[:5]), rec("b", ALL[5:7], complete=False)])
+    assert "disagree" in kinds(outside)
+
+
+def test_a_partial_count_above_a_complete_count_disagrees():
+    many = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL[:2]), rec("b", ALL[:3], complete=False)])
+    assert "disagree" in kinds(many)
+
+
+def test_sat_against_unsat():
+    verdict = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL[:1], complete=False), rec("b", [], complete=True)])
+    assert "disagree" in kinds(verdict)
+
+
+def test_streamed_duplicates_are_a_finding_and_filtered_ones_a_note():
+    doubled = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL + ALL[:1], complete=False)])
+    assert "duplicate" in kinds(doubled) and doubled.failed
+    filtered = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL, duplicates=3), rec("b", ALL)])
+    assert "note" in kinds(filtered) and not filtered.failed
+
+
+def test_errors_fail():
+    verdict = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL), rec("b", [], complete=False, error="boom")])
+    assert verdict.status == "ERROR" and verdict.failed
+
+
+@pytest.mark.parametrize("expected,fails", [
+    (Expected(12, True), False),
+    (Expected(11, True), True),
+    (Expected(13, False), True),   # a complete count below a known lower bound
+    (Expected(10, False), False),
+])
+def test_expected_counts(expected, fails):
+    verdict = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL)], expected)
+    assert verdict.failed is fails
+
+
+def test_symmetry_breaking_counts_are_checked_against_orbits():
+    leaders = [s for s in ALL if hexiom.is_lex_leader(LEVEL, hexiom.solution_from_json(LEVEL, s))]
+    assert len(leaders) == 2
+    good = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL), rec("a", leaders, sb=True)])
+    assert not good.failed and good.orbits == 2
+    too_many = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL), rec("a", leaders + [ALL[-1]], sb=True)])
+    assert "symmetry" in kinds(too_many)
+    not_leader = [s for s in ALL if s not in leaders][:2]
+    wrong = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL), rec("a", not_leader, sb=True)])
+    assert "symmetry" in kinds(wrong)

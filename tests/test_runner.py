@@ -1,0 +1,58 @@
+"""The process runner: hard time limits, streamed solutions survive a kill, crashes are reported."""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+
+from trisolve.backends.base import Limits, Options
+from trisolve.backends.runner import Job, RunRecord, run_job
+
+import fake_backends
+
+LEVEL01_PAIR = [1, 1, None, None, None, None, None]
+
+
+def _job(path, name, **limits):
+    return Job(path, "hexiom", f"{name}:script", Limits(**limits), Options(enumerate=True))
+
+
+def test_a_backend_that_ignores_its_limit_is_killed_and_keeps_what_it_streamed(hexiom_level):
+    from support import level_path
+
+    fake_backends.register("hangs", lambda n: fake_backends.ScriptedBackend(n, [LEVEL01_PAIR], then="hang"))
+    level = hexiom_level("level01")
+    started = time.monotonic()
+    record = run_job(_job(level_path("hexiom", "level01"), "hangs", time=0.5), level, grace=0.5)
+    elapsed = time.monotonic() - started
+    assert elapsed < 5
+    assert record.count == 1 and not record.complete
+    assert record.status == "sat"
+    assert record.stopped_by == "killed at time limit"
+    assert record.solutions == ({"cells": LEVEL01_PAIR},)
+    assert multiprocessing.active_children() == []
+
+
+def test_a_crash_is_an_error_not_an_answer(hexiom_level):
+    from support import level_path
+
+    fake_backends.register("crashes", lambda n: fake_backends.ScriptedBackend(n, [], then="crash"))
+    record = run_job(_job(level_path("hexiom", "level01"), "crashes", time=5), hexiom_level("level01"))
+    assert record.error and "scripted crash" in record.error
+    assert record.status == "unknown" and not record.complete
+
+
+def test_a_finished_run_round_trips_through_json(hexiom_level):
+    from support import level_path
+
+    fake_backends.register("fine", lambda n: fake_backends.ScriptedBackend(n, [LEVEL01_PAIR]))
+    record = run_job(_job(level_path("hexiom", "level01"), "fine", time=5), hexiom_level("level01"))
+    assert record.complete and record.count == 1 and record.count_text == "1"
+    assert record.peak_rss_mb > 0
+    assert RunRecord.from_json(record.to_json()) == record
+
+
+def test_an_incomplete_count_reads_n_plus():
+    record = RunRecord(key="k", path="p", family="hexiom", backend="b", mode="all", symmetry_breaking=False,
+                       status="sat", count=7, complete=False)
+    assert record.count_text == "7+"
