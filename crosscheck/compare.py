@@ -79,15 +79,19 @@ def judge(
     keys: dict[int, list] = {}
     for index, record in enumerate(records):
         solution_keys = []
+        invalid: list[tuple[int, list]] = []
         for number, data in enumerate(record.solutions):
             solution = family.solution_from_json(level, data)
             violations = family.validate(level, solution)
             if violations:
-                findings.append(
-                    Finding("invalid", f"{record.backend}: solution {number + 1} breaks the rules: "
-                            + "; ".join(v.message for v in violations[:3]), (record.backend,))
-                )
+                invalid.append((number, violations))
             solution_keys.append(family.canonical(level, solution))
+        if invalid:
+            number, violations = invalid[0]
+            findings.append(
+                Finding("invalid", f"{record.backend}: {len(invalid)} of {len(record.solutions)} solutions break the rules; "
+                        f"solution {number + 1}: " + "; ".join(v.message for v in violations[:3]), (record.backend,))
+            )
         keys[index] = solution_keys
         repeated = sum(n - 1 for n in Counter(solution_keys).values() if n > 1)
         if repeated:
@@ -100,31 +104,43 @@ def judge(
     key_sets = {i: set(k) for i, k in keys.items()}
     index_of = {id(r): i for i, r in enumerate(records)}
 
-    def compare_group(group: Sequence[RunRecord], label: str) -> tuple[int | None, set | None]:
-        """Agreement within one mode; returns (agreed complete count, its solution set)."""
+    def compare_group(group: Sequence[RunRecord], label: str, truth: int | None) -> tuple[int | None, set | None]:
+        """Agreement within one mode; returns (agreed complete count, its solution set).
+
+        Findings name the *suspects*: the runs that differ from the expected
+        count when one is recorded, else from the majority.
+        """
         complete = [r for r in group if r.complete and not r.error]
         sat = [r.backend for r in group if r.status == "sat"]
         unsat = [r.backend for r in group if r.status == "unsat"]
         if sat and unsat:
-            findings.append(Finding("disagree", f"{label}sat for {', '.join(sat)} but unsat for {', '.join(unsat)}", tuple(sat + unsat)))
+            if truth is not None:
+                suspects = unsat if truth > 0 else sat
+            else:
+                suspects = sat + unsat if len(sat) == len(unsat) else (unsat if len(sat) > len(unsat) else sat)
+            findings.append(Finding("disagree", f"{label}sat for {', '.join(sat)} but unsat for {', '.join(unsat)}",
+                                    tuple(suspects)))
         counts = {r.backend: r.count for r in complete}
+        agreed = _consensus(list(counts.values()), truth)
         if len(set(counts.values())) > 1:
             shown = ", ".join(f"{b} {c}" for b, c in counts.items())
-            findings.append(Finding("disagree", f"{label}complete counts differ: {shown}", tuple(counts)))
+            suspects = tuple(b for b, c in counts.items() if agreed is None or c != agreed)
+            findings.append(Finding("disagree", f"{label}complete counts differ: {shown}", suspects))
+        # solution sets: the reference is a complete run holding the agreed count
+        listed = [r for r in complete if len(keys[index_of[id(r)]]) == r.count]  # count-only runs keep no solutions
         reference: set | None = None
         reference_backend = None
-        for r in complete:
-            mine = key_sets[index_of[id(r)]]
-            if len(keys[index_of[id(r)]]) != r.count:
-                continue  # solutions not kept (count-only run): nothing to compare as sets
-            if reference is None:
-                reference, reference_backend = mine, r.backend
-            elif mine != reference:
-                only_ref = len(reference - mine)
-                only_mine = len(mine - reference)
-                findings.append(Finding("disagree", f"{label}solution sets differ: {only_ref} only from {reference_backend}, "
-                                        f"{only_mine} only from {r.backend}", (reference_backend, r.backend)))
-        agreed = next(iter(counts.values())) if counts and len(set(counts.values())) == 1 else None
+        for r in listed:
+            if agreed is None or r.count == agreed:
+                reference, reference_backend = key_sets[index_of[id(r)]], r.backend
+                break
+        if reference is not None:
+            for r in listed:
+                mine = key_sets[index_of[id(r)]]
+                if r.backend != reference_backend and mine != reference:
+                    findings.append(Finding("disagree", f"{label}solution sets differ: {len(reference - mine)} only from "
+                                            f"{reference_backend}, {len(mine - reference)} only from {r.backend}",
+                                            (r.backend,)))
         for r in group:
             if r.complete or r.error:
                 continue
@@ -135,10 +151,11 @@ def judge(
                 outside = key_sets[index_of[id(r)]] - reference
                 if outside:
                     findings.append(Finding("disagree", f"{label}{r.backend} found {len(outside)} solutions missing from "
-                                            f"{reference_backend}'s complete set", (r.backend, reference_backend)))
+                                            f"{reference_backend}'s complete set", (r.backend,)))
         return agreed, reference
 
-    agreed, reference = compare_group(plain, "")
+    truth = expected.count if (expected is not None and expected.complete) else None
+    agreed, reference = compare_group(plain, "", truth)
     orbits: int | None = None
     if reference is not None and family.orbit_representative is not None:
         orbits = _orbit_count(family, level, plain, reference, keys, index_of)
@@ -146,7 +163,7 @@ def judge(
     # --- symmetry breaking: count classes, and every solution is its class's lex-leader
     agreed_sb = None
     if broken:
-        agreed_sb, _ = compare_group(broken, "with symmetry breaking: ")
+        agreed_sb, _ = compare_group(broken, "with symmetry breaking: ", expected.orbits if expected else None)
         for r in broken:
             if family.is_lex_leader is None:
                 continue
@@ -182,6 +199,18 @@ def judge(
                 findings.append(Finding("disagree", f"{r.backend}: claims no solution, expected {expected.count}", (r.backend,)))
 
     return _verdict(path, family, records, findings, agreed, orbits, agreed_sb, expected)
+
+
+def _consensus(counts: list[int], truth: int | None) -> int | None:
+    """The count the runs agree on: the expected one if recorded, else a strict majority."""
+    if not counts:
+        return None
+    if truth is not None:
+        return truth
+    tally = Counter(counts).most_common()
+    if len(tally) == 1 or tally[0][1] > tally[1][1]:
+        return tally[0][0]
+    return None
 
 
 def _orbit_count(family, level, plain, reference, keys, index_of) -> int | None:

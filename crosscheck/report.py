@@ -38,22 +38,26 @@ def table_rows(verdicts: Sequence[Verdict]) -> tuple[list[str], list[list[str]]]
 
 
 def print_table(verdicts: Sequence[Verdict], file=None) -> None:
-    """A rich table when there is a terminal, plain aligned text otherwise."""
+    """A coloured table on a terminal; plain aligned columns for files and pipes."""
     import sys
-
-    from rich.console import Console
-    from rich.table import Table
 
     out = file or sys.stdout
     header, rows = table_rows(verdicts)
-    console = Console(file=out, width=None if out.isatty() else max(120, 16 * len(header)), highlight=False)
-    table = Table(show_lines=False, header_style="bold")
+    if not out.isatty():
+        widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+        for row in [header, *rows]:
+            out.write("  ".join(value.ljust(width) for value, width in zip(row, widths)).rstrip() + "\n")
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(header_style="bold")
     for name in header:
         table.add_column(name, no_wrap=True)
     styles = {"agree": "green", "incomplete": "yellow"}
     for row in rows:
         table.add_row(*row, style=styles.get(row[1], "red bold"))
-    console.print(table)
+    Console(file=out, highlight=False).print(table)
 
 
 def findings_text(verdicts: Sequence[Verdict]) -> list[str]:

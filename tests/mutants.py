@@ -1,0 +1,121 @@
+"""Deliberately broken Hexiom encodings: the cross-checker must catch every one.
+
+Load as a plugin (``trisolve crosscheck --plugin tests/mutants.py``) or call
+``register()``: it adds the backend ``mutant`` with one variant per bug.
+Each is a plain CNF model of Hexiom run by the real PySAT engine, with one
+rule broken; ``correct`` is the same model without a bug (it must agree
+with everything, or the mutants prove nothing).
+
+"Two tiles on one cell" is not among them: in a model where a cell's
+neighbour count is exact, two different numbers on one cell contradict each
+other, so dropping at-most-one changes no count (an equivalent mutant, which
+no cross-check can kill; it was tried and survived on all 41 levels).
+"""
+
+from __future__ import annotations
+
+import types
+
+MUTATIONS: dict[str, str] = {
+    "correct": "no bug: the control",
+    "neighbours-off-by-one": "a tile d needs d+1 occupied neighbours when d is odd",
+    "locks-ignored": "locked tiles may move",
+    "phantom-neighbour": "an empty cell may count as an occupied neighbour",
+    "count-dropped": "the count of the highest tile number is not enforced",
+    "blocked-allowed": "blocked cells may hold a tile",
+    "neighbours-at-least": "a tile d needs at least d occupied neighbours, not exactly d",
+}
+
+
+def encode(level, variant: str, options):
+    """Hexiom as CNF: one-hot placement, exact counts, exact neighbour counts — unless mutated."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+
+    from trisolve.backends.pysat.engine import CnfEncoding
+    from trisolve.models import hexiom
+
+    board = level.board
+    pool = IDPool()
+    clauses: list[list[int]] = []
+    tile = {(c, d): pool.id(("tile", c, d)) for c in range(board.size) for d in range(hexiom.MAX_TILE + 1)}
+    occupied = {c: pool.id(("occupied", c)) for c in range(board.size)}
+
+    def card(literals, bound, kind):
+        encoder = {"equals": CardEnc.equals, "atmost": CardEnc.atmost, "atleast": CardEnc.atleast}[kind]
+        formula = encoder(lits=literals, bound=bound, vpool=pool, encoding=EncType.seqcounter)
+        return formula.clauses
+
+    for c in range(board.size):
+        numbers = [tile[c, d] for d in range(hexiom.MAX_TILE + 1)]
+        # occupied(c) <=> some number on c
+        if variant != "phantom-neighbour":
+            clauses.append([-occupied[c], *numbers])
+        clauses.extend([[-t, occupied[c]] for t in numbers])
+        # at most one number per cell
+        clauses.extend(card(numbers, 1, "atmost"))
+    # blocked cells stay empty
+    if variant != "blocked-allowed":
+        clauses.extend([[-occupied[c]] for c in level.blocked_cells])
+    # locked tiles stay
+    if variant != "locks-ignored":
+        clauses.extend([[tile[c, d]] for c, d in level.locked_tiles])
+    # tile counts
+    for d in range(hexiom.MAX_TILE + 1):
+        if variant == "count-dropped" and d == max(n for n in range(7) if level.tile_counts[n] or n == 0):
+            continue
+        clauses.extend(card([tile[c, d] for c in range(board.size)], level.tile_counts[d], "equals"))
+    # neighbour rule: tile d on c => exactly d occupied neighbours
+    for c in range(board.size):
+        around = [occupied[n] for n in board.neighbours[c]]
+        for d in range(hexiom.MAX_TILE + 1):
+            need = d + 1 if (variant == "neighbours-off-by-one" and d % 2 == 1) else d
+            if need > len(around):
+                clauses.append([-tile[c, d]])
+                continue
+            kinds = ["atleast"] if variant == "neighbours-at-least" else ["atleast", "atmost"]
+            for kind in kinds:
+                for clause in card(around, need, kind):
+                    clauses.append([-tile[c, d], *clause])
+
+    projection = [tile[key] for key in sorted(tile)]
+    by_var = {v: key for key, v in tile.items()}
+
+    def decode(true):
+        cells: list[int | None] = [None] * board.size
+        for v in true:
+            c, d = by_var[v]
+            cells[c] = d if cells[c] is None else max(cells[c], d)
+        return hexiom.Solution(tuple(cells))
+
+    # full projection blocking: a mutant may place a different number of tiles per solution
+    return CnfEncoding(pool, clauses, projection, decode, block_true_only=False)
+
+
+def _make(family: str, variant: str):
+    from trisolve.backends.pysat.engine import PysatBackend
+
+    backend = PysatBackend.__new__(PysatBackend)
+    backend.family = family
+    backend.name = f"mutant:{variant}"
+    backend.encoding, backend.solver = variant, "cadical195"
+    backend.translator = types.SimpleNamespace(VARIANTS=MUTATIONS, encode=encode)
+    if variant not in MUTATIONS:
+        raise ValueError(f"unknown mutant {variant!r}; known: {', '.join(MUTATIONS)}")
+    return backend
+
+
+def register() -> None:
+    from trisolve.backends import registry
+
+    module = types.SimpleNamespace(
+        VARIANTS={"hexiom": dict(MUTATIONS)},
+        DEFAULT_VARIANT={"hexiom": "correct"},
+        available=lambda: None,
+        make=_make,
+    )
+    registry.register("mutant", module)
+
+
+if __name__ == "trisolve_plugin":  # loaded with --plugin
+    register()
