@@ -17,8 +17,11 @@ from types import ModuleType
 
 from .base import Backend, BackendUnavailable, UnsupportedFamily
 
-#: Backends in the order tables show them.
-BACKENDS: tuple[str, ...] = ("pysat", "clingo", "cpsat")
+#: Backends in the order tables show them; the cross-checker runs these by default.
+BACKENDS: tuple[str, ...] = ("pysat", "clingo", "cpsat", "dp")
+#: Backends that work only with something outside Python (``dimacs`` runs an
+#: external SAT solver binary): known by name, never run unless asked for.
+OPTIONAL_BACKENDS: tuple[str, ...] = ("dimacs",)
 
 
 class UnknownBackend(ValueError):
@@ -35,13 +38,14 @@ def register(name: str, module: ModuleType) -> None:
 
 
 def names() -> tuple[str, ...]:
-    return BACKENDS + tuple(n for n in _EXTRA if n not in BACKENDS)
+    known = BACKENDS + OPTIONAL_BACKENDS
+    return known + tuple(n for n in _EXTRA if n not in known)
 
 
 def _module(name: str) -> ModuleType:
     if name in _EXTRA:
         return _EXTRA[name]
-    if name not in BACKENDS:
+    if name not in BACKENDS + OPTIONAL_BACKENDS:
         raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(names())}")
     return importlib.import_module(f"{__package__}.{name}")
 
@@ -112,11 +116,11 @@ def expand(specs: list[str], family: str) -> list[str]:
 def describe_all(family: str) -> list[tuple[str, str, bool]]:
     """(name, description, is_default) for every registered variant of a family."""
     rows = []
-    for name in BACKENDS:
+    for name in BACKENDS + OPTIONAL_BACKENDS:
         module = _module(name)
         for variant, text in module.VARIANTS.get(family, {}).items():
             rows.append((f"{name}:{variant}", text, variant == module.DEFAULT_VARIANT.get(family)))
     return rows
 
 
-__all__ = ["BACKENDS", "Backend", "BackendUnavailable", "UnknownBackend", "UnsupportedFamily", "get", "resolve", "variants", "expand"]
+__all__ = ["BACKENDS", "OPTIONAL_BACKENDS", "Backend", "BackendUnavailable", "UnknownBackend", "UnsupportedFamily", "get", "resolve", "variants", "expand"]

@@ -1,0 +1,37 @@
+"""The dp backend: exact solution counts by dynamic programming, no solver at all.
+
+A fourth, solver-free opinion for the cross-checker, and the only exact
+reference where a level has too many solutions to list.  Enumeration runs
+are count-only (``solutions=()``, so the cross-checker compares them by
+count); first-solution runs rebuild one board.  Symmetry breaking is not
+supported (such runs answer ``unknown``).  Pure Python: always available.
+See ``backends/dp/<family>.py``; nothing here imports it.
+"""
+
+from __future__ import annotations
+
+VARIANTS: dict[str, dict[str, str]] = {
+    "hexiom": {
+        "frontier": "exact count by a DP over occupancy in reading order (frontier neighbour counts + tile stock); "
+        "enumeration is count-only, a first-solution run rebuilds one board; no symmetry breaking",
+    },
+}
+DEFAULT_VARIANT: dict[str, str] = {"hexiom": "frontier"}
+
+
+def available() -> str | None:
+    """Always usable: the program is pure Python."""
+    return None
+
+
+def make(family: str, variant: str):
+    """The dp backend for ``family`` (``backends/dp/<family>.py``)."""
+    from ..base import UnsupportedFamily
+
+    if family not in VARIANTS:
+        raise UnsupportedFamily(f"backend dp has no translator for {family}")
+    if family == "hexiom":
+        from .hexiom import DpHexiom
+
+        return DpHexiom(variant)
+    raise UnsupportedFamily(f"backend dp has no translator for {family}")

@@ -1,0 +1,656 @@
+"""Count Hexiom solutions exactly with a dynamic program over occupancy, no solver.
+
+Why this works: a tile's number *is* its count of occupied neighbours, so a
+solution is fixed by which cells are occupied.  The program decides the cells
+one by one in reading order and keeps, per partial board, only what the rest
+of the board can still affect:
+
+* the **frontier**: every decided cell that still has an undecided neighbour,
+  with ``EMPTY`` or its occupied-neighbour count so far;
+* the **stock**: per number, the movable tiles not shown yet.
+
+A cell's number is final when its last neighbour is decided; it then leaves
+the frontier and takes one tile of that number from the stock (a locked cell
+must reach its own number instead).  Partial boards with the same frontier
+and stock have the same completions, so they are merged and only counted:
+``layer[frontier][stock] = number of partial boards``.
+
+The stock is one packed integer with a guard bit above every field, so
+"take these tiles", "no more left than cells that could still show them"
+and "at least what the open tiles already need" are each one subtraction
+and one mask test (a field that goes negative borrows its guard bit).
+
+Symmetry classes (for symmetry-breaking runs) come from Burnside's lemma:
+classes = average over the level's symmetries g of the boards g leaves
+unchanged.  Such a board is constant on each cycle of g, so the same program
+counts them on the *folded* board, one vertex per cycle: a vertex shows its
+number on all its cells at once and counts neighbours with multiplicity.
+The plain count is the fold by the identity.
+
+Everything here comes from the rules in ``models/hexiom.py`` (blocked cells
+stay empty, locked tiles stay, the placed numbers are exactly
+``tile_counts``, every tile d has d occupied neighbours); it shares no code
+with the solver translators.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from ...models.hexiom import MAX_TILE, Level, Solution, apply_symmetry, symmetry_key
+from .. import base
+from ..base import Limits, Options, Result, SolutionSink, Status
+
+VARIANTS: dict[str, str] = {
+    "frontier": "exact count by a DP over occupancy in reading order (frontier neighbour counts + tile stock); "
+    "enumeration is count-only, a first-solution run rebuilds one board; symmetry classes by Burnside",
+}
+DEFAULT = "frontier"
+
+#: States (frontier, stock) in one layer above which a run stops as incomplete (~100 bytes each;
+#: a count holds two layers, a first-solution run a few more while it walks back).
+DEFAULT_MAX_STATES = 8_000_000
+#: Frontiers processed between two looks at the clock inside one step.
+CLOCK_EVERY = 64
+
+EMPTY = -1
+NUMBERS = range(MAX_TILE + 1)
+
+
+# ------------------------------------------------------------ the folded board
+
+
+@dataclass(frozen=True)
+class Vertex:
+    """Cells decided together: one cell, or one cycle of a symmetry (they hold equal tiles)."""
+
+    cells: tuple[int, ...]
+    locked: int | None
+    #: (other vertex, how many neighbours of one of my cells lie in it); may include myself
+    links: tuple[tuple[int, int], ...]
+
+    @property
+    def weight(self) -> int:
+        """Tiles this vertex shows when occupied."""
+        return len(self.cells)
+
+    @property
+    def degree(self) -> int:
+        """Usable neighbours of each of its cells: the largest number it can show."""
+        return sum(m for _, m in self.links)
+
+
+def fold(level: Level, perm: Sequence[int] | None = None) -> tuple[Vertex, ...]:
+    """The level's usable cells grouped by the cycles of ``perm`` (None: the identity), in reading order.
+
+    ``perm`` must preserve the level (be one of ``level.symmetries``): a
+    cycle mixing blocked and usable cells, or different locks, is refused.
+    """
+    board = level.board
+    size = board.size
+    perm = tuple(range(size)) if perm is None else tuple(perm)
+    cycle_of = [-1] * size
+    cycles: list[tuple[int, ...]] = []
+    for start in range(size):
+        if cycle_of[start] >= 0:
+            continue
+        cycle, cell = [], start
+        while cycle_of[cell] < 0:
+            cycle_of[cell] = len(cycles)
+            cycle.append(cell)
+            cell = perm[cell]
+        cycles.append(tuple(sorted(cycle)))
+    usable = []
+    for cycle in cycles:
+        blocked = {c in level.blocked_cells for c in cycle}
+        locks = {level.locked.get(c) for c in cycle}
+        if len(blocked) > 1 or len(locks) > 1:
+            raise ValueError("dp: the permutation does not preserve the level's blocked cells and locks")
+        if not blocked.pop():
+            usable.append(cycle)
+    usable.sort()  # by their first cell: reading order
+    vertex_of = {c: v for v, cycle in enumerate(usable) for c in cycle}
+    vertices = []
+    for cycle in usable:
+        links: dict[int, int] = {}
+        for n in board.neighbours[cycle[0]]:
+            if n in vertex_of:
+                links[vertex_of[n]] = links.get(vertex_of[n], 0) + 1
+        vertices.append(Vertex(cycle, level.locked.get(cycle[0]), tuple(sorted(links.items()))))
+    return tuple(vertices)
+
+
+# ------------------------------------------------------------------ the plan
+
+
+@dataclass(frozen=True)
+class Step:
+    """Deciding one vertex: where things sit in the frontier before and after.
+
+    Positions index the *extended* frontier: the old frontier with the new
+    vertex appended at the end.
+    """
+
+    vertex: Vertex
+    #: the vertex's links to itself (a cell next to another cell of its own cycle)
+    own: int
+    #: (position, what I add to its count, what it adds to mine) for decided neighbours
+    earlier: tuple[tuple[int, int, int], ...]
+    #: positions whose last neighbour this is: their numbers become final
+    finalised: tuple[int, ...]
+    #: positions that stay, in order: the next frontier
+    keep: tuple[int, ...]
+    #: kept positions whose range changed: (position, undecided neighbours left, locked number)
+    touched: tuple[tuple[int, int, int | None], ...]
+    #: per extended position: locked number (None: movable) and weight
+    locked_at: tuple[int | None, ...]
+    weight_at: tuple[int, ...]
+    #: per position of the *next* frontier: undecided neighbours left, weight (0 when locked)
+    after_room: tuple[int, ...]
+    after_weight: tuple[int, ...]
+    #: tiles that free vertices still to decide could show, by "at least k neighbours", per k
+    future_at_least: tuple[int, ...]
+    #: tiles whose number is final after this step, at most (empty vertices count too)
+    gone: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The vertex order and every step's bookkeeping, computed once per fold."""
+
+    steps: tuple[Step, ...]
+    frontiers: tuple[tuple[int, ...], ...]  # the frontier's vertices after each step
+    width: int  # the widest frontier
+
+
+def make_plan(vertices: Sequence[Vertex]) -> Plan:
+    """Precompute what deciding each vertex (in the given order) does to the frontier."""
+    count = len(vertices)
+    link = [dict(v.links) for v in vertices]
+    # the step after which every neighbour of a vertex is decided
+    last = [max([u] + [w for w in link[u]]) for u in range(count)]
+    steps = []
+    frontiers = []
+    frontier: list[int] = []
+    gone = 0
+    for i, vertex in enumerate(vertices):
+        extended = frontier + [i]
+        where = {u: p for p, u in enumerate(extended)}
+        earlier = tuple((where[w], link[w][i], m) for w, m in link[i].items() if w < i)
+        finalised = tuple(p for p, u in enumerate(extended) if last[u] == i)
+        keep = tuple(p for p, u in enumerate(extended) if last[u] > i)
+        gone += sum(vertices[extended[p]].weight for p in finalised)
+
+        def undecided(u: int) -> int:
+            return sum(m for w, m in link[u].items() if w > i)
+
+        kept = set(keep)
+        touched = tuple(
+            (p, undecided(extended[p]), vertices[extended[p]].locked)
+            for p in [e[0] for e in earlier] + [len(frontier)]
+            if p in kept
+        )
+        after = [extended[p] for p in keep]
+        future = [v for v in vertices[i + 1:] if v.locked is None]
+        steps.append(
+            Step(
+                vertex=vertex,
+                own=link[i].get(i, 0),
+                earlier=earlier,
+                finalised=finalised,
+                keep=keep,
+                touched=touched,
+                locked_at=tuple(vertices[u].locked for u in extended),
+                weight_at=tuple(vertices[u].weight for u in extended),
+                after_room=tuple(undecided(u) for u in after),
+                after_weight=tuple(0 if vertices[u].locked is not None else vertices[u].weight for u in after),
+                future_at_least=tuple(sum(v.weight for v in future if v.degree >= k) for k in NUMBERS),
+                gone=gone,
+            )
+        )
+        frontiers.append(tuple(after))
+        frontier = after
+    width = max((len(f) for f in frontiers), default=0)
+    return Plan(tuple(steps), tuple(frontiers), width)
+
+
+# ---------------------------------------------------------------- the stock
+
+
+class Stock:
+    """The movable tiles not shown yet, packed into one integer.
+
+    One field per number the level has movable tiles of (tiles of exactly
+    that number left), and one per threshold k where it says more (tiles
+    numbered k or more left).  Each field has a guard bit above it: after a
+    subtraction, a field that went negative has borrowed its guard bit.
+    """
+
+    def __init__(self, movable: tuple[int, ...], cells: int) -> None:
+        present = [d for d in NUMBERS if movable[d] > 0]
+        fields = [frozenset({d}) for d in present]
+        for k in NUMBERS:
+            wider = frozenset(d for d in present if d >= k)
+            if len(wider) > 1 and wider not in fields:
+                fields.append(wider)
+        self.present = frozenset(present)
+        self.fields: tuple[frozenset[int], ...] = tuple(fields)
+        # wide enough for any count of cells, so sums of bounds never reach a guard bit
+        bits = max(1, sum(movable), cells).bit_length()
+        self.stride = bits + 1
+        self.limit = (1 << bits) - 1
+        self.guards = sum(1 << (f * self.stride + bits) for f in range(len(fields)))
+        #: what showing number d once takes from the stock (-1: the level has no movable tile d)
+        self.take = tuple(self.pack([int(d in f) for f in fields], guards=False) if d in self.present else -1 for d in NUMBERS)
+        self.start = tuple(sum(movable[d] for d in f) for f in fields)
+        self.initial = self.pack(self.start)
+
+    def pack(self, values: Sequence[int], guards: bool = True) -> int:
+        packed = self.guards if guards else 0
+        for field, value in enumerate(values):
+            packed += max(0, min(value, self.limit)) << (field * self.stride)
+        return packed
+
+    def can_show(self, low: int, high: int) -> tuple[int, ...]:
+        """Per field: 1 when a tile that may show low..high could take a tile from it."""
+        return tuple(int(any(low <= d <= high for d in f)) for f in self.fields)
+
+    def must_show(self, low: int, high: int) -> tuple[int, ...]:
+        """Per field: 1 when every number in stock that such a tile may show is in the field."""
+        shown = [d for d in range(low, high + 1) if d in self.present]
+        return tuple(int(bool(shown) and all(d in f for d in shown)) for f in self.fields)
+
+
+# ------------------------------------------------------------ the transition
+
+
+def _fits_table(movable: tuple[int, ...]) -> tuple[tuple[bool, ...], ...]:
+    """fits[v][r]: can a movable tile with v occupied neighbours and r undecided ones still show a number in stock?"""
+    return tuple(
+        tuple(any(movable[d] > 0 for d in range(v, min(v + r, MAX_TILE) + 1)) for r in range(MAX_TILE + 1))
+        for v in range(MAX_TILE + 1)
+    )
+
+
+def advance(step: Step, frontier: tuple[int, ...], occupied: bool, fits, take) -> tuple[tuple[int, ...], int] | None:
+    """Decide ``step.vertex``: the next frontier and the tiles taken, or None when no board can follow."""
+    values = list(frontier)
+    if occupied:
+        count = step.own
+        for p, to_them, to_me in step.earlier:
+            v = values[p]
+            if v != EMPTY:
+                values[p] = v + to_them
+                count += to_me
+        values.append(count)
+    else:
+        values.append(EMPTY)
+    taken = 0
+    # --- a vertex whose last neighbour is decided shows its final number
+    locked_at = step.locked_at
+    for p in step.finalised:
+        v = values[p]
+        if v == EMPTY:
+            continue
+        number = locked_at[p]
+        if number is None:
+            if take[v] < 0:
+                return None  # no movable tile shows that number
+            taken += take[v] * step.weight_at[p]
+        elif v != number:
+            return None  # a locked tile must show its own number
+    # --- every open tile must still be able to reach a number it may show
+    for p, room, number in step.touched:
+        v = values[p]
+        if v == EMPTY:
+            continue
+        if number is None:
+            if not fits[v][room]:
+                return None
+        elif not v <= number <= v + room:
+            return None
+    return tuple([values[p] for p in step.keep]), taken
+
+
+class Bounds:
+    """What the stock must respect once a frontier is reached, whatever came before.
+
+    Ceiling: a field can hold no more tiles than the open tiles and future
+    free vertices could still show.  Floor: open tiles whose every possible
+    number lies in a field need that many tiles in it.  Both are sums of
+    packed per-vertex contributions; they are skipped when they cannot bind.
+    """
+
+    def __init__(self, plan: Plan, stock: Stock) -> None:
+        self.stock = stock
+        top = MAX_TILE + 1
+        self.ceiling_of = [[stock.pack(stock.can_show(v, min(v + r, MAX_TILE)), guards=False) for r in range(top)] for v in range(top)]
+        self.floor_of = [[stock.pack(stock.must_show(v, min(v + r, MAX_TILE)), guards=False) for r in range(top)] for v in range(top)]
+        self.starting = stock.pack(stock.start, guards=False)
+        # per step: guards + what future free vertices could show; guards + the least each field can hold by then
+        self.future = [stock.pack([step.future_at_least[min(f)] for f in stock.fields]) for step in plan.steps]
+        self.least = [stock.pack([s - step.gone for s in stock.start]) for step in plan.steps]
+
+    def of(self, i: int, step: Step, frontier: tuple[int, ...]) -> tuple[int, int, bool, bool]:
+        """(ceiling with guards, floor, ceiling can bind, floor can bind) after step i."""
+        ceiling = self.future[i]
+        floor = 0
+        room, weight = step.after_room, step.after_weight
+        for p, v in enumerate(frontier):
+            if v != EMPTY and weight[p]:
+                ceiling += weight[p] * self.ceiling_of[v][room[p]]
+                floor += weight[p] * self.floor_of[v][room[p]]
+        guards = self.stock.guards
+        ceiling_binds = (ceiling - self.starting) & guards != guards
+        floor_binds = (self.least[i] - floor) & guards != guards
+        return ceiling, floor, ceiling_binds, floor_binds
+
+
+def _merge(boards: dict[int, int], target: dict[int, int], taken: int, bound: tuple[int, int, bool, bool], guards: int) -> None:
+    """Add one frontier's boards to the next frontier's, minus the tiles taken, within the bounds."""
+    ceiling, floor, ceiling_binds, floor_binds = bound
+    get = target.get
+    if not (taken or ceiling_binds or floor_binds):
+        if target:
+            for held, n in boards.items():
+                target[held] = get(held, 0) + n
+        else:
+            target.update(boards)
+    elif not (ceiling_binds or floor_binds):
+        for held, n in boards.items():
+            left = held - taken
+            if left & guards == guards:  # else: took a tile that is not in stock
+                target[left] = get(left, 0) + n
+    else:
+        for held, n in boards.items():
+            left = held - taken
+            if left & guards != guards:
+                continue  # took a tile that is not in stock
+            if (ceiling - (left ^ guards)) & guards != guards:
+                continue  # more tiles left than cells that could show them
+            if (left - floor) & guards != guards:
+                continue  # open tiles already need more than is left
+            target[left] = get(left, 0) + n
+
+
+# -------------------------------------------------------------- the program
+
+
+@dataclass
+class Outcome:
+    """What one run of the program found (``count`` is exact only when ``complete``)."""
+
+    count: int
+    complete: bool
+    stopped_by: str | None
+    stats: dict[str, Any]
+
+
+class Stopped(Exception):
+    """A limit ended the run (the message says which)."""
+
+
+class Program:
+    """The dynamic program for one fold of a level: one layer of states at a time.
+
+    A layer maps each frontier to its stocks, and each stock to the number of
+    partial boards that reach it.
+    """
+
+    def __init__(self, level: Level, plan: Plan, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES) -> None:
+        self.plan = plan
+        self.stock = Stock(level.movable_counts, level.board.size)
+        self.bounds = Bounds(plan, self.stock)
+        self.fits = _fits_table(level.movable_counts)
+        self.deadline = deadline
+        self.max_states = max_states
+        #: frontier->stocks transitions made, and the most states one layer held
+        self.transitions = 0
+        self.peak_states = 1
+        # a contradictory level (more locked tiles of a number than it has) has no board
+        possible = all(m >= 0 for m in level.movable_counts) and not any(c in level.blocked_cells for c in level.locked)
+        self.start: dict[tuple[int, ...], dict[int, int]] = {(): {self.stock.initial: 1}} if possible else {}
+
+    def choices(self, i: int) -> tuple[bool, ...]:
+        """Occupancies the vertex of step i may take (a locked one is always occupied)."""
+        return (True,) if self.plan.steps[i].vertex.locked is not None else (False, True)
+
+    def _clock(self) -> None:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise Stopped("time limit")
+
+    def next_layer(self, i: int, layer: dict[tuple[int, ...], dict[int, int]]) -> dict[tuple[int, ...], dict[int, int]]:
+        """Decide step i's vertex both ways for every state of ``layer``; merge equal states."""
+        self._clock()
+        step = self.plan.steps[i]
+        fits, take, guards = self.fits, self.stock.take, self.stock.guards
+        choices = self.choices(i)
+        nxt: dict[tuple[int, ...], dict[int, int]] = {}
+        bound_of: dict[tuple[int, ...], tuple[int, int, bool, bool]] = {}
+        states = 0
+        for seen, (frontier, boards) in enumerate(layer.items()):
+            if seen % CLOCK_EVERY == 0:
+                self._clock()
+            for occupied in choices:
+                moved = advance(step, frontier, occupied, fits, take)
+                if moved is None:
+                    continue
+                after, taken = moved
+                bound = bound_of.get(after)
+                if bound is None:
+                    bound = bound_of[after] = self.bounds.of(i, step, after)
+                target = nxt.get(after)
+                if target is None:
+                    target = nxt[after] = {}
+                before = len(target)
+                _merge(boards, target, taken, bound, guards)
+                if not target:
+                    del nxt[after]
+                states += len(target) - before
+                self.transitions += 1
+            if states > self.max_states:
+                self.peak_states = max(self.peak_states, states)
+                raise Stopped("state limit")
+        self.peak_states = max(self.peak_states, states)
+        return nxt
+
+    def run(self, first: int, layer: dict, last: int, keep: Callable[[int], bool] = lambda i: False) -> tuple[dict, dict[int, dict]]:
+        """Layer ``last`` from layer ``first``; also returns the layers in between that ``keep`` asks for."""
+        kept = {}
+        for i in range(first, last):
+            layer = self.next_layer(i, layer)
+            if keep(i + 1):
+                kept[i + 1] = layer
+        return layer, kept
+
+    def final_count(self, layer: dict) -> int:
+        """Boards that decided every vertex and showed every tile (nothing left in stock)."""
+        return layer.get((), {}).get(self.stock.guards, 0)
+
+    def stats(self) -> dict[str, Any]:
+        return {
+            "vertices": len(self.plan.steps),
+            "frontier_width": self.plan.width,
+            "peak_states": self.peak_states,
+            "frontier_transitions": self.transitions,
+        }
+
+    # ------------------------------------------------ one board, walking back
+
+    def predecessor(self, i: int, layer: dict, state: tuple[tuple[int, ...], int]) -> tuple[tuple[tuple[int, ...], int], bool]:
+        """A state of ``layer`` (layer i) that step i takes to ``state``, and the occupancy chosen."""
+        frontier, held = state
+        step = self.plan.steps[i]
+        for seen, (previous, boards) in enumerate(layer.items()):
+            if seen % CLOCK_EVERY == 0:
+                self._clock()
+            for occupied in self.choices(i):
+                moved = advance(step, previous, occupied, self.fits, self.stock.take)
+                if moved is not None and moved[0] == frontier and held + moved[1] in boards:
+                    return (previous, held + moved[1]), occupied
+        raise RuntimeError(f"dp: no predecessor at step {i}")  # cannot happen: the state came from this layer
+
+    def walk_back(self, first: int, layer: dict, last: int, state: tuple) -> tuple[list[bool], tuple]:
+        """Occupancies of steps first..last-1 on a path from ``layer`` (layer first) to ``state`` (in layer last).
+
+        Divide and conquer: recompute the middle layer, walk the right half
+        back to it, then the left half.  Memory: a layer per recursion level;
+        time: about log2(steps)/2 more passes than the count.
+        """
+        if last - first == 1:
+            previous, occupied = self.predecessor(first, layer, state)
+            return [occupied], previous
+        middle = (first + last) // 2
+        middle_layer, _ = self.run(first, layer, middle)
+        right, state = self.walk_back(middle, middle_layer, last, state)
+        del middle_layer
+        left, state = self.walk_back(first, layer, middle, state)
+        return left + right, state
+
+
+def count_boards(level: Level, plan: Plan, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES,
+                 progress: Callable[[int, int, int], None] | None = None) -> Outcome:
+    """The number of solutions on a fold of the level (the plain count on the identity fold).
+
+    ``progress(step, frontiers, states)`` is called after each step (for long runs).
+    """
+    program = Program(level, plan, deadline=deadline, max_states=max_states)
+    layer = program.start
+    try:
+        for i in range(len(plan.steps)):
+            layer = program.next_layer(i, layer)
+            if progress is not None:
+                progress(i, len(layer), sum(len(b) for b in layer.values()))
+    except Stopped as stop:
+        return Outcome(0, False, str(stop), program.stats())
+    return Outcome(program.final_count(layer), True, None, program.stats())
+
+
+def find_board(level: Level, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES) -> tuple[Outcome, Solution | None]:
+    """Count the solutions, and rebuild one when there is one (None when there is none)."""
+    vertices = fold(level)
+    plan = make_plan(vertices)
+    program = Program(level, plan, deadline=deadline, max_states=max_states)
+    steps = len(plan.steps)
+    middle = steps // 2
+    try:
+        # the count, keeping the middle layer: the walk back starts by halving there
+        final, kept = program.run(0, program.start, steps, keep=lambda i: i == middle and 0 < i < steps)
+        count = program.final_count(final)
+        del final
+        if count == 0:
+            return Outcome(0, True, None, program.stats()), None
+        end = ((), program.stock.guards)
+        if steps == 0:  # every cell blocked: the empty board
+            occupancy = []
+        elif middle in kept:
+            right, state = program.walk_back(middle, kept.pop(middle), steps, end)
+            left, _ = program.walk_back(0, program.start, middle, state)
+            occupancy = left + right
+        else:  # one step: nothing to halve
+            occupancy, _ = program.walk_back(0, program.start, steps, end)
+    except Stopped as stop:
+        return Outcome(0, False, str(stop), program.stats()), None
+    occupied = {c for vertex, full in zip(vertices, occupancy) if full for c in vertex.cells}
+    neighbours = level.board.neighbours
+    solution = Solution(
+        tuple(sum(1 for n in neighbours[c] if n in occupied) if c in occupied else None for c in range(level.board.size))
+    )
+    return Outcome(count, True, None, program.stats()), solution
+
+
+def count_classes(
+    level: Level, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES
+) -> tuple[Outcome, list[int]]:
+    """Symmetry classes of solutions by Burnside: the mean over the level's symmetries of the boards each fixes.
+
+    Returns the outcome (count = classes) and the fixed-board count per symmetry.
+    """
+    fixed: list[int] = []
+    stats: dict[str, Any] = {"peak_states": 0}
+    for perm in level.symmetries:
+        outcome = count_boards(level, make_plan(fold(level, perm)), deadline=deadline, max_states=max_states)
+        stats["peak_states"] = max(stats["peak_states"], outcome.stats["peak_states"])
+        if not outcome.complete:
+            return Outcome(0, False, outcome.stopped_by, stats), fixed
+        fixed.append(outcome.count)
+    classes, remainder = divmod(sum(fixed), len(fixed))
+    if remainder:  # Burnside's sum is always a multiple of the group's size
+        raise RuntimeError(f"dp: fixed-board counts {fixed} do not average to a whole number of classes")
+    stats["fixed_per_symmetry"] = fixed
+    return Outcome(classes, True, None, stats), fixed
+
+
+# ---------------------------------------------------------------- the backend
+
+
+class DpHexiom:
+    """``dp:frontier`` on hexiom: an exact counter that the solver backends are checked against."""
+
+    family = "hexiom"
+
+    def __init__(self, variant: str = DEFAULT, max_states: int = DEFAULT_MAX_STATES) -> None:
+        if variant not in VARIANTS:
+            raise ValueError(f"dp has no variant {variant!r} for hexiom; known: {', '.join(VARIANTS)}")
+        self.variant = variant
+        self.name = f"dp:{variant}"
+        self.max_states = max_states
+
+    def run(self, level: Level, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        """Count (enumerate: count-only, classes with symmetry breaking) or rebuild one board."""
+        started = time.monotonic()
+        deadline = limits.deadline(started)
+        watch = base.Stopwatch()
+        if not options.enumerate and limits.solutions is not None and limits.solutions <= 0:
+            return self._unknown({}, watch, "solution limit")
+        if options.enumerate:
+            # Count only: boards are never listed (solutions=()), so the
+            # cross-checker compares this run by its count.  The count is
+            # exact whatever limits.solutions says: it costs nothing more.
+            watch.start("count")
+            if options.symmetry_breaking:
+                outcome, _ = count_classes(level, deadline=deadline, max_states=self.max_states)
+            else:
+                outcome = count_boards(level, make_plan(fold(level)), deadline=deadline, max_states=self.max_states)
+            watch.stop("count")
+            if not outcome.complete:
+                return self._unknown(outcome.stats, watch, outcome.stopped_by)
+            status = Status.SAT if outcome.count else Status.UNSAT
+            return Result(self.name, self.family, status, (), True, outcome.count, dict(outcome.stats), dict(watch.times))
+
+        watch.start("count")
+        outcome, solution = find_board(level, deadline=deadline, max_states=self.max_states)
+        watch.stop("count")
+        stats = dict(outcome.stats)
+        if not outcome.complete:
+            return self._unknown(stats, watch, outcome.stopped_by)
+        stats["count"] = outcome.count
+        if solution is None:
+            return base.finish(self.name, self.family, [], exhausted=True, proved_unsat=True, stats=stats, times=watch.times)
+        if options.symmetry_breaking:  # the lex-leader of its class, as symmetry breaking promises
+            solution = min((apply_symmetry(p, solution) for p in level.symmetries), key=symmetry_key)
+        if on_solution is not None:
+            on_solution(solution)
+        return base.finish(self.name, self.family, [solution], exhausted=False, proved_unsat=False, stats=stats, times=watch.times)
+
+    def export(self, level: Level, options: Options) -> str:
+        """The program's plan as text: per cell, the numbers it makes final and the frontier after it."""
+        vertices = fold(level)
+        plan = make_plan(vertices)
+        lines = [
+            f"# dp:{self.variant} plan for a side-{level.side} hexiom board: {len(plan.steps)} usable cells, "
+            f"widest frontier {plan.width}",
+            "# step cell [locked n] | final: cells whose number is fixed here | frontier after (cells)",
+        ]
+        for i, (step, after) in enumerate(zip(plan.steps, plan.frontiers)):
+            extended = (plan.frontiers[i - 1] if i else ()) + (i,)
+            final = " ".join(str(vertices[extended[p]].cells[0]) for p in step.finalised)
+            lock = f" locked {step.vertex.locked}" if step.vertex.locked is not None else ""
+            frontier = " ".join(str(vertices[u].cells[0]) for u in after)
+            lines.append(f"{i} {step.vertex.cells[0]}{lock} | final: {final} | frontier: {frontier}")
+        return "\n".join(lines) + "\n"
+
+    def _unknown(self, stats: dict, watch: base.Stopwatch, why: str | None) -> Result:
+        return Result(self.name, self.family, Status.UNKNOWN, (), False, 0, dict(stats), dict(watch.times), stopped_by=why)
