@@ -1,0 +1,304 @@
+"""PySAT mechanics shared by every family: solving, projected enumeration, limits, DIMACS.
+
+A family's translator (``backends/pysat/<family>.py``) turns a level into a
+``CnfEncoding``; everything after that — choosing the SAT solver, blocking
+found solutions, keeping to the time limit, statistics, export — lives here,
+so adding a family means adding a translator module and nothing else.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, Callable, Iterable
+
+from pysat.formula import IDPool
+from pysat.solvers import Solver
+
+from ..base import Limits, Options, Result, SolutionSink, Stopwatch, UnsupportedFamily, finish
+
+#: SAT solvers a variant may name after ``@``.  All of them add clauses between
+#: solves (enumeration needs it) and can stop early (time limits need it);
+#: Kissat (not incremental) and Lingeling (no limited solve) are left out.
+SOLVERS: tuple[str, ...] = (
+    "cadical195",
+    "cadical153",
+    "cadical300",
+    "glucose4",
+    "glucose42",
+    "glucose3",
+    "minisat22",
+    "maplesat",
+    "mergesat3",
+)
+#: Chosen by measurement on Hexiom (first solutions, levels 38 and 40, medians over variable
+#: shuffles): CaDiCaL and Glucose tie without symmetry breaking; with it CaDiCaL is far faster.
+DEFAULT_SOLVER = "cadical195"
+#: Solvers whose ``interrupt()`` is not implemented in PySAT: their time limit is
+#: kept with conflict budgets instead.
+NOT_INTERRUPTIBLE: tuple[str, ...] = ("cadical195", "cadical153", "cadical300")
+
+#: First conflict budget of a sliced solve, and the wall time one slice aims at.
+FIRST_BUDGET = 1_000
+SLICE_SECONDS = 0.1
+
+
+@dataclass(frozen=True)
+class CnfEncoding:
+    """A family's level as CNF, with the way back to a solution.
+
+    ``projection`` holds the ids of the puzzle's own variables; ``decode`` gets
+    the set of those that are true.  When ``block_true_only`` every solution
+    sets the same number of projection variables true, so a found solution is
+    excluded by negating its true variables alone (a shorter blocking clause).
+    """
+
+    pool: IDPool
+    clauses: list[list[int]]
+    projection: list[int]
+    decode: Callable[[frozenset[int]], Any]
+    block_true_only: bool = False
+
+    @property
+    def variables(self) -> int:
+        top = self.pool.top
+        for clause in self.clauses:
+            for literal in clause:
+                if abs(literal) > top:
+                    top = abs(literal)
+        return top
+
+
+def split_variant(variant: str) -> tuple[str, str]:
+    """``"totalizer@glucose4"`` -> ``("totalizer", "glucose4")``; no ``@`` means the default solver."""
+    encoding, _, solver = variant.partition("@")
+    return encoding.strip(), (solver.strip() or DEFAULT_SOLVER)
+
+
+def translator(family: str) -> ModuleType:
+    """The family's translator module, ``backends/pysat/<family>.py``."""
+    try:
+        return importlib.import_module(f"{__package__}.{family}")
+    except ModuleNotFoundError as error:
+        if error.name == f"{__package__}.{family}":
+            raise UnsupportedFamily(f"backend pysat has no translator for {family}") from None
+        raise
+
+
+class PysatBackend:
+    """One (family, CNF encoding, SAT solver) configuration, e.g. ``pysat:totalizer@glucose4``."""
+
+    def __init__(self, family: str, variant: str) -> None:
+        self.family = family
+        self.name = f"pysat:{variant}"
+        self.encoding, self.solver = split_variant(variant)
+        self.translator = translator(family)
+        if self.encoding not in self.translator.VARIANTS:
+            known = ", ".join(self.translator.VARIANTS)
+            raise ValueError(f"pysat has no {family} encoding {self.encoding!r}; known: {known}")
+        if self.solver not in SOLVERS:
+            raise ValueError(f"pysat solver {self.solver!r} is not supported; known: {', '.join(SOLVERS)}")
+
+    # ------------------------------------------------------------------ run
+
+    def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        """First solution, or enumeration with blocking clauses over the projection only."""
+        started = time.monotonic()
+        deadline = limits.deadline(started)
+        watch = Stopwatch()
+
+        watch.start("translate")
+        cnf = self.translator.encode(level, self.encoding, options)
+        watch.stop("translate")
+
+        wanted = limits.solutions
+        if not options.enumerate:
+            wanted = 1 if wanted is None else min(wanted, 1)
+        solutions: list[Any] = []
+        exhausted = False
+        stopped_by: str | None = None
+        stats: dict[str, Any] = {
+            "solver": self.solver,
+            "variables": cnf.variables,
+            "clauses": len(cnf.clauses),
+            "projection": len(cnf.projection),
+        }
+
+        with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
+            while True:
+                if wanted is not None and len(solutions) >= wanted:
+                    if options.enumerate:
+                        stopped_by = "solution limit"
+                    break
+                watch.start("solve")
+                outcome = solve_until(solver, self.solver, deadline)
+                watch.stop("solve")
+                if outcome is None:
+                    stopped_by = "time limit"
+                    break
+                if outcome is False:
+                    exhausted = True
+                    break
+
+                # a new solution: decode it, hand it on, then exclude it
+                watch.start("decode")
+                model = solver.get_model()
+                true = frozenset(v for v in cnf.projection if v <= len(model) and model[v - 1] > 0)
+                solution = cnf.decode(true)
+                watch.stop("decode")
+                solutions.append(solution)
+                if on_solution is not None:
+                    on_solution(solution)
+                solver.add_clause(blocking_clause(cnf, true))
+            stats.update(solver_stats(solver))
+        stats["blocking_clauses"] = len(solutions) if options.enumerate else 0
+
+        return finish(
+            self.name,
+            self.family,
+            solutions,
+            exhausted=exhausted,
+            proved_unsat=exhausted and not solutions,
+            stats=stats,
+            times=watch.times,
+            stopped_by=stopped_by,
+        )
+
+    # --------------------------------------------------------------- export
+
+    def export(self, level: Any, options: Options) -> str:
+        cnf = self.translator.encode(level, self.encoding, options)
+        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} pysat:{self.encoding}"]
+        return to_dimacs(cnf, header)
+
+
+# ------------------------------------------------------------------ solving
+
+
+def solve_until(solver: Solver, name: str, deadline: float | None) -> bool | None:
+    """Solve once; True/False as the solver says, None when the deadline came first.
+
+    Glucose and the Minisat family are interrupted from a timer thread.  CaDiCaL
+    cannot be interrupted through PySAT, but it honours a conflict budget, so it
+    solves in slices of about ``SLICE_SECONDS`` and checks the clock between
+    them (learnt clauses carry over from slice to slice).
+    """
+    if deadline is None:
+        return solver.solve()
+    if name in NOT_INTERRUPTIBLE:
+        return _solve_in_slices(solver, deadline)
+    return _solve_with_timer(solver, deadline)
+
+
+def _solve_with_timer(solver: Solver, deadline: float) -> bool | None:
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        return None
+    timer = threading.Timer(remaining, solver.interrupt)
+    timer.start()
+    try:
+        outcome = solver.solve_limited(expect_interrupt=True)
+    finally:
+        timer.cancel()
+        timer.join()
+        solver.clear_interrupt()
+    return outcome
+
+
+def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
+    budget = FIRST_BUDGET
+    while True:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            return None
+        solver.conf_budget(budget)
+        began = time.monotonic()
+        outcome = solver.solve_limited()
+        if outcome is not None:
+            return outcome
+        # size the next slice from the observed conflict rate, never past the deadline
+        elapsed = max(time.monotonic() - began, 1e-4)
+        target = min(SLICE_SECONDS, max(deadline - time.monotonic(), 0.0))
+        budget = max(100, min(int(budget / elapsed * target), 4 * budget, 1_000_000))
+
+
+def blocking_clause(cnf: CnfEncoding, true: frozenset[int]) -> list[int]:
+    """The clause that excludes one solution, over projection variables only."""
+    if cnf.block_true_only:
+        return [-v for v in sorted(true)]
+    return [-v if v in true else v for v in cnf.projection]
+
+
+def solver_stats(solver: Solver) -> dict[str, int]:
+    try:
+        accum = solver.accum_stats() or {}
+    except (NotImplementedError, AttributeError):
+        return {}
+    keys = ("conflicts", "decisions", "propagations", "restarts")
+    return {key: int(accum[key]) for key in keys if key in accum}
+
+
+# ------------------------------------------------------------------- DIMACS
+
+
+def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
+    """DIMACS CNF text; ``c`` lines name each projection variable by its pool key.
+
+    ``c 17 tile 3 4`` says variable 17 is the key ``("tile", 3, 4)``.  Comments
+    come before the ``p`` line, where every DIMACS reader accepts them.
+    """
+    lines = list(comments)
+    for var in cnf.projection:
+        key = cnf.pool.obj(var)
+        words = key if isinstance(key, tuple) else (key,)
+        lines.append("c " + " ".join(str(w) for w in (var, *words)))
+    lines.append(f"p cnf {cnf.variables} {len(cnf.clauses)}")
+    lines.extend(" ".join(map(str, clause)) + " 0" for clause in cnf.clauses)
+    return "\n".join(lines) + "\n"
+
+
+class SolverOutputError(ValueError):
+    """A SAT solver's output has no usable verdict (no ``s`` line, or ``s UNKNOWN``)."""
+
+
+def parse_dimacs_model(text: str) -> set[int] | None:
+    """The variables a SAT-competition style output sets true; None when it says UNSATISFIABLE.
+
+    Reads ``s SATISFIABLE`` / ``s UNSATISFIABLE`` and the ``v`` lines, whose
+    literals may run over several lines and end with ``0``.  Anything else
+    (``c`` lines, blank lines) is ignored.  Raises SolverOutputError when there
+    is no verdict, the verdict is UNKNOWN, or a satisfiable answer has no model.
+    """
+    verdict: str | None = None
+    literals: list[int] = []
+    ended = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line.startswith("s "):
+            verdict = line[2:].strip().upper()
+        elif line == "v" or line.startswith("v "):
+            for token in line[1:].split():
+                try:
+                    literal = int(token)
+                except ValueError:
+                    raise SolverOutputError(f"line {number}: {token!r} is not a literal") from None
+                if literal == 0:
+                    ended = True
+                    break
+                literals.append(literal)
+    if verdict == "UNSATISFIABLE":
+        return None
+    if verdict != "SATISFIABLE":
+        found = "no 's' line" if verdict is None else f"'s {verdict}'"
+        raise SolverOutputError(f"the solver gave no answer ({found})")
+    if not literals and not ended:
+        raise SolverOutputError("'s SATISFIABLE' without a 'v' line")
+    return {literal for literal in literals if literal > 0}
+
+
+def decode_model(cnf: CnfEncoding, true_variables: set[int]) -> Any:
+    """A solution from an external solver's model (e.g. ``parse_dimacs_model`` output)."""
+    return cnf.decode(frozenset(v for v in cnf.projection if v in true_variables))

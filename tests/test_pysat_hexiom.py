@@ -1,0 +1,255 @@
+"""The pysat backend on Hexiom: every registered variant solves, counts and stops on time.
+
+Every solution a run returns is checked with the model's validator, never
+with anything from the backend.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pysat")
+
+from trisolve.backends import pysat as pysat_backend
+from trisolve.backends.base import Limits, Options, Status
+from trisolve.backends.pysat import engine
+from trisolve.models import hexiom
+
+LEVELS = Path(__file__).resolve().parents[1] / "levels" / "hexiom"
+REGISTERED = list(pysat_backend.VARIANTS["hexiom"])
+DEFAULT = pysat_backend.DEFAULT_VARIANT["hexiom"]
+#: the two kinds of time limit: CaDiCaL (conflict budgets) and an interruptible solver
+TIMED = [DEFAULT, "totalizer@glucose4"]
+
+
+@lru_cache(maxsize=None)
+def level(number: int) -> hexiom.Level:
+    return hexiom.parse(str(LEVELS / f"level{number:02d}.txt"))
+
+
+def all_level_numbers() -> list[int]:
+    return sorted(int(p.stem[len("level"):]) for p in LEVELS.glob("level*.txt"))
+
+
+SMALL_LEVELS = [n for n in all_level_numbers() if level(n).side <= 4]
+#: a few levels of every kind (tiny, blocked cells, locked tiles, side 4) for the non-default variants
+SAMPLE_LEVELS = [1, 6, 9, 20, 28, 33]
+
+
+def assert_valid(lv: hexiom.Level, solutions) -> None:
+    for solution in solutions:
+        violations = hexiom.validate(lv, solution)
+        assert not violations, f"{lv.name}: {violations[0].message}"
+
+
+def run(variant: str, number: int, limits: Limits = Limits(), **options):
+    return pysat_backend.make("hexiom", variant).run(level(number), limits, Options(**options))
+
+
+# ---------------------------------------------------------------- registry
+
+
+def test_registry_promises() -> None:
+    assert pysat_backend.available() is None
+    assert DEFAULT in REGISTERED
+    encodings = {engine.split_variant(v)[0].partition("+")[0] for v in REGISTERED}
+    solvers = {engine.split_variant(v)[1] for v in REGISTERED}
+    assert len(encodings) >= 2 and len(solvers) >= 2
+
+
+@pytest.mark.parametrize("variant", ["nosuchencoding", "seqcounter@nosuchsolver"])
+def test_unknown_variant_is_refused(variant: str) -> None:
+    with pytest.raises(ValueError, match="known"):
+        pysat_backend.make("hexiom", variant)
+
+
+# ------------------------------------------------------------ first solution
+
+
+@pytest.mark.parametrize("number", SMALL_LEVELS, ids=lambda n: f"level{n:02d}")
+def test_default_variant_solves_small_levels(number: int) -> None:
+    result = run(DEFAULT, number)
+    assert result.status is Status.SAT
+    assert result.count == 1 and not result.complete
+    assert_valid(level(number), result.solutions)
+    assert {"translate", "solve"} <= set(result.times)
+    assert result.stats["variables"] > 0 and result.stats["clauses"] > 0
+
+
+@pytest.mark.parametrize("variant", REGISTERED)
+@pytest.mark.parametrize("number", SAMPLE_LEVELS, ids=lambda n: f"level{n:02d}")
+def test_every_variant_solves(variant: str, number: int) -> None:
+    result = run(variant, number)
+    assert result.status is Status.SAT
+    assert_valid(level(number), result.solutions)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("number", [38, 39, 40], ids=lambda n: f"level{n:02d}")
+def test_default_variant_solves_hard_levels(number: int) -> None:
+    result = run(DEFAULT, number, Limits(time=60))
+    assert result.status is Status.SAT
+    assert_valid(level(number), result.solutions)
+
+
+def test_unsatisfiable_level_is_proved() -> None:
+    # a 6 on a side-2 board: no cell there has six neighbours
+    lv = hexiom.parse_text("2\n . .\n. 6 .\n . .\n", name="six")
+    result = pysat_backend.make("hexiom", DEFAULT).run(lv, Limits(), Options(enumerate=True))
+    assert result.status is Status.UNSAT and result.complete and result.count == 0
+
+
+def test_empty_board_has_one_solution() -> None:
+    result = run(DEFAULT, 0, enumerate=True)
+    assert result.count == 1 and result.complete
+    assert result.solutions[0].cells == (None,)
+
+
+# ----------------------------------------------------------------- counting
+
+
+#: unregistered pairs work too: the other cardinality encodings and solvers
+OTHER_PAIRS = ["cardnetwrk+binomial@minisat22", "sortnetwrk@cadical153", "mtotalizer+gated@maplesat", "kmtotalizer@glucose3"]
+
+
+@pytest.mark.parametrize("variant", REGISTERED + OTHER_PAIRS)
+def test_level01_has_12_solutions(variant: str) -> None:
+    result = run(variant, 1, enumerate=True)
+    assert (result.count, result.complete) == (12, True)
+    assert_valid(level(1), result.solutions)
+    assert len({hexiom.canonical(level(1), s) for s in result.solutions}) == 12
+
+
+@pytest.mark.parametrize("variant", TIMED)
+def test_solution_limit_stops_the_count(variant: str) -> None:
+    seen = []
+    result = pysat_backend.make("hexiom", variant).run(
+        level(1), Limits(solutions=3), Options(enumerate=True), on_solution=seen.append
+    )
+    assert (result.count, result.complete, result.stopped_by) == (3, False, "solution limit")
+    assert seen == list(result.solutions)
+    assert_valid(level(1), result.solutions)
+
+
+@pytest.mark.parametrize("variant", TIMED)
+def test_time_limit_holds_while_enumerating(variant: str) -> None:
+    began = time.monotonic()
+    result = run(variant, 40, Limits(time=1), enumerate=True)
+    elapsed = time.monotonic() - began
+    assert elapsed < 3, f"a 1 s limit took {elapsed:.1f} s"
+    assert not result.complete and result.stopped_by == "time limit"
+    assert_valid(level(40), result.solutions)
+
+
+@pytest.mark.parametrize("variant", TIMED)
+def test_time_limit_holds_in_one_long_solve(variant: str) -> None:
+    # level 38 without symmetry breaking can take longer than the limit: the
+    # run either finds its solution in time or stops on time
+    began = time.monotonic()
+    result = run(variant, 38, Limits(time=0.3))
+    elapsed = time.monotonic() - began
+    assert elapsed < 2.3, f"a 0.3 s limit took {elapsed:.1f} s"
+    if result.status is Status.SAT:
+        assert_valid(level(38), result.solutions)
+    else:
+        assert result.status is Status.UNKNOWN and result.stopped_by == "time limit"
+
+
+# -------------------------------------------------------- symmetry breaking
+
+
+@pytest.mark.parametrize("variant", [DEFAULT, "totalizer+binomial@glucose4"])
+@pytest.mark.parametrize("number", [1, 3, 5, 7, 10, 11, 12, 17, 18], ids=lambda n: f"level{n:02d}")
+def test_symmetry_breaking_keeps_one_solution_per_orbit(variant: str, number: int) -> None:
+    lv = level(number)
+    everything = run(variant, number, enumerate=True)
+    leaders = run(variant, number, enumerate=True, symmetry_breaking=True)
+    assert everything.complete and leaders.complete
+    assert_valid(lv, leaders.solutions)
+    orbits = {hexiom.orbit_representative(lv, s) for s in everything.solutions}
+    assert leaders.count == len(orbits)
+    assert all(hexiom.is_lex_leader(lv, s) for s in leaders.solutions)
+    assert {hexiom.symmetry_key(s) for s in leaders.solutions} == orbits
+
+
+# ------------------------------------------------------------------- DIMACS
+
+
+def parse_dimacs(text: str) -> tuple[int, int, list[list[int]], dict[int, str]]:
+    header = None
+    names = {}
+    clauses: list[list[int]] = []
+    current: list[int] = []
+    for line in text.splitlines():
+        if line.startswith("c "):
+            words = line.split()
+            if words[1].isdigit():
+                names[int(words[1])] = " ".join(words[2:])
+        elif line.startswith("p "):
+            _, kind, variables, count = line.split()
+            assert kind == "cnf"
+            header = (int(variables), int(count))
+        else:
+            for token in line.split():
+                literal = int(token)
+                if literal == 0:
+                    clauses.append(current)
+                    current = []
+                else:
+                    current.append(literal)
+    assert header is not None and not current
+    return header[0], header[1], clauses, names
+
+
+@pytest.mark.parametrize("symmetry_breaking", [False, True])
+@pytest.mark.parametrize("variant", [DEFAULT, "kmtotalizer+gated"])
+def test_dimacs_export_is_consistent(variant: str, symmetry_breaking: bool) -> None:
+    lv = level(4)
+    options = Options(symmetry_breaking=symmetry_breaking)
+    text = pysat_backend.make("hexiom", variant).export(lv, options)
+    variables, count, clauses, names = parse_dimacs(text)
+    assert count == len(clauses)
+    assert max(abs(l) for clause in clauses for l in clause) <= variables
+    # one comment per placement variable, in puzzle words
+    assert names and all(name.startswith("tile ") for name in names.values())
+    cell, number = map(int, names[min(names)].split()[1:])
+    assert 0 <= cell < lv.board.size and 0 <= number <= hexiom.MAX_TILE
+
+    # solve the exported text as an outside solver would, and read its answer back
+    from pysat.solvers import Solver
+
+    with Solver(name="glucose4", bootstrap_with=clauses) as solver:
+        assert solver.solve()
+        model = solver.get_model()
+    output = "c some solver\ns SATISFIABLE\n" + "\n".join(
+        "v " + " ".join(map(str, model[i : i + 10])) for i in range(0, len(model), 10)
+    ) + "\nv 0\n"
+    true = engine.parse_dimacs_model(output)
+    # the comment lines alone say which variable is which tile
+    solution = hexiom.Solution(tuple(_cells_from_names(lv, names, true)))
+    assert not hexiom.validate(lv, solution)
+
+
+def _cells_from_names(lv: hexiom.Level, names: dict[int, str], true: set[int]) -> list[int | None]:
+    cells: list[int | None] = [None] * lv.board.size
+    for var, name in names.items():
+        if var in true:
+            _, cell, number = name.split()
+            cells[int(cell)] = int(number)
+    return cells
+
+
+def test_dimacs_output_parsing() -> None:
+    assert engine.parse_dimacs_model("s SATISFIABLE\nv 1 -2\nv 3\nv -4 0\n") == {1, 3}
+    assert engine.parse_dimacs_model("c comment\ns UNSATISFIABLE\n") is None
+    assert engine.parse_dimacs_model("s SATISFIABLE\r\nv -1 2 0\r\n") == {2}
+    with pytest.raises(engine.SolverOutputError):
+        engine.parse_dimacs_model("s UNKNOWN\n")
+    with pytest.raises(engine.SolverOutputError):
+        engine.parse_dimacs_model("c nothing\n")
+    with pytest.raises(engine.SolverOutputError):
+        engine.parse_dimacs_model("s SATISFIABLE\n")
