@@ -96,9 +96,26 @@ class RunRecord:
         return cls(**values)
 
 
+def die_with_parent() -> None:
+    """Ask Linux to kill this process when its parent dies (no-op elsewhere).
+
+    A child in its own process group does not get the terminal's signals, so
+    without this a parent killed by SIGTERM or SIGKILL would leave it running.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):
+        pass
+
+
 def _child(job: Job, level: Any, conn) -> None:
     """Child process body: solve, streaming each solution, then send the record."""
     os.setpgid(0, 0)  # own process group, so a kill takes any helper processes too
+    die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     try:
         from . import registry
@@ -138,12 +155,13 @@ def _child(job: Job, level: Any, conn) -> None:
 def _kill_group(process: multiprocessing.Process) -> None:
     if process.pid is None:
         return
-    for sig in (signal.SIGTERM, signal.SIGKILL):
+    # SIGKILL cannot be refused, but on a loaded machine dying takes a while: wait to reap it
+    for sig, wait in ((signal.SIGTERM, 0.5), (signal.SIGKILL, 5.0)):
         try:
             os.killpg(process.pid, sig)
         except (ProcessLookupError, PermissionError):
             pass
-        process.join(0.5)
+        process.join(wait)
         if not process.is_alive():
             return
 
@@ -309,6 +327,12 @@ def race(
     threads = [threading.Thread(target=worker, args=(i, job), daemon=True) for i, job in enumerate(jobs)]
     for thread in threads:
         thread.start()
-    for thread in threads:
-        thread.join()
+    try:
+        for thread in threads:
+            thread.join()
+    finally:
+        # also on Ctrl-C: every run_job polls ``done`` and kills its child before returning
+        done.set()
+        for thread in threads:
+            thread.join()
     return (winner[0] if winner else None), [r for r in records if r is not None]

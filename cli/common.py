@@ -27,8 +27,9 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
     from trisolve.models.errors import TrisolveError
 
     try:
-        group.main(args=argv, prog_name="trisolve", standalone_mode=False)
-        return 0
+        # without standalone mode click returns a raised Exit's code instead of raising it
+        code = group.main(args=argv, prog_name="trisolve", standalone_mode=False)
+        return code if isinstance(code, int) else 0
     except click.exceptions.Exit as done:
         return done.exit_code
     except click.ClickException as problem:

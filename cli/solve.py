@@ -28,7 +28,10 @@ DEFAULT_BACKEND = {"hexiom": "pysat", "sigils": "pysat", "logic": "pysat"}
 @click.option("--seed", type=int, default=0, show_default=True, help="Solver random seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of text.")
 @click.option("--colour/--no-colour", default=None, help="Colour in renderings (default: when stdout is a terminal).")
-def command(level, backend_spec, all_, count, limit, timeout, symmetry_breaking, family, seed, as_json, colour):
+@click.option("--sat-command", default=None, metavar="CMD",
+              help='External SAT solver for --backend dimacs (e.g. "kissat"); with auto it joins the race.')
+def command(level, backend_spec, all_, count, limit, timeout, symmetry_breaking, family, seed, as_json, colour,
+            sat_command):
     """Solve LEVEL: print the first solution, every solution (--all) or the count (--count)."""
     from trisolve.backends.base import Limits, Options
     from trisolve.backends.runner import Job, run_job, race
@@ -42,7 +45,7 @@ def command(level, backend_spec, all_, count, limit, timeout, symmetry_breaking,
     if limit is not None and not enumerate_:
         raise UsageProblem("--limit needs --all or --count")
     limits = Limits(time=timeout, solutions=limit)
-    options = Options(enumerate=enumerate_, symmetry_breaking=symmetry_breaking, seed=seed)
+    options = Options(enumerate=enumerate_, symmetry_breaking=symmetry_breaking, seed=seed, sat_command=sat_command)
     spec = backend_spec or DEFAULT_BACKEND.get(fam.name, "pysat")
 
     render_kwargs = {}
@@ -55,20 +58,25 @@ def command(level, backend_spec, all_, count, limit, timeout, symmetry_breaking,
             click.echo(fam.render(puzzle, solution, **render_kwargs))
 
     progress = _Progress(enabled=enumerate_ and not as_json and sys.stderr.isatty())
+    portfolio = None
     if spec == "auto":
         if enumerate_:
             raise UsageProblem("--backend auto races for the first solution; use one backend with --all/--count")
-        from trisolve.backends import registry
-
-        names = [check_backend(name, fam.name) for name in registry.BACKENDS]
+        names = _portfolio(fam.name, sat_command)
         jobs = [Job(level, fam.name, name, limits, options) for name in names]
         record, records = race(jobs, puzzle)
+        portfolio = {"winner": record.backend if record else None, "raced": names,
+                     "runs": [{"backend": r.backend, "status": r.status, "wall": round(r.wall, 6),
+                               **({"stopped_by": r.stopped_by} if r.stopped_by else {}),
+                               **({"error": r.error} if r.error else {})} for r in records]}
         if record is None:
             record = max(records, key=lambda r: r.count) if records else None
         if record is None:
             raise UsageProblem("no backend could run")
     else:
         name = check_backend(spec, fam.name)
+        if name.startswith("dimacs:"):
+            _check_sat_command(sat_command)
         job = Job(level, fam.name, name, limits, options)
 
         def on_solution(data) -> None:
@@ -101,15 +109,19 @@ def command(level, backend_spec, all_, count, limit, timeout, symmetry_breaking,
                 "stats": dict(record.stats),
                 "time": times,
                 "symmetry_breaking": symmetry_breaking,
+                **({"portfolio": portfolio} if portfolio else {}),
                 **({"stopped_by": record.stopped_by} if record.stopped_by else {}),
                 **({"invalid": [{"solution": i, "violations": [x.message for x in v]} for i, v in invalid]} if invalid else {}),
             }
         )
     else:
         click.echo(fam.describe(puzzle))
-        if not enumerate_ and solutions:
+        if solutions and (not enumerate_ or (count and record.complete and record.count == 1)):
+            # the first solution, or the only one when a count proved it unique
             click.echo(fam.render(puzzle, solutions[0], **render_kwargs))
         click.echo(_summary(record, symmetry_breaking))
+        if portfolio:
+            click.echo(_portfolio_line(portfolio))
         click.echo(_stats_line(record, times))
     if invalid:
         for i, violations in invalid:
@@ -117,6 +129,41 @@ def command(level, backend_spec, all_, count, limit, timeout, symmetry_breaking,
                        + "; ".join(v.message for v in violations[:5]), err=True)
         return _exit(EXIT_INTERNAL)
     return _exit(_exit_code(record, limits))
+
+
+def _portfolio(family: str, sat_command: str | None) -> list[str]:
+    """The backends ``auto`` races: every usable default backend, and dimacs when a command is given."""
+    from trisolve.backends import registry
+
+    names = []
+    for backend in registry.PORTFOLIO + (("dimacs",) if sat_command else ()):
+        try:
+            names.append(check_backend(backend, family))
+        except UsageProblem as problem:
+            click.echo(f"trisolve: auto: leaving out {backend}: {problem.format_message()}", err=True)
+    if sat_command:
+        _check_sat_command(sat_command)
+    if not names:
+        raise UsageProblem(f"--backend auto: no usable backend for the {family} family")
+    return names
+
+
+def _check_sat_command(sat_command: str | None) -> None:
+    from trisolve.backends.base import BackendUnavailable
+    from trisolve.backends.dimacs import command_line
+
+    try:
+        command_line(sat_command)
+    except BackendUnavailable as problem:
+        raise UsageProblem(str(problem)) from None
+
+
+def _portfolio_line(portfolio: dict) -> str:
+    others = [r for r in portfolio["runs"] if r["backend"] != portfolio["winner"]]
+    shown = ", ".join(f"{r['backend']} {r.get('stopped_by') or r['status']}" for r in others)
+    if portfolio["winner"] is None:
+        return "portfolio: no backend answered (" + shown + ")"
+    return f"portfolio: {portfolio['winner']} answered first" + (f"; stopped the others ({shown})" if shown else "")
 
 
 def _exit_code(record, limits) -> int:
@@ -140,7 +187,10 @@ def _summary(record, symmetry_breaking: bool) -> str:
     parts = [f"{record.backend}: {what}"]
     if record.mode == "all" or record.status == "unsat":
         noun = "symmetry classes" if symmetry_breaking else "solutions"
-        parts.append(f"{record.count_text} {noun}" + ("" if record.complete else " (incomplete)"))
+        if record.complete and record.count == 1:
+            parts.append("exactly one " + ("symmetry class" if symmetry_breaking else "solution (unique)"))
+        else:
+            parts.append(f"{record.count_text} {noun}" + ("" if record.complete else " (incomplete)"))
     if record.stopped_by:
         parts.append(f"stopped: {record.stopped_by}")
     if record.duplicates:

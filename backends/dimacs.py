@@ -1,0 +1,235 @@
+"""The dimacs backend: pysat's CNF translators, solved by an external SAT solver binary.
+
+Any solver that reads a DIMACS file named on its command line and prints
+SAT-competition output (``s SATISFIABLE`` / ``s UNSATISFIABLE`` and ``v``
+lines) will do: ``--sat-command kissat``, ``"cadical -q"``, ``picosat``.
+The CNF is the pysat translator's own (the variant names its encoding), so
+this backend checks the translation against a solver outside Python, not an
+independent translation; it is left out of the default cross-check because
+it needs a binary.
+
+A first solution or an unsat proof is one solver call.  Counting re-runs the
+solver from scratch with one blocking clause per solution found (over the
+puzzle's own variables only): correct, but one process per solution, so only
+for levels with few solutions.  The time limit is kept with a subprocess
+timeout and a kill.  Nothing here imports pysat until a run or an export.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import shlex
+import subprocess
+import tempfile
+import time
+from typing import Any
+
+from . import pysat as _cnf_backend
+from .base import BackendUnavailable, Limits, Options, Result, SolutionSink, Stopwatch, finish
+
+
+def _encoding_of(variant: str) -> str:
+    """A pysat variant without its ``@solver`` part: the CNF encoding's name."""
+    return variant.partition("@")[0]
+
+
+VARIANTS: dict[str, dict[str, str]] = {
+    family: {
+        _encoding_of(default): f"pysat's {_encoding_of(default)} CNF solved by the external --sat-command binary; "
+        "first solution and unsat proofs, counts by re-running it with blocking clauses (slow)"
+    }
+    for family, default in _cnf_backend.DEFAULT_VARIANT.items()
+}
+DEFAULT_VARIANT: dict[str, str] = {family: next(iter(names)) for family, names in VARIANTS.items()}
+
+#: Statistics lines of kissat/cadical (``c conflicts: 123``) and picosat -v (``c 123 conflicts``).
+_STAT_NAMES = ("conflicts", "decisions", "propagations")
+_STAT_AFTER = re.compile(r"^c\s+(conflicts|decisions|propagations):\s+(\d+)", re.MULTILINE)
+_STAT_BEFORE = re.compile(r"^c\s+(\d+)\s+(conflicts|decisions|propagations)\b", re.MULTILINE)
+
+
+def available() -> str | None:
+    """Usable when pysat is (it writes the CNF); the binary is checked when a run names it."""
+    return _cnf_backend.available()
+
+
+def make(family: str, variant: str) -> "DimacsBackend":
+    return DimacsBackend(family, variant)
+
+
+class DimacsBackend:
+    """One pysat CNF encoding, solved by whatever ``options.sat_command`` names."""
+
+    def __init__(self, family: str, variant: str) -> None:
+        from .pysat.engine import translator
+
+        if "@" in variant:
+            raise ValueError(f"dimacs variants name a CNF encoding only (the solver is --sat-command): {variant!r}")
+        self.family = family
+        self.name = f"dimacs:{variant}"
+        self.encoding = variant
+        self.translator = translator(family)
+        if variant not in self.translator.VARIANTS:
+            known = ", ".join(self.translator.VARIANTS)
+            raise ValueError(f"dimacs has no {family} encoding {variant!r}; known: {known}")
+
+    # ------------------------------------------------------------------ run
+
+    def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        from .pysat.engine import CnfEncoding, blocking_clause, decode_model, parse_dimacs_model, to_dimacs
+
+        argv = command_line(options.sat_command)
+        deadline = limits.deadline()
+        watch = Stopwatch()
+
+        watch.start("translate")
+        cnf = self.translator.encode(level, self.encoding, options)
+        watch.stop("translate")
+
+        wanted = limits.solutions if options.enumerate else 1
+        solutions: list[Any] = []
+        blocking: list[list[int]] = []
+        exhausted = False
+        stopped_by: str | None = None
+        stats: dict[str, Any] = {
+            "command": " ".join(argv),
+            "variables": cnf.variables,
+            "clauses": len(cnf.clauses),
+            "projection": len(cnf.projection),
+            "solver_calls": 0,
+        }
+        solver_cpu = 0.0
+        solver_peak_mb = 0.0
+
+        with tempfile.TemporaryDirectory(prefix="trisolve-dimacs-") as folder:
+            path = os.path.join(folder, "level.cnf")
+            while True:
+                if wanted is not None and len(solutions) >= wanted:
+                    if options.enumerate:
+                        stopped_by = "solution limit"
+                    break
+                # write the CNF with one blocking clause per solution found so far
+                watch.start("write")
+                current = CnfEncoding(cnf.pool, cnf.clauses + blocking, cnf.projection, cnf.decode, cnf.block_true_only)
+                with open(path, "w", encoding="ascii") as handle:
+                    handle.write(to_dimacs(current))
+                watch.stop("write")
+
+                watch.start("solve")
+                call = _call_solver(argv, path, deadline)
+                watch.stop("solve")
+                stats["solver_calls"] += 1
+                solver_cpu += call.cpu
+                solver_peak_mb = max(solver_peak_mb, call.peak_mb)
+                for name, value in _solver_stats(call.output).items():
+                    stats[name] = stats.get(name, 0) + value
+                if call.output is None:
+                    stopped_by = "time limit"
+                    break
+                true = parse_dimacs_model(call.output)
+                if true is None:  # s UNSATISFIABLE: no (further) solution
+                    exhausted = True
+                    break
+
+                watch.start("decode")
+                solution = decode_model(cnf, true)
+                projected = frozenset(v for v in cnf.projection if v in true)
+                watch.stop("decode")
+                solutions.append(solution)
+                if on_solution is not None:
+                    on_solution(solution)
+                blocking.append(blocking_clause(cnf, projected))
+
+        stats["solver_cpu"] = round(solver_cpu, 6)
+        stats["solver_peak_rss_mb"] = round(solver_peak_mb, 1)
+        return finish(
+            self.name,
+            self.family,
+            solutions,
+            exhausted=exhausted,
+            proved_unsat=exhausted and not solutions,
+            stats=stats,
+            times=watch.times,
+            stopped_by=stopped_by,
+        )
+
+    # --------------------------------------------------------------- export
+
+    def export(self, level: Any, options: Options) -> str:
+        from .pysat.engine import to_dimacs
+
+        cnf = self.translator.encode(level, self.encoding, options)
+        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} pysat:{self.encoding}"]
+        return to_dimacs(cnf, header)
+
+
+# ---------------------------------------------------------------- the binary
+
+
+def command_line(sat_command: str | None) -> list[str]:
+    """The solver's argv (the CNF path is appended, or replaces a ``{}``); checked before any run."""
+    if not sat_command or not sat_command.strip():
+        raise BackendUnavailable('the dimacs backend needs a solver command: --sat-command "kissat" (or cadical, picosat)')
+    argv = shlex.split(sat_command)
+    from shutil import which
+
+    if which(argv[0]) is None:
+        raise BackendUnavailable(f"SAT solver command {argv[0]!r} not found on PATH")
+    return argv
+
+
+class _Call:
+    """One solver run: its standard output (None when the time limit came first) and its cost."""
+
+    def __init__(self, output: str | None, cpu: float, peak_mb: float) -> None:
+        self.output = output
+        self.cpu = cpu
+        self.peak_mb = peak_mb
+
+
+def _call_solver(argv: list[str], path: str, deadline: float | None) -> _Call:
+    """Run the binary on ``path`` until it answers or the deadline passes (then kill it)."""
+    from .pysat.engine import SolverOutputError
+    from .runner import die_with_parent
+
+    args = [path if a == "{}" else a for a in argv] if "{}" in argv else argv + [path]
+    remaining = None if deadline is None else deadline - time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if remaining is not None and remaining <= 0:
+        return _Call(None, 0.0, 0.0)
+    process = subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent
+    )
+    try:
+        output, errors = process.communicate(timeout=remaining)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        output, errors = None, ""
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    peak = after.ru_maxrss / 1024.0  # largest child so far: an upper bound for this one
+    if output is not None and not re.search(r"^s\s", output, re.MULTILINE):
+        tail = (errors or output).strip().splitlines()[-3:]
+        raise SolverOutputError(
+            f"{' '.join(argv)} exited with code {process.returncode} and no 's' line: " + " | ".join(tail)
+        )
+    return _Call(output, cpu, peak)
+
+
+def _solver_stats(output: str | None) -> dict[str, int]:
+    """Conflicts, decisions, propagations when the solver prints them (kissat, cadical, picosat -v)."""
+    if not output:
+        return {}
+    found: dict[str, int] = {}
+    for name, value in _STAT_AFTER.findall(output):
+        found[name] = int(value)
+    for value, name in _STAT_BEFORE.findall(output):
+        found.setdefault(name, int(value))
+    return {name: found[name] for name in _STAT_NAMES if name in found}

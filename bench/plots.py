@@ -1,0 +1,117 @@
+"""Cactus and scatter plots of a benchmark (matplotlib, imported only here).
+
+Both read the scored cells (see ``summary``), so the plots and the tables
+always show the same numbers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .summary import VIRTUAL_BEST
+
+
+class PlotsUnavailable(RuntimeError):
+    """matplotlib is missing; the message says how to install it."""
+
+
+def _pyplot() -> Any:
+    try:
+        import matplotlib
+    except ImportError:
+        raise PlotsUnavailable("the plots need matplotlib: pip install 'trisolve[bench]' (or pip install matplotlib)") from None
+    matplotlib.use("Agg")  # files only, never a window
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _solved_times(summary: Mapping[str, Any], backend: str) -> list[float]:
+    times = []
+    for item in summary["instances"]:
+        cell = item["cells"].get(backend)
+        if cell is not None and cell["solved"]:
+            times.append(cell["time"])
+    return sorted(times)
+
+
+def _best_times(summary: Mapping[str, Any]) -> list[float]:
+    times = []
+    for item in summary["instances"]:
+        solved = [c["time"] for c in item["cells"].values() if c["solved"]]
+        if solved:
+            times.append(min(solved))
+    return sorted(times)
+
+
+def cactus(summary: Mapping[str, Any], timeout: float, path: str, title: str = "") -> None:
+    """Instances solved (y) within a time (x), one line per backend and a dashed virtual best."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    lines = [(row["backend"], _solved_times(summary, row["backend"]), "-") for row in summary["backends"]]
+    if len(summary["backends"]) > 1:
+        lines.append((VIRTUAL_BEST, _best_times(summary), "--"))
+    smallest = min((t for _, times, _ in lines for t in times), default=timeout)
+    for name, times, style in lines:
+        # a step up at each solving time: (t_i, i) for the i-th fastest solved instance
+        xs = [smallest] + times
+        ys = [0] + list(range(1, len(times) + 1))
+        axes.step(xs, ys, where="post", linestyle=style, marker="." if len(times) < 60 else None,
+                  label=f"{name} ({len(times)})")
+    axes.axvline(timeout, color="grey", linewidth=0.8, linestyle=":")
+    axes.text(timeout, len(summary["instances"]), f"timeout {timeout:g} s ", color="dimgrey", fontsize=8,
+              va="top", ha="right", rotation=90)
+    if timeout / max(smallest, 1e-6) > 20:
+        axes.set_xscale("log")
+    from matplotlib.ticker import MaxNLocator
+
+    instances = len(summary["instances"])
+    axes.set_ylim(0, instances + 0.5)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_xlabel("time per instance, s (parse + whole run, median of solved runs)")
+    axes.set_ylabel(f"instances solved (of {instances})")
+    axes.set_title(title or "Instances solved vs. time")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(loc="lower right", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+def scatter(summary: Mapping[str, Any], first: str, second: str, timeout: float, path: str) -> None:
+    """Per-instance times of two backends; unsolved instances sit on the 2 x timeout line."""
+    plt = _pyplot()
+    penalty = 2.0 * timeout
+    points = []
+    for item in summary["instances"]:
+        a, b = item["cells"].get(first), item["cells"].get(second)
+        if a is None or b is None:
+            continue
+        points.append((a["time"] if a["solved"] else penalty, b["time"] if b["solved"] else penalty,
+                       a["solved"] and b["solved"]))
+    figure, axes = plt.subplots(figsize=(5, 5))
+    both = [(x, y) for x, y, ok in points if ok]
+    either = [(x, y) for x, y, ok in points if not ok]
+    if both:
+        axes.scatter(*zip(*both), s=18, label="both solved")
+    if either:
+        axes.scatter(*zip(*either), s=24, marker="x", color="tab:red", label="unsolved by one (at 2 × timeout)")
+    low = min([v for x, y, _ in points for v in (x, y)] + [timeout]) / 2
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlim(low, penalty * 1.5)
+    axes.set_ylim(low, penalty * 1.5)
+    axes.plot([low, penalty * 1.5], [low, penalty * 1.5], color="grey", linewidth=0.8)
+    for line in (axes.axvline, axes.axhline):
+        line(timeout, color="grey", linewidth=0.8, linestyle=":")
+    axes.set_xlabel(f"{first}: time, s")
+    axes.set_ylabel(f"{second}: time, s")
+    axes.set_title(f"{first} vs. {second} per instance")
+    axes.set_aspect("equal")
+    axes.grid(True, which="both", alpha=0.3)
+    if points:
+        axes.legend(loc="upper left", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+

@@ -1,0 +1,295 @@
+"""Plan and run benchmark trials: each (instance, backend, repeat) in its own process.
+
+A trial goes through the same process runner as the cross-checker
+(``backends.runner.run_job``): a forked child with the backend's own time
+limit and a hard kill behind it.  The parent parses the instance just before
+each trial (so parsing is timed per run like every other phase) and, in
+first-solution mode, validates the solution the backend returns.
+
+Trials are ordered round-robin: every backend runs once on an instance before
+any runs again, the backend order rotating from instance to instance and
+round to round, so that drift in the machine's load hits all backends alike.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import time
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Callable, Iterator, Mapping, Sequence
+
+from trisolve.backends.base import Limits, Options, Status, Stopwatch
+from trisolve.backends.runner import DEFAULT_GRACE, Job, RunRecord, run_job
+from trisolve.models.family import Family
+
+MODES = ("first", "count")
+
+#: The solver's own statistics under one name per meaning, whatever each backend calls them.
+STAT_ALIASES: dict[str, tuple[str, ...]] = {
+    "conflicts": ("conflicts",),
+    "decisions": ("decisions", "choices", "branches"),
+    "propagations": ("propagations",),
+    "variables": ("variables", "atoms"),
+    "constraints": ("clauses", "constraints", "rules"),
+}
+
+#: Phases of a run (cpsat also reports "import", dimacs "write": those land in ``other``);
+#: "ground" is clingo's grounding, the solver's own instantiation of the rules, not trisolve's.
+PHASES = ("translate", "ground", "solve", "decode")
+#: What each phase may be called: a backend without a solver calls its search "count" (dp).
+PHASE_ALIASES: dict[str, tuple[str, ...]] = {
+    "translate": ("translate",),
+    "ground": ("ground",),
+    "solve": ("solve", "count"),
+    "decode": ("decode",),
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How every trial of one benchmark runs."""
+
+    timeout: float
+    repeat: int = 1
+    mode: str = "first"
+    symmetry_breaking: bool = False
+    #: seed of the first round; round r runs with seed + r (seed-sensitive solvers show their spread)
+    seed: int = 0
+    sat_command: str | None = None
+    grace: float = DEFAULT_GRACE
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {self.mode!r}")
+        if self.repeat < 1:
+            raise ValueError("repeat must be at least 1")
+
+    def options(self, round_: int) -> Options:
+        return Options(
+            enumerate=self.mode == "count",
+            symmetry_breaking=self.symmetry_breaking,
+            seed=self.seed + round_,
+            sat_command=self.sat_command,
+        )
+
+    @property
+    def limits(self) -> Limits:
+        return Limits(time=self.timeout)
+
+
+@dataclass(frozen=True)
+class Trial:
+    """One run to make: an instance, a ``backend:variant``, and which round it belongs to."""
+
+    path: str
+    family: str
+    backend: str
+    round: int
+
+
+def plan(instances: Sequence[tuple[str, str]], backends_for: Callable[[str], Sequence[str]], repeat: int) -> list[Trial]:
+    """Every trial, round by round; within a round, instance by instance with rotating backend order.
+
+    ``instances`` are (path, family name) pairs; ``backends_for`` gives the
+    full backend names for a family.
+    """
+    trials = []
+    for round_ in range(repeat):
+        for index, (path, family) in enumerate(instances):
+            names = list(backends_for(family))
+            if not names:
+                continue
+            shift = (round_ + index) % len(names)
+            for backend in names[shift:] + names[:shift]:
+                trials.append(Trial(path, family, backend, round_))
+    return trials
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """One trial's measurements, flat enough for a CSV row.
+
+    Times are seconds.  ``time`` is what a user waits: parsing plus the whole
+    child run (``wall``: process start, imports, translate, ground, solve,
+    decode, sending the result back).  ``other`` is ``wall`` minus the phases.
+    ``*_cpu`` columns are CPU seconds of the process in that phase (all solver
+    threads; for the dimacs backend ``cpu`` includes the external solver).
+    ``peak_rss_mb`` is the child's peak resident memory; a forked child starts
+    with the parent's pages, so a few tens of MB of it are the interpreter.
+    """
+
+    instance: str
+    path: str
+    family: str
+    backend: str
+    round: int
+    seed: int
+    mode: str
+    symmetry_breaking: bool
+    timeout: float
+    status: str
+    solved: bool
+    count: int
+    complete: bool
+    valid: bool | None
+    time: float
+    wall: float
+    cpu: float
+    parse: float
+    parse_cpu: float
+    translate: float | None
+    translate_cpu: float | None
+    ground: float | None
+    ground_cpu: float | None
+    solve: float | None
+    solve_cpu: float | None
+    decode: float | None
+    decode_cpu: float | None
+    other: float | None
+    variables: int | None
+    constraints: int | None
+    conflicts: int | None
+    decisions: int | None
+    propagations: int | None
+    peak_rss_mb: float
+    stopped_by: str | None = None
+    error: str | None = None
+    #: everything the backend reported, as it reported it (JSON only)
+    stats: Mapping[str, Any] = field(default_factory=dict)
+    times: Mapping[str, float] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "BenchRun":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+
+#: CSV columns: every field but the raw dictionaries.
+CSV_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(BenchRun) if f.name not in ("stats", "times"))
+
+
+@contextmanager
+def cpu_phase_times() -> Iterator[None]:
+    """Have backends record CPU seconds per phase in the children forked meanwhile."""
+    previous = Stopwatch.record_cpu
+    Stopwatch.record_cpu = True
+    try:
+        yield
+    finally:
+        Stopwatch.record_cpu = previous
+
+
+def run_trial(trial: Trial, family: Family, settings: Settings) -> BenchRun:
+    """Parse the instance, run the backend in a child process, validate, measure."""
+    began, began_cpu = time.perf_counter(), time.process_time()
+    level = family.parse(trial.path)
+    parse_wall, parse_cpu = time.perf_counter() - began, time.process_time() - began_cpu
+
+    options = settings.options(trial.round)
+    job = Job(trial.path, trial.family, trial.backend, settings.limits, options,
+              keep_solutions=settings.mode == "first")
+    with cpu_phase_times():
+        record = run_job(job, level, grace=settings.grace)
+
+    valid = None
+    if record.solutions:
+        solutions = [family.solution_from_json(level, data) for data in record.solutions]
+        valid = not any(family.validate(level, solution) for solution in solutions)
+    return measure(trial, record, settings, parse_wall, parse_cpu, valid)
+
+
+def measure(trial: Trial, record: RunRecord, settings: Settings, parse_wall: float, parse_cpu: float,
+            valid: bool | None) -> BenchRun:
+    """Flatten a run record into a BenchRun (separate from running, so it can be tested alone)."""
+    times = dict(record.times)
+    stats = dict(record.stats)
+    answered = record.error is None and valid is not False
+    if settings.mode == "first":
+        solved = answered and record.status in (Status.SAT.value, Status.UNSAT.value)
+    else:
+        solved = answered and record.complete
+    phase = {p: _phase(times, p, "") for p in PHASES}
+    phase_cpu = {p: _phase(times, p, "_cpu") for p in PHASES}
+    phases = list(phase.values())
+    other = record.wall - sum(t for t in phases if t is not None) if record.error is None and times else None
+    external_cpu = stats.get("solver_cpu", 0.0) if isinstance(stats.get("solver_cpu"), (int, float)) else 0.0
+    return BenchRun(
+        instance=os.path.splitext(os.path.basename(trial.path))[0],
+        path=trial.path,
+        family=trial.family,
+        backend=trial.backend,
+        round=trial.round,
+        seed=settings.seed + trial.round,
+        mode=settings.mode,
+        symmetry_breaking=settings.symmetry_breaking,
+        timeout=settings.timeout,
+        status=record.status,
+        solved=solved,
+        count=record.count,
+        complete=record.complete,
+        valid=valid,
+        time=parse_wall + record.wall,
+        wall=record.wall,
+        cpu=parse_cpu + record.cpu + external_cpu,
+        parse=parse_wall,
+        parse_cpu=parse_cpu,
+        translate=phase["translate"],
+        translate_cpu=phase_cpu["translate"],
+        ground=phase["ground"],
+        ground_cpu=phase_cpu["ground"],
+        solve=phase["solve"],
+        solve_cpu=phase_cpu["solve"],
+        decode=phase["decode"],
+        decode_cpu=phase_cpu["decode"],
+        other=other,
+        variables=_stat(stats, "variables"),
+        constraints=_stat(stats, "constraints"),
+        conflicts=_stat(stats, "conflicts"),
+        decisions=_stat(stats, "decisions"),
+        propagations=_stat(stats, "propagations"),
+        peak_rss_mb=max(record.peak_rss_mb, float(stats.get("solver_peak_rss_mb", 0.0) or 0.0)),
+        stopped_by=record.stopped_by,
+        error=record.error,
+        stats=stats,
+        times=times,
+    )
+
+
+def _phase(times: Mapping[str, float], phase: str, suffix: str) -> float | None:
+    for name in PHASE_ALIASES[phase]:
+        if name + suffix in times:
+            return times[name + suffix]
+    return None
+
+
+def _stat(stats: Mapping[str, Any], meaning: str) -> int | None:
+    for name in STAT_ALIASES[meaning]:
+        value = stats.get(name)
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return int(value)
+    return None
+
+
+def run_all(
+    trials: Sequence[Trial],
+    families: Mapping[str, Family],
+    settings: Settings,
+    on_run: Callable[[int, BenchRun], None] | None = None,
+) -> list[BenchRun]:
+    """Run the trials one at a time (timings are not shared with a neighbour run)."""
+    runs = []
+    for index, trial in enumerate(trials):
+        run = run_trial(trial, families[trial.family], settings)
+        runs.append(run)
+        if on_run is not None:
+            on_run(index, run)
+    return runs
+
+
+def median(values: Sequence[float]) -> float | None:
+    return statistics.median(values) if values else None

@@ -1,0 +1,322 @@
+"""Score benchmark runs and write them out: CSV, JSON and a markdown report.
+
+Scoring, stated once:
+
+* a run's **time** is what a user waits for the answer (parse + the child
+  process run); a run that did not answer (time limit, error, invalid
+  solution) scores the **PAR-2** penalty, twice the timeout;
+* an (instance, backend) **cell** folds its repeated runs together: solved
+  when more than half its runs were, its time the median over its solved
+  runs, its PAR-2 score the median over all its runs' scores;
+* per backend: instances solved, the median time over solved instances, the
+  total time spent (unsolved runs count the time they took), PAR-2 = the mean
+  cell score over all instances;
+* the **virtual best** takes, per instance, the best cell of any backend:
+  what a perfect portfolio (an oracle picking the backend) would score.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import platform
+import statistics
+from dataclasses import asdict, dataclass
+from typing import Any, Mapping, Sequence
+
+from .runner import CSV_COLUMNS, BenchRun, Settings
+
+VIRTUAL_BEST = "virtual best"
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One (instance, backend): its runs folded into one score."""
+
+    instance: str
+    backend: str
+    runs: int
+    solved_runs: int
+    solved: bool
+    #: median time over solved runs (None when the cell is unsolved)
+    time: float | None
+    #: median PAR-2 score over all runs
+    par2: float
+    #: median time over all runs, answered or not: what the runs cost
+    spent: float
+    cpu: float
+    peak_rss_mb: float
+    #: count text of the runs ("12", "12+"), for count mode
+    counts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BackendScore:
+    backend: str
+    instances: int
+    solved: int
+    median: float | None
+    total: float
+    par2: float
+    median_cpu: float | None
+    peak_rss_mb: float | None
+    #: median seconds per phase over solved runs: parse, translate, ground, solve, decode, other
+    phases: Mapping[str, float | None]
+    #: instances on which this backend was the virtual best's pick
+    best_on: int = 0
+
+
+def penalty(settings: Settings) -> float:
+    return 2.0 * settings.timeout
+
+
+def _median(values: Sequence[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+def cells(runs: Sequence[BenchRun], settings: Settings) -> dict[tuple[str, str], Cell]:
+    """Fold the runs of each (instance path, backend) into a Cell."""
+    grouped: dict[tuple[str, str], list[BenchRun]] = {}
+    for run in runs:
+        grouped.setdefault((run.path, run.backend), []).append(run)
+    out = {}
+    for (path, backend), group in grouped.items():
+        solved_runs = [r for r in group if r.solved]
+        solved = 2 * len(solved_runs) > len(group)
+        out[(path, backend)] = Cell(
+            instance=group[0].instance,
+            backend=backend,
+            runs=len(group),
+            solved_runs=len(solved_runs),
+            solved=solved,
+            time=_median([r.time for r in solved_runs]) if solved else None,
+            par2=statistics.median([r.time if r.solved else penalty(settings) for r in group]),
+            spent=statistics.median([r.time for r in group]),
+            cpu=statistics.median([r.cpu for r in group]),
+            peak_rss_mb=max(r.peak_rss_mb for r in group),
+            counts=tuple(str(r.count) + ("" if r.complete else "+") for r in group),
+        )
+    return out
+
+
+def instance_paths(runs: Sequence[BenchRun]) -> list[str]:
+    return list(dict.fromkeys(r.path for r in runs))
+
+
+def backend_names(runs: Sequence[BenchRun]) -> list[str]:
+    """Backends in the order first seen (the plan's first instance lists them unrotated)."""
+    return list(dict.fromkeys(r.backend for r in runs))
+
+
+def virtual_best(table: Mapping[tuple[str, str], Cell], paths: Sequence[str], backends: Sequence[str]) -> dict[str, Cell]:
+    """Per instance path, the best cell among the backends (solved first, then fastest)."""
+    best = {}
+    for path in paths:
+        candidates = [table[(path, b)] for b in backends if (path, b) in table]
+        if not candidates:
+            continue
+        best[path] = min(candidates, key=lambda c: (not c.solved, c.time if c.solved else c.par2))
+    return best
+
+
+def score(runs: Sequence[BenchRun], settings: Settings, backends: Sequence[str] | None = None) -> dict[str, Any]:
+    """Everything the report shows, as plain data (it also goes into results.json)."""
+    table = cells(runs, settings)
+    paths = instance_paths(runs)
+    backends = list(backends) if backends else backend_names(runs)
+    best = virtual_best(table, paths, backends)
+    scores = []
+    for backend in backends:
+        row = [table[(p, backend)] for p in paths if (p, backend) in table]
+        solved_runs = [r for r in runs if r.backend == backend and r.solved]
+        phases = {
+            phase: _median([getattr(r, phase) for r in solved_runs if getattr(r, phase) is not None])
+            for phase in ("parse", "translate", "ground", "solve", "decode", "other")
+        }
+        scores.append(BackendScore(
+            backend=backend,
+            instances=len(row),
+            solved=sum(c.solved for c in row),
+            median=_median([c.time for c in row if c.solved]),
+            total=sum(c.spent for c in row),
+            par2=sum(c.par2 for c in row) / len(row) if row else 0.0,
+            median_cpu=_median([c.cpu for c in row if c.solved]),
+            peak_rss_mb=max((c.peak_rss_mb for c in row), default=None),
+            phases=phases,
+            best_on=sum(1 for c in best.values() if c.backend == backend and c.solved),
+        ))
+    chosen = list(best.values())
+    vbs = BackendScore(
+        backend=VIRTUAL_BEST,
+        instances=len(chosen),
+        solved=sum(c.solved for c in chosen),
+        median=_median([c.time for c in chosen if c.solved]),
+        total=sum(c.time if c.solved else c.spent for c in chosen),
+        par2=sum(c.time if c.solved else c.par2 for c in chosen) / len(chosen) if chosen else 0.0,
+        median_cpu=None,
+        peak_rss_mb=None,
+        phases={},
+    )
+    return {
+        "backends": [asdict(s) for s in scores],
+        "virtual_best": asdict(vbs),
+        "instances": [
+            {
+                "instance": os.path.splitext(os.path.basename(path))[0],
+                "path": path,
+                "best": best[path].backend if path in best and best[path].solved else None,
+                "cells": {b: asdict(table[(path, b)]) for b in backends if (path, b) in table},
+            }
+            for path in paths
+        ],
+        "count_disagreements": count_disagreements(runs),
+        "invalid": [
+            {"instance": r.instance, "backend": r.backend, "round": r.round}
+            for r in runs if r.valid is False
+        ],
+    }
+
+
+def count_disagreements(runs: Sequence[BenchRun]) -> list[dict]:
+    """Instances where complete counts differ between backends (a finding for the cross-checker)."""
+    found = []
+    for path in instance_paths(runs):
+        complete = {r.backend: r.count for r in runs if r.path == path and r.complete and r.mode == "count"}
+        if len(set(complete.values())) > 1:
+            found.append({"path": path, "counts": complete})
+    return found
+
+
+# ------------------------------------------------------------------ writing
+
+
+def write_csv(runs: Sequence[BenchRun], path: str) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(CSV_COLUMNS))
+        writer.writeheader()
+        for run in runs:
+            data = run.to_json()
+            writer.writerow({column: _csv_value(data[column]) for column in CSV_COLUMNS})
+
+
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return value
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "cores": os.cpu_count(),
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "processor": platform.machine(),
+    }
+
+
+def write_json(runs: Sequence[BenchRun], summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, Any],
+               path: str) -> None:
+    data = {
+        "settings": asdict(settings),
+        "penalty_seconds": penalty(settings),
+        "meta": dict(meta),
+        "summary": summary,
+        "runs": [run.to_json() for run in runs],
+    }
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(data, handle, indent=1)
+        handle.write("\n")
+
+
+def _s(value: float | None) -> str:
+    """Seconds, with about three significant digits."""
+    if value is None:
+        return "–"
+    if value >= 100:
+        return f"{value:.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    if value >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3f}"
+
+
+def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, Any]) -> str:
+    """The report: per-backend table with the virtual best, where time goes, per-instance times."""
+    rows = summary["backends"]
+    vbs = summary["virtual_best"]
+    mode = "first solution" if settings.mode == "first" else "count all solutions"
+    runs_word = "run" if settings.repeat == 1 else "runs"
+    lines = [
+        f"# Benchmark: {mode}, timeout {settings.timeout:g} s, {settings.repeat} {runs_word} per pair",
+        "",
+        f"{vbs['instances']} instance(s); symmetry breaking {'on' if settings.symmetry_breaking else 'off'}; "
+        f"seeds {settings.seed}..{settings.seed + settings.repeat - 1}; "
+        f"{meta.get('cores', '?')} cores, {meta.get('platform', '')}, Python {meta.get('python', '')}"
+        + (f"; {meta['date']}" if meta.get("date") else "") + ".",
+        "",
+        *([f"Command: `{meta['command']}`", ""] if meta.get("command") else []),
+        f"Time = parse + the whole child process (start, imports, translate, solve, decode), median over "
+        f"solved runs. PAR-2 counts an unsolved instance as 2 × {settings.timeout:g} s = {penalty(settings):g} s.",
+        "",
+        f"| backend | solved | median s | total s | PAR-2 s (timeout {settings.timeout:g} s) | median CPU s | peak MB |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        peak = "–" if row["peak_rss_mb"] is None else f"{row['peak_rss_mb']:.0f}"
+        lines.append(f"| {row['backend']} | {row['solved']}/{row['instances']} | {_s(row['median'])} | "
+                     f"{_s(row['total'])} | {_s(row['par2'])} | {_s(row['median_cpu'])} | {peak} |")
+    lines.append(f"| *{VIRTUAL_BEST}* | {vbs['solved']}/{vbs['instances']} | {_s(vbs['median'])} | "
+                 f"{_s(vbs['total'])} | {_s(vbs['par2'])} | | |")
+    wins = [f"{row['backend']} {row['best_on']}" for row in rows if row["best_on"]]
+    if wins:
+        lines += ["", "Virtual best picks: " + ", ".join(wins) + "."]
+
+    lines += [
+        "",
+        "## Where the time goes (median seconds per solved run)",
+        "",
+        "| backend | parse | translate | ground | solve | decode | other | (parse+translate+decode)/solve |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        p = row["phases"]
+        overhead = [p.get(k) for k in ("parse", "translate", "decode")]
+        ratio = "–"
+        if p.get("solve") and all(v is not None for v in overhead):
+            ratio = f"{sum(overhead) / p['solve']:.2f}"
+        lines.append(f"| {row['backend']} | " + " | ".join(_s(p.get(k)) for k in ("parse", "translate", "ground", "solve", "decode", "other"))
+                     + f" | {ratio} |")
+    lines += ["", "`ground` is clingo's grounding (the solver's work, so not counted as overhead); "
+              "`other` is process start, solver imports (CP-SAT's is about 0.5 s) and sending the result back."]
+
+    backends = [row["backend"] for row in rows]
+    lines += [
+        "",
+        "## Per instance (median time of solved runs, s; – unsolved)",
+        "",
+        "| instance | " + " | ".join(backends) + " | best |",
+        "|---|" + "---|" * len(backends) + "---|",
+    ]
+    for item in summary["instances"]:
+        shown = []
+        for backend in backends:
+            cell = item["cells"].get(backend)
+            if cell is None:
+                shown.append("")
+                continue
+            text = _s(cell["time"]) if cell["solved"] else "–"
+            if settings.mode == "count" and cell["counts"]:
+                text += f" ({cell['counts'][0]})"
+            shown.append(text)
+        lines.append(f"| {item['instance']} | " + " | ".join(shown) + f" | {item['best'] or '–'} |")
+
+    for problem in summary.get("count_disagreements", []):
+        lines += ["", f"**Counts differ on {problem['path']}**: "
+                  + ", ".join(f"{b} {c}" for b, c in problem["counts"].items()) + " (run `trisolve crosscheck` on it)."]
+    for item in summary.get("invalid", []):
+        lines += ["", f"**Invalid solution** from {item['backend']} on {item['instance']} (round {item['round']})."]
+    return "\n".join(lines) + "\n"

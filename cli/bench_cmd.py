@@ -1,0 +1,237 @@
+"""``trisolve bench``: time backends against each other and draw the cactus plot."""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+import time
+
+import click
+
+from .common import UsageProblem, check_backend, instance_files, load_instance, resolve_backends, split_list
+
+
+@click.command(name="bench")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--backends", default=None, metavar="LIST",
+              help="Comma-separated backends or backend:variant; a bare name means all its variants "
+                   "(default: each backend's default variant).")
+@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Runs per (instance, backend); round r uses seed + r.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+              help="Wall-clock limit per run, seconds (PAR-2 counts a miss as twice this).")
+@click.option("--mode", type=click.Choice(["first", "count"]), default="first", show_default=True,
+              help="first: time to the first solution (or unsat proof); count: time to an exact count.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="bench-results", show_default=True,
+              help="Folder for results.csv, results.json, summary.md, cactus.png, scatter.png.")
+@click.option("--symmetry-breaking", is_flag=True, help="Run with lex-leader symmetry breaking.")
+@click.option("--scatter", "scatter_pair", default=None, metavar="A,B",
+              help="Two backends for the per-instance scatter plot (default: the first two).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first round.")
+@click.option("--sat-command", default=None, metavar="CMD", help="External SAT solver for the dimacs backend.")
+@click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
+@click.option("--plugin", multiple=True, type=click.Path(exists=True, dir_okay=False),
+              help="A Python file that registers extra backends.")
+@click.option("--plots/--no-plots", default=True, show_default=True, help="Draw cactus.png and scatter.png.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
+@click.option("--rescore", is_flag=True,
+              help="Run nothing: re-read OUT/results.json and rewrite summary.md and the plots.")
+def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, scatter_pair, seed, sat_command,
+            family, plugin, plots, quiet, rescore):
+    """Benchmark backends on PATHS (files or folders), one process per run, backends interleaved.
+
+    Writes results.csv and results.json (one row per run: phase times, CPU,
+    encoding size, solver statistics, peak memory), summary.md (solved,
+    median, PAR-2, virtual best) and the plots; prints the summary.
+    """
+    from trisolve.backends import registry
+    from trisolve.bench.runner import Settings, plan, run_all
+    from trisolve.bench.summary import machine, markdown, score, write_csv, write_json
+
+    if rescore:
+        return _rescore(out_dir, scatter_pair, plots)
+    if not paths:
+        raise UsageProblem("give instance files or folders to benchmark (or --rescore)")
+    for path in plugin:
+        registry.load_plugin(path)
+    files = instance_files(paths)
+    families = {}
+    instances = []
+    for path in files:
+        fam, _ = load_instance(path, family)  # fails early, naming the file, on bad input
+        families[fam.name] = fam
+        instances.append((path, fam.name))
+
+    specs = split_list(backends)
+    chosen: dict[str, list[str]] = {}
+    for name in families:
+        chosen[name] = _backends_for(name, specs, sat_command, mode)
+    settings = Settings(timeout=timeout, repeat=repeat, mode=mode, symmetry_breaking=symmetry_breaking,
+                        seed=seed, sat_command=sat_command)
+    trials = plan(instances, lambda name: chosen[name], repeat)
+    order = list(dict.fromkeys(b for name in families for b in chosen[name]))
+    pair = _scatter_pair(scatter_pair, order)
+
+    os.makedirs(out_dir, exist_ok=True)
+    progress = _Progress(len(trials), enabled=not quiet)
+    if not quiet:
+        click.echo(f"bench: {len(trials)} runs ({len(instances)} instance(s) x {len(order)} backend(s) x {repeat}), "
+                   f"{mode} mode, timeout {timeout:g} s; writing to {out_dir}/", err=True)
+    started = time.monotonic()
+    try:
+        runs = run_all(trials, families, settings, on_run=progress.update)
+    finally:
+        progress.close()
+    elapsed = time.monotonic() - started
+
+    summary = score(runs, settings, order)
+    meta = {**machine(), "date": time.strftime("%Y-%m-%d %H:%M"), "seconds": round(elapsed, 1),
+            "command": _command_line(),
+            "backends": order, "instances": [p for p, _ in instances]}
+    write_csv(runs, os.path.join(out_dir, "results.csv"))
+    write_json(runs, summary, settings, meta, os.path.join(out_dir, "results.json"))
+    report = markdown(summary, settings, meta)
+
+    if plots:
+        report += _draw(summary, settings, out_dir, pair)
+    with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as handle:
+        handle.write(report)
+    click.echo(report, nl=False)
+    if not quiet:
+        click.echo(f"bench: {len(runs)} runs in {elapsed:.1f} s; results in {out_dir}/", err=True)
+    if summary["invalid"]:
+        click.echo("trisolve: a backend returned an invalid solution (see summary.md)", err=True)
+        raise click.exceptions.Exit(1)
+
+
+def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
+    """Rewrite summary.md (and the plots) from an earlier run's results.json."""
+    import json
+
+    from trisolve.bench.runner import BenchRun, Settings
+    from trisolve.bench.summary import markdown, score
+
+    source = os.path.join(out_dir, "results.json")
+    try:
+        with open(source, encoding="utf-8") as handle:
+            data = json.load(handle)
+        settings = Settings(**data["settings"])
+        runs = [BenchRun.from_json(run) for run in data["runs"]]
+    except (OSError, ValueError, KeyError, TypeError) as problem:
+        raise UsageProblem(f"{source}: cannot be read as bench results ({problem})") from None
+    order = data.get("meta", {}).get("backends") or list(dict.fromkeys(r.backend for r in runs))
+    summary = score(runs, settings, order)
+    report = markdown(summary, settings, data.get("meta", {}))
+    if plots:
+        report += _draw(summary, settings, out_dir, _scatter_pair(scatter_pair, order))
+    with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as handle:
+        handle.write(report)
+    click.echo(report, nl=False)
+
+
+def _command_line() -> str | None:
+    """How this benchmark was started, when it was started from the shell."""
+    if os.path.basename(sys.argv[0]).startswith("trisolve"):
+        return shlex.join(["trisolve", *sys.argv[1:]])
+    return None
+
+
+def _backends_for(family: str, specs: list[str], sat_command: str | None, mode: str) -> list[str]:
+    """The backends to run on a family: those asked for (all checked now), or every usable default.
+
+    By default a first-solution benchmark races the three paradigms; a count
+    benchmark adds the count-only ``dp`` counter.
+    """
+    from trisolve.backends import registry
+
+    if specs:
+        names = resolve_backends(specs, family)
+        for name in names:
+            check_backend(name, family)
+            if name.startswith("dimacs:"):
+                _check_sat_command(sat_command)
+        return names
+    names = []
+    for backend in registry.BACKENDS if mode == "count" else registry.PORTFOLIO:
+        try:
+            names.append(check_backend(backend, family))
+        except UsageProblem as problem:
+            click.echo(f"bench: skipping {backend}: {problem.format_message()}", err=True)
+    if not names:
+        raise UsageProblem(f"no usable backend for the {family} family")
+    return names
+
+
+def _check_sat_command(sat_command: str | None) -> None:
+    from trisolve.backends.base import BackendUnavailable
+    from trisolve.backends.dimacs import command_line
+
+    try:
+        command_line(sat_command)
+    except BackendUnavailable as problem:
+        raise UsageProblem(str(problem)) from None
+
+
+def _scatter_pair(value: str | None, order: list[str]) -> tuple[str, str] | None:
+    if value is None:
+        return (order[0], order[1]) if len(order) >= 2 else None
+    names = split_list(value)
+    if len(names) != 2:
+        raise UsageProblem("--scatter takes two backends: A,B")
+    full = []
+    for name in names:
+        matches = [b for b in order if b == name or b.split(":")[0] == name]
+        if not matches:
+            raise UsageProblem(f"--scatter: {name} is not among the benchmarked backends ({', '.join(order)})")
+        full.append(matches[0])
+    return full[0], full[1]
+
+
+def _draw(summary, settings, out_dir: str, pair: tuple[str, str] | None) -> str:
+    """Draw the plots; returns the lines the report gains (or a note when matplotlib is missing)."""
+    from trisolve.bench.plots import PlotsUnavailable, cactus, scatter
+
+    mode = "first solution" if settings.mode == "first" else "exact count"
+    try:
+        cactus(summary, settings.timeout, os.path.join(out_dir, "cactus.png"),
+               title=f"Instances solved vs. time ({mode}, timeout {settings.timeout:g} s)")
+        lines = ["", "![cactus plot](cactus.png)"]
+        if pair:
+            scatter(summary, pair[0], pair[1], settings.timeout, os.path.join(out_dir, "scatter.png"))
+            lines.append(f"![{pair[0]} vs. {pair[1]}](scatter.png)")
+        return "\n".join(lines) + "\n"
+    except PlotsUnavailable as problem:
+        click.echo(f"bench: no plots: {problem}", err=True)
+        return f"\n(no plots: {problem})\n"
+
+
+class _Progress:
+    """One line per finished run on stderr (rewritten in place on a terminal)."""
+
+    def __init__(self, total: int, enabled: bool) -> None:
+        self.total = total
+        self.enabled = enabled
+        self.tty = sys.stderr.isatty()
+        self.started = time.monotonic()
+
+    def update(self, index: int, run) -> None:
+        if not self.enabled:
+            return
+        outcome = run.status if run.solved else (run.stopped_by or run.error or run.status)
+        if run.mode == "count" and run.solved:
+            outcome = f"{run.count} solutions"
+        if run.valid is False:
+            outcome = "INVALID solution"
+        line = (f"[{index + 1}/{self.total}] {run.instance} {run.backend} #{run.round + 1}: "
+                f"{run.time:.2f} s, {outcome}  ({time.monotonic() - self.started:.0f} s elapsed)")
+        if self.tty:
+            sys.stderr.write("\r\033[K" + line[:160])
+        else:
+            sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.tty:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()

@@ -1,0 +1,245 @@
+"""``trisolve bench``: the plan interleaves backends, the scores are right, every output file is written."""
+
+from __future__ import annotations
+
+import csv
+import json
+import time
+import types
+
+import pytest
+
+from support import level_path
+
+LEVELS = ["level01", "level05"]
+
+
+def _run_cli(argv: list[str]) -> int:
+    from trisolve.common import run_cli
+    from trisolve.main import cli
+
+    return run_cli(cli, argv)
+
+
+# ------------------------------------------------------------- test backends
+
+
+class _Fake:
+    """A backend whose run is given: sleeps past its limit, or returns an empty (invalid) board."""
+
+    def __init__(self, family: str, variant: str) -> None:
+        self.family = family
+        self.variant = variant
+        self.name = f"fake:{variant}"
+
+    def run(self, level, limits, options, on_solution=None):
+        from trisolve.backends.base import finish
+        from trisolve.models.hexiom import Solution
+
+        if self.variant == "sleepy":
+            time.sleep(120)
+        board = Solution(tuple(None for _ in range(level.board.size)))
+        if on_solution is not None:
+            on_solution(board)
+        return finish(self.name, self.family, [board], exhausted=False, proved_unsat=False, stats={}, times={})
+
+    def export(self, level, options) -> str:
+        return ""
+
+
+@pytest.fixture
+def fake(monkeypatch):
+    from trisolve.backends import registry
+
+    module = types.ModuleType("fake")
+    module.VARIANTS = {"hexiom": {"sleepy": "never answers", "empty": "an empty board (invalid)"}}
+    module.DEFAULT_VARIANT = {"hexiom": "sleepy"}
+    module.available = lambda: None
+    module.make = _Fake
+    monkeypatch.setitem(registry._EXTRA, "fake", module)
+
+
+# ------------------------------------------------------------------- plan
+
+
+def test_plan_runs_every_backend_before_any_runs_again_and_rotates_the_order():
+    from trisolve.bench.runner import plan
+
+    backends = ["a:1", "b:1", "c:1"]
+    trials = plan([("x", "hexiom"), ("y", "hexiom")], lambda family: backends, repeat=2)
+    assert len(trials) == 2 * 3 * 2
+    blocks = [trials[i:i + 3] for i in range(0, len(trials), 3)]
+    for block in blocks:
+        assert sorted(t.backend for t in block) == backends
+        assert len({(t.path, t.round) for t in block}) == 1
+    firsts = [block[0].backend for block in blocks]
+    assert len(set(firsts)) > 1, "the backend order should rotate"
+    assert [t.round for t in trials] == [0] * 6 + [1] * 6
+
+
+# ---------------------------------------------------------------- scoring
+
+
+def _run(instance: str, backend: str, seconds: float, solved: bool, round_: int = 0):
+    from trisolve.bench.runner import BenchRun
+
+    return BenchRun(
+        instance=instance, path=f"/{instance}.txt", family="hexiom", backend=backend, round=round_, seed=round_,
+        mode="first", symmetry_breaking=False, timeout=10.0, status="sat" if solved else "unknown",
+        solved=solved, count=int(solved), complete=False, valid=True if solved else None, time=seconds,
+        wall=seconds, cpu=seconds, parse=0.001, parse_cpu=0.001, translate=0.01, translate_cpu=0.01, ground=None, ground_cpu=None,
+        solve=seconds - 0.1, solve_cpu=seconds - 0.1, decode=0.001, decode_cpu=0.001, other=0.05,
+        variables=10, constraints=20, conflicts=1, decisions=2, propagations=3, peak_rss_mb=30.0,
+    )
+
+
+def test_par2_median_and_virtual_best_by_hand():
+    from trisolve.bench.runner import Settings
+    from trisolve.bench.summary import markdown, score
+
+    settings = Settings(timeout=10.0)
+    runs = [
+        _run("i1", "A", 1.0, True), _run("i2", "A", 10.5, False),
+        _run("i1", "B", 3.0, True), _run("i2", "B", 5.0, True),
+    ]
+    summary = score(runs, settings)
+    by_name = {row["backend"]: row for row in summary["backends"]}
+    assert by_name["A"]["solved"] == 1 and by_name["B"]["solved"] == 2
+    assert by_name["A"]["par2"] == pytest.approx((1.0 + 20.0) / 2)
+    assert by_name["B"]["par2"] == pytest.approx((3.0 + 5.0) / 2)
+    assert by_name["A"]["median"] == pytest.approx(1.0)
+    assert by_name["A"]["total"] == pytest.approx(11.5)
+    best = summary["virtual_best"]
+    assert best["solved"] == 2
+    assert best["par2"] == pytest.approx((1.0 + 5.0) / 2)
+    assert (by_name["A"]["best_on"], by_name["B"]["best_on"]) == (1, 1)
+    text = markdown(summary, settings, {"cores": 2})
+    assert "PAR-2 s (timeout 10 s)" in text and "2 × 10 s = 20 s" in text
+    assert "| *virtual best* | 2/2 | 3.00 |" in text
+
+
+def test_a_pair_is_solved_when_most_of_its_runs_are():
+    from trisolve.bench.runner import Settings
+    from trisolve.bench.summary import cells
+
+    runs = [_run("i1", "A", 1.0, True, 0), _run("i1", "A", 12.0, False, 1), _run("i1", "A", 3.0, True, 2)]
+    cell = cells(runs, Settings(timeout=10.0, repeat=3))[("/i1.txt", "A")]
+    assert cell.solved and cell.solved_runs == 2
+    assert cell.time == pytest.approx(2.0)  # median of the solved runs
+    assert cell.par2 == pytest.approx(3.0)  # median of 1, 20, 3
+
+
+# ------------------------------------------------------------ real runs
+
+
+def test_bench_writes_every_output_and_they_parse(tmp_path, capsys):
+    from trisolve.bench.runner import CSV_COLUMNS
+
+    out = tmp_path / "out"
+    paths = [level_path("hexiom", name) for name in LEVELS]
+    backends = "pysat:seqcounter,clingo:count"
+    code = _run_cli(["bench", *paths, "--backends", backends, "--repeat", "2", "--timeout", "20",
+                     "--out", str(out), "--quiet"])
+    printed = capsys.readouterr().out
+    assert code == 0
+
+    with open(out / "results.csv", newline="", encoding="utf-8") as handle:
+        reader = csv.DictReader(handle)
+        rows = list(reader)
+    assert tuple(reader.fieldnames) == CSV_COLUMNS
+    assert len(rows) == len(LEVELS) * 2 * 2
+    for row in rows:
+        assert row["solved"] == "True" and row["valid"] == "True" and row["status"] == "sat"
+        for column in ("time", "wall", "cpu", "parse", "translate", "solve", "decode",
+                       "translate_cpu", "solve_cpu", "decode_cpu", "peak_rss_mb"):
+            assert float(row[column]) >= 0, column
+        if row["backend"].startswith("clingo:"):
+            assert float(row["ground"]) >= 0 and float(row["ground_cpu"]) >= 0
+        assert int(row["variables"]) > 0 and int(row["constraints"]) > 0
+        assert row["conflicts"] != "" and row["decisions"] != ""
+        assert float(row["time"]) >= float(row["parse"]) + float(row["solve"])
+
+    data = json.loads((out / "results.json").read_text())
+    assert data["settings"]["timeout"] == 20 and data["penalty_seconds"] == 40
+    assert len(data["runs"]) == len(rows)
+    assert [b["backend"] for b in data["summary"]["backends"]] == backends.split(",")
+    assert data["summary"]["virtual_best"]["solved"] == len(LEVELS)
+
+    summary = (out / "summary.md").read_text()
+    assert summary == printed
+    assert "PAR-2 s (timeout 20 s)" in summary and "virtual best" in summary
+    for picture in ("cactus.png", "scatter.png"):
+        content = (out / picture).read_bytes()
+        assert content.startswith(b"\x89PNG") and len(content) > 1000, picture
+
+    # the report can be rebuilt from results.json alone
+    (out / "summary.md").unlink()
+    assert _run_cli(["bench", "--rescore", "--out", str(out), "--no-plots"]) == 0
+    assert capsys.readouterr().out == (out / "summary.md").read_text()
+    assert (out / "summary.md").read_text().rstrip() == summary.split("![cactus")[0].rstrip()
+
+
+def test_count_mode_times_exact_counts(tmp_path, capsys):
+    out = tmp_path / "count"
+    path = level_path("hexiom", "level05")
+    code = _run_cli(["bench", path, "--backends", "pysat:seqcounter,pysat:cardnetwrk", "--mode", "count",
+                     "--repeat", "1", "--timeout", "20", "--out", str(out), "--quiet", "--no-plots"])
+    capsys.readouterr()
+    assert code == 0
+    runs = json.loads((out / "results.json").read_text())["runs"]
+    assert {r["count"] for r in runs} == {6} and all(r["complete"] and r["solved"] for r in runs)
+    assert not (out / "cactus.png").exists()
+
+
+def test_a_run_past_its_time_limit_is_killed_and_scored_as_unsolved(tmp_path, fake, capsys):
+    out = tmp_path / "slow"
+    path = level_path("hexiom", "level01")
+    began = time.monotonic()
+    code = _run_cli(["bench", path, "--backends", "fake:sleepy,pysat:seqcounter", "--repeat", "1",
+                     "--timeout", "0.5", "--out", str(out), "--quiet", "--no-plots"])
+    elapsed = time.monotonic() - began
+    capsys.readouterr()
+    assert code == 0
+    data = json.loads((out / "results.json").read_text())
+    sleepy = [r for r in data["runs"] if r["backend"] == "fake:sleepy"][0]
+    assert not sleepy["solved"] and sleepy["stopped_by"] == "killed at time limit"
+    assert elapsed < 0.5 + 2.0 + 5.0, "the kill behind the time limit did not hold"
+    rows = {row["backend"]: row for row in data["summary"]["backends"]}
+    assert rows["fake:sleepy"]["solved"] == 0 and rows["fake:sleepy"]["par2"] == pytest.approx(1.0)
+    assert data["summary"]["virtual_best"]["solved"] == 1
+
+
+def test_an_invalid_solution_is_unsolved_and_fails_the_command(tmp_path, fake, capsys):
+    out = tmp_path / "bad"
+    code = _run_cli(["bench", level_path("hexiom", "level01"), "--backends", "fake:empty", "--repeat", "1",
+                     "--timeout", "5", "--out", str(out), "--quiet", "--no-plots"])
+    captured = capsys.readouterr()
+    assert code == 1
+    assert "invalid solution" in captured.err
+    run = json.loads((out / "results.json").read_text())["runs"][0]
+    assert run["valid"] is False and run["solved"] is False
+
+
+def test_unknown_backend_and_bad_scatter_are_usage_errors(tmp_path, capsys):
+    path = level_path("hexiom", "level01")
+    assert _run_cli(["bench", path, "--backends", "nosuch", "--out", str(tmp_path)]) == 2
+    assert _run_cli(["bench", path, "--backends", "pysat:seqcounter,pysat:totalizer", "--scatter", "cpsat,pysat",
+                     "--out", str(tmp_path)]) == 2
+    assert "not among the benchmarked backends" in capsys.readouterr().err
+
+
+def test_missing_matplotlib_is_a_clear_message(monkeypatch):
+    import builtins
+
+    from trisolve.bench import plots
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name == "matplotlib" or name.startswith("matplotlib."):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    with pytest.raises(plots.PlotsUnavailable, match=r"pip install 'trisolve\[bench\]'"):
+        plots.cactus({"backends": [], "instances": []}, 1.0, "unused.png")

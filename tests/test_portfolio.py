@@ -1,0 +1,263 @@
+"""The portfolio (``solve --backend auto``): first answer wins, the others are stopped, nothing is left running.
+
+A "sleeper" backend that never answers (and ignores its time limit) stands
+for a stubborn solver; /proc tells which processes the test process started
+and whether any outlived the race.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+import types
+
+import pytest
+
+from support import level_path
+
+pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc to see child processes")
+
+
+# ---------------------------------------------------------------- helpers
+
+
+class Sleeper:
+    """A backend that sleeps through its time limit: only a kill stops it."""
+
+    def __init__(self, family: str, variant: str) -> None:
+        self.family = family
+        self.name = f"sleeper:{variant}"
+
+    def run(self, level, limits, options, on_solution=None):
+        time.sleep(120)
+        raise AssertionError("the sleeper should have been killed")
+
+    def export(self, level, options) -> str:
+        return ""
+
+
+def sleeper_module() -> types.ModuleType:
+    module = types.ModuleType("sleeper")
+    module.VARIANTS = {"hexiom": {"nap": "never answers"}}
+    module.DEFAULT_VARIANT = {"hexiom": "nap"}
+    module.available = lambda: None
+    module.make = Sleeper
+    return module
+
+
+@pytest.fixture
+def sleeper(monkeypatch):
+    from trisolve.backends import registry
+
+    monkeypatch.setitem(registry._EXTRA, "sleeper", sleeper_module())
+    return "sleeper:nap"
+
+
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """(state, parent pid, process group) of a process, None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as handle:
+            fields = handle.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return fields[0], int(fields[1]), int(fields[2])
+
+
+def processes() -> dict[int, tuple[str, int, int]]:
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            stat = _stat(int(entry))
+            if stat is not None:
+                found[int(entry)] = stat
+    return found
+
+
+def children(of: int) -> set[int]:
+    return {pid for pid, (_, parent, _) in processes().items() if parent == of}
+
+
+def alive(pid: int) -> bool:
+    stat = _stat(pid)
+    return stat is not None and stat[0] != "Z"
+
+
+class ChildWatcher:
+    """Records every child (and its process group) the test process has while a block runs."""
+
+    def __init__(self) -> None:
+        self.before = children(os.getpid())
+        self.seen: set[int] = set()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._poll, daemon=True)
+
+    def _poll(self) -> None:
+        while not self._stop.is_set():
+            self.seen |= children(os.getpid()) - self.before
+            time.sleep(0.02)
+
+    def __enter__(self) -> "ChildWatcher":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def leftovers(self) -> list[str]:
+        """Processes still there: our children, and anything in their process groups."""
+        left = []
+        table = processes()
+        for pid, (state, parent, group) in table.items():
+            if parent == os.getpid() and pid not in self.before:
+                left.append(f"child {pid} (state {state})")
+            elif group in self.seen and pid != os.getpid():
+                left.append(f"process {pid} in a runner's group {group} (state {state})")
+        return left
+
+
+# ------------------------------------------------------------------ tests
+
+
+def test_race_takes_the_first_answer_and_stops_the_others(sleeper):
+    import multiprocessing
+
+    from trisolve.backends.base import Limits, Options
+    from trisolve.backends.runner import Job, race
+    from trisolve.models import FAMILIES
+
+    path = level_path("hexiom", "level10")
+    family = FAMILIES["hexiom"]
+    level = family.parse(path)
+    jobs = [Job(path, "hexiom", name, Limits(), Options()) for name in (sleeper, "pysat:seqcounter", sleeper)]
+    began = time.monotonic()
+    with ChildWatcher() as watcher:
+        winner, records = race(jobs, level)
+    elapsed = time.monotonic() - began
+
+    assert winner is not None and winner.backend == "pysat:seqcounter"
+    assert winner.status == "sat"
+    assert not family.validate(level, family.solution_from_json(level, winner.solutions[0]))
+    stopped = [r for r in records if r.backend == sleeper]
+    assert len(stopped) == 2 and all(r.stopped_by == "stopped" and r.status == "unknown" for r in stopped)
+    assert elapsed < 10, f"the race took {elapsed:.1f} s: the sleepers were not stopped promptly"
+    assert len(watcher.seen) >= 3, "each job should run in its own process"
+    assert watcher.leftovers() == []
+    assert multiprocessing.active_children() == []
+
+
+def test_race_interrupted_by_ctrl_c_kills_every_child(sleeper):
+    from trisolve.backends.base import Limits, Options
+    from trisolve.backends.runner import Job, race
+    from trisolve.models import FAMILIES
+
+    path = level_path("hexiom", "level10")
+    level = FAMILIES["hexiom"].parse(path)
+    jobs = [Job(path, "hexiom", sleeper, Limits(), Options()) for _ in range(2)]
+    # an in-process CP-SAT solve elsewhere in the session can leave SIGINT at SIG_DFL: make Ctrl-C Python's again
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    racing = threading.Event()
+
+    def press_ctrl_c() -> None:
+        deadline = time.monotonic() + 20
+        while len(watcher.seen) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if racing.is_set():  # never interrupt anything but the race
+            os.kill(os.getpid(), signal.SIGINT)
+
+    try:
+        with ChildWatcher() as watcher:
+            presser = threading.Thread(target=press_ctrl_c)
+            racing.set()
+            presser.start()
+            with pytest.raises(KeyboardInterrupt):
+                try:
+                    race(jobs, level)
+                finally:
+                    racing.clear()
+            presser.join()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert len(watcher.seen) >= 2
+    assert watcher.leftovers() == []
+
+
+def _run_cli(argv: list[str]) -> int:
+    from trisolve.common import run_cli
+    from trisolve.main import cli
+
+    return run_cli(cli, argv)
+
+
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsys):
+    from trisolve.backends import registry
+
+    path = level_path("hexiom", "level10")
+    argv = ["solve", path, "--backend", "auto", "--timeout", "30"] + (["--json"] if as_json else [])
+    with ChildWatcher() as watcher:
+        code = _run_cli(argv)
+    out = capsys.readouterr().out
+    assert code == 0
+    usable = [b for b in registry.BACKENDS if registry._module(b).available() is None
+              and "hexiom" in registry._module(b).DEFAULT_VARIANT]
+    if as_json:
+        data = json.loads(out)
+        portfolio = data["portfolio"]
+        assert portfolio["winner"] == data["backend"]
+        assert portfolio["winner"] in portfolio["raced"]
+        assert {name.split(":")[0] for name in portfolio["raced"]} == set(usable)
+        assert data["status"] == "sat" and not data.get("invalid")
+        losers = [r for r in portfolio["runs"] if r["backend"] != portfolio["winner"]]
+        assert all(r["status"] in ("sat", "unknown") for r in losers)
+        assert len(portfolio["runs"]) == len(usable)
+    else:
+        lines = [line for line in out.splitlines() if line.startswith("portfolio: ")]
+        assert len(lines) == 1 and " answered first" in lines[0], out
+    # a fast child can come and go between two polls, so only "some" are seen; none may be left
+    assert watcher.seen, "the portfolio should run its backends in child processes"
+    assert watcher.leftovers() == []
+
+
+def test_a_runner_child_dies_with_its_parent(tmp_path):
+    """A parent killed outright (SIGKILL: no cleanup code runs) takes its solver process along."""
+    script = tmp_path / "parent.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys, time, types
+        sys.path.insert(0, {os.path.dirname(__file__)!r})
+        from test_portfolio import sleeper_module
+        from trisolve.backends import registry
+        from trisolve.backends.runner import Job, run_job
+        from trisolve.models import FAMILIES
+
+        registry.register("sleeper", sleeper_module())
+        path = {level_path("hexiom", "level10")!r}
+        run_job(Job(path, "hexiom", "sleeper:nap"), FAMILIES["hexiom"].parse(path))
+    """))
+    parent = subprocess.Popen([sys.executable, str(script)])
+    child = None
+    try:
+        deadline = time.monotonic() + 20
+        while child is None and time.monotonic() < deadline:
+            found = children(parent.pid)
+            child = min(found) if found else None
+            time.sleep(0.05)
+        assert child is not None, "the parent never started its runner child"
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 5
+        while alive(child) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(child), "the runner child outlived its killed parent"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        if child is not None and alive(child):
+            os.kill(child, signal.SIGKILL)
