@@ -1,0 +1,231 @@
+"""CP-SAT mechanics shared by every family: solve, enumerate, limits, statistics, export.
+
+A translator (``backends/cpsat/<family>.py``) builds a ``CpsatModel``; this
+module never knows which puzzle it is solving.  ``ortools.sat.python.cp_model``
+costs about half a second to import, so it is imported only when a run or an
+export needs it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable, Mapping, Sequence
+
+from .. import base
+from ..base import Limits, Options, Result, SolutionSink
+
+#: Workers for a first-solution run when neither ``options.workers`` nor the
+#: translator's ``parameters`` say: CP-SAT's default portfolio with one worker
+#: is slow and seed-sensitive on hard boards, two let a second strategy run.
+DEFAULT_WORKERS = 2
+
+
+@dataclass(frozen=True)
+class CpsatModel:
+    """A translator's output: the model, the puzzle's own variables, and a decoder.
+
+    ``decode`` gets the values of ``projection`` in order; solutions are
+    counted (and de-duplicated) on those values, never on auxiliaries.
+    ``parameters`` are CP-SAT parameters the translator measured to suit this
+    model in this mode (first solution or enumeration), e.g.
+    ``{"linearization_level": 0}``; the engine sets them before its own
+    (workers, seed, limits, enumeration), which win.
+    """
+
+    model: Any  # cp_model.CpModel
+    projection: list  # list[cp_model.IntVar]
+    decode: Callable[[Sequence[int]], Any]
+    parameters: Mapping[str, Any] = field(default_factory=dict)
+
+
+def cp_model() -> ModuleType:
+    """The OR-Tools CP-SAT Python module, imported on first use."""
+    from ortools.sat.python import cp_model as module
+
+    return module
+
+
+def apply_parameters(params: Any, values: Mapping[str, Any]) -> None:
+    """Set CP-SAT parameters by name; list values extend repeated fields (``subsolvers``)."""
+    for name, value in values.items():
+        if isinstance(value, (list, tuple)):
+            repeated = getattr(params, name)
+            for item in value:
+                repeated.append(item)
+        else:
+            setattr(params, name, value)
+
+
+def translator(family: str) -> ModuleType:
+    """The family's translator module, ``backends/cpsat/<family>.py``."""
+    try:
+        return importlib.import_module(f"{__package__}.{family}")
+    except ModuleNotFoundError as error:
+        if error.name == f"{__package__}.{family}":
+            raise base.UnsupportedFamily(f"backend cpsat has no translator for {family}") from None
+        raise
+
+
+class CpsatBackend:
+    """One CP-SAT configuration (``cpsat:<variant>``) for one family."""
+
+    def __init__(self, family: str, variant: str) -> None:
+        self.family = family
+        self.variant = variant
+        self.name = f"cpsat:{variant}"
+        self._translator = translator(family)
+        if variant not in self._translator.VARIANTS:
+            known = ", ".join(self._translator.VARIANTS)
+            raise ValueError(f"cpsat has no variant {variant!r} for {family}; known: {known}")
+
+    # ------------------------------------------------------------- public
+
+    def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        watch = base.Stopwatch()
+        watch.start("import")
+        module = cp_model()
+        watch.stop("import")
+        watch.start("translate")
+        encoding = self._translator.encode(level, self.variant, options)
+        watch.stop("translate")
+        if options.enumerate:
+            return self._enumerate(module, encoding, limits, options, on_solution, watch)
+        return self._first(module, encoding, limits, options, on_solution, watch)
+
+    def export(self, level: Any, options: Options) -> str:
+        """The model as protobuf text (``text_format.Parse`` reads it back)."""
+        cp_model()
+        encoding = self._translator.encode(level, self.variant, options)
+        return str(encoding.model.Proto())
+
+    # ---------------------------------------------------------- mechanics
+
+    def _first(self, module: ModuleType, encoding: CpsatModel, limits: Limits, options: Options,
+               on_solution: SolutionSink | None, watch: base.Stopwatch) -> Result:
+        """Solve for one solution; workers and search from the translator unless options say."""
+        solver = module.CpSolver()
+        params = solver.parameters
+        apply_parameters(params, {"num_workers": DEFAULT_WORKERS, **encoding.parameters})
+        if options.workers:
+            params.num_workers = options.workers
+        self._common(params, limits, options)
+
+        solutions: list[Any] = []
+        status = None
+        if limits.solutions is None or limits.solutions > 0:
+            watch.start("solve")
+            status = solver.solve(encoding.model)
+            watch.stop("solve")
+            self._check(module, encoding, status)
+            if status in (module.OPTIMAL, module.FEASIBLE):
+                watch.start("decode")
+                solution = encoding.decode([solver.value(v) for v in encoding.projection])
+                watch.stop("decode")
+                solutions.append(solution)
+                if on_solution is not None:
+                    on_solution(solution)
+        return base.finish(
+            self.name, self.family, solutions,
+            exhausted=False,
+            proved_unsat=status == module.INFEASIBLE,
+            stats=self._stats(encoding, solver, status),
+            times=watch.times,
+            stopped_by="solution limit" if status is None else ("time limit" if status == module.UNKNOWN else None),
+        )
+
+    def _enumerate(self, module: ModuleType, encoding: CpsatModel, limits: Limits, options: Options,
+                   on_solution: SolutionSink | None, watch: base.Stopwatch) -> Result:
+        """List every solution: one worker, a callback, de-duplication on the projection."""
+        solver = module.CpSolver()
+        params = solver.parameters
+        apply_parameters(params, encoding.parameters)
+        params.enumerate_all_solutions = True
+        params.num_workers = 1
+        self._common(params, limits, options)
+
+        projection = encoding.projection
+        deadline = limits.deadline()
+        seen: set[tuple[int, ...]] = set()
+        solutions: list[Any] = []
+        state: dict[str, Any] = {"duplicates": 0, "stopped_by": None, "decode": 0.0, "decode_cpu": 0.0}
+
+        class Collector(module.CpSolverSolutionCallback):
+            def on_solution_callback(self) -> None:
+                values = tuple(self.value(v) for v in projection)
+                if values in seen:
+                    state["duplicates"] += 1
+                    return
+                seen.add(values)
+                began, began_cpu = time.perf_counter(), time.process_time()
+                solution = encoding.decode(values)
+                state["decode"] += time.perf_counter() - began
+                state["decode_cpu"] += time.process_time() - began_cpu
+                solutions.append(solution)
+                if on_solution is not None:
+                    on_solution(solution)
+                if limits.solutions is not None and len(solutions) >= limits.solutions:
+                    state["stopped_by"] = "solution limit"
+                    self.stop_search()
+                elif deadline is not None and time.monotonic() >= deadline:
+                    # the solver's own limit stands behind this; a flood of
+                    # callbacks could otherwise keep it from checking in time
+                    state["stopped_by"] = "time limit"
+                    self.stop_search()
+
+        status = None
+        if limits.solutions is not None and limits.solutions <= 0:
+            state["stopped_by"] = "solution limit"
+        else:
+            watch.start("solve")
+            status = solver.solve(encoding.model, Collector())
+            watch.stop("solve")
+            self._check(module, encoding, status)
+        watch.add("decode", state["decode"])
+        if getattr(base.Stopwatch, "record_cpu", False):
+            watch.add("decode_cpu", state["decode_cpu"])
+        exhausted = state["stopped_by"] is None and status in (module.OPTIMAL, module.INFEASIBLE)
+        # an enumeration that ends unfinished without our stop ran out of time
+        stopped_by = state["stopped_by"] or (None if exhausted else "time limit")
+        return base.finish(
+            self.name, self.family, solutions,
+            exhausted=exhausted,
+            proved_unsat=exhausted and not solutions,
+            stats=self._stats(encoding, solver, status),
+            times=watch.times,
+            duplicates=state["duplicates"],
+            stopped_by=stopped_by,
+        )
+
+    @staticmethod
+    def _common(params: Any, limits: Limits, options: Options) -> None:
+        # CP-SAT would otherwise take over SIGINT in this process and leave it at
+        # the OS default afterwards: Ctrl-C must stay Python's (the runner decides).
+        params.catch_sigint_signal = False
+        params.random_seed = options.seed
+        if limits.time is not None:
+            params.max_time_in_seconds = max(limits.time, 0.0)
+
+    def _check(self, module: ModuleType, encoding: CpsatModel, status: int) -> None:
+        if status == module.MODEL_INVALID:
+            raise RuntimeError(f"{self.name}: CP-SAT rejected the model: {encoding.model.Validate()}")
+
+    @staticmethod
+    def _stats(encoding: CpsatModel, solver: Any, status: int | None) -> dict[str, Any]:
+        proto = encoding.model.Proto()
+        stats: dict[str, Any] = {
+            "variables": len(proto.variables),
+            "constraints": len(proto.constraints),
+            "workers": solver.parameters.num_workers,
+        }
+        if status is not None:
+            stats.update(
+                status=solver.status_name(status),
+                conflicts=solver.num_conflicts,
+                branches=solver.num_branches,
+                booleans=solver.num_booleans,
+                wall_time=solver.wall_time,
+            )
+        return stats
