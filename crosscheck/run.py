@@ -71,6 +71,16 @@ def read_log(path: str) -> dict[str, RunRecord]:
     return records
 
 
+def _cut_torn_tail(path: str) -> None:
+    """Drop a last line left half-written by a kill, so the next record starts on its own line."""
+    if not os.path.exists(path):
+        return
+    with open(path, "rb+") as handle:
+        data = handle.read()
+        if data and not data.endswith(b"\n"):
+            handle.truncate(data.rfind(b"\n") + 1)
+
+
 class Log:
     """Append-only JSONL, one record per finished run, durable at once."""
 
@@ -81,6 +91,7 @@ class Log:
         if path:
             folder = os.path.dirname(os.path.abspath(path))
             os.makedirs(folder, exist_ok=True)
+            _cut_torn_tail(path)
             self.handle = open(path, "a", encoding="utf-8")
 
     def write(self, record: RunRecord) -> None:

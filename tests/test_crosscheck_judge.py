@@ -105,3 +105,20 @@ def test_symmetry_breaking_counts_are_checked_against_orbits():
     not_leader = [s for s in ALL if s not in leaders][:2]
     wrong = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL), rec("a", not_leader, sb=True)])
     assert "symmetry" in kinds(wrong)
+
+
+def test_a_torn_last_log_line_is_dropped_before_appending(tmp_path):
+    from trisolve.crosscheck.run import Log, read_log
+
+    good = rec("a", ALL)
+    path = tmp_path / "runs.jsonl"
+    log = Log(str(path))
+    log.write(good)
+    log.close()
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write('{"key": "torn", "pa')  # killed mid-write
+    log = Log(str(path))
+    log.write(rec("b", ALL))
+    log.close()
+    records = read_log(str(path))
+    assert set(records) == {good.key, rec("b", ALL).key}

@@ -1,0 +1,119 @@
+"""``trisolve campaign``: generate instances and cross-check them all, resumably."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from .common import UsageProblem, print_json, resolve_backends, split_list
+from .generate_cmd import family_params, size_options
+
+
+@click.command(name="campaign")
+@click.option("--family", required=True, type=click.Choice(["hexiom", "logic", "sigils"]))
+@click.option("--generate", "count", type=click.IntRange(min=1), required=True, help="How many instances.")
+@size_options
+@click.option("--unique", is_flag=True, help="Generate levels with a unique solution (see trisolve generate).")
+@click.option("--seed", type=int, default=0, show_default=True, help="Base seed; instance i's seed derives from it.")
+@click.option("--jsonl", type=click.Path(dir_okay=False), required=True,
+              help="Append one record per run; rerunning the same command resumes from it.")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
+@click.option("--scheduler", default=None, metavar="ADDRESS",
+              help="Dask scheduler (tcp://host:8786); without it --executor dask starts a local cluster.")
+@click.option("--jobs", "-j", "parallel", type=click.IntRange(min=1), default=2, show_default=True,
+              help="Runs at a time (local), or workers of the local Dask cluster.")
+@click.option("--backends", default=None, metavar="LIST", help="Comma-separated backends (default: every registered variant).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+              help="Wall-clock limit per run, seconds.")
+@click.option("--minimize-dir", type=click.Path(file_okay=False), default=None,
+              help="Where minimised disagreements go (default: <jsonl stem>-disagreements/).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+def command(family, count, side, fill, width, height, positions, categories, unique, seed, jsonl, executor,
+            scheduler, parallel, backends, timeout, minimize_dir, as_json):
+    """Generate and cross-check instances; exit 0 when all agree, 1 on any disagreement or invalid solution."""
+    from trisolve.generate.campaign import run_campaign
+
+    if scheduler and executor != "dask":
+        raise UsageProblem("--scheduler needs --executor dask")
+    if executor == "dask":
+        try:
+            import distributed  # noqa: F401
+        except ImportError:
+            raise UsageProblem('--executor dask needs the dask extra: pip install "trisolve[dask]"') from None
+    params = family_params(family, side, width, height, positions, categories, fill)
+    params["unique"] = unique
+    names = resolve_backends(split_list(backends), family) if backends else None
+    if minimize_dir is None:
+        stem = os.path.splitext(os.path.basename(jsonl))[0]
+        minimize_dir = os.path.join(os.path.dirname(jsonl), f"{stem}-disagreements")
+    progress = _Progress(enabled=sys.stderr.isatty() and not as_json)
+    try:
+        summary, verdicts = run_campaign(family, count, jsonl, seed=seed, params=params, backends=names,
+                                         timeout=timeout, executor=executor, scheduler=scheduler, parallel=parallel,
+                                         minimise_folder=minimize_dir, progress=progress)
+    except ValueError as problem:  # CampaignMismatch, or a size the generator cannot make
+        raise UsageProblem(str(problem)) from None
+    finally:
+        progress.close()
+    if as_json:
+        print_json(summary.to_json())
+    else:
+        for verdict in verdicts:
+            if verdict.failed:
+                click.echo(f"{verdict.status} {verdict.path}: " + "; ".join(f.message for f in verdict.findings if f.kind != "note"))
+        for item in summary.minimised:
+            click.echo(f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  {item['command']}")
+        statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items()))
+        rate = "n/a (all reused)" if summary.throughput is None else f"{summary.throughput:.1f} instances/min"
+        click.echo(f"{summary.instances} instances ({summary.generated} generated now, {summary.unique} proved unique), "
+                   f"{summary.runs} runs ({summary.reused} reused from {jsonl}): {statuses}")
+        click.echo(f"disagreements {summary.disagreements}, invalid solutions {summary.invalid}, errors {summary.errors}; "
+                   f"{summary.wall:.1f} s ({summary.generate_seconds:.1f} s generating), {rate}")
+    if summary.disagreements or summary.invalid:
+        raise click.exceptions.Exit(1)
+
+
+class _Progress:
+    """A rich progress bar on stderr for terminals; silent otherwise."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.bar = None
+        self.task = None
+        self.enabled = enabled
+
+    def _open(self) -> None:
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+            self.bar = Progress(TextColumn("{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
+                                TimeRemainingColumn(), TextColumn("{task.description}"),
+                                console=Console(stderr=True), transient=True)
+            self.bar.start()
+
+    def generated(self, done: int, count: int) -> None:
+        if not self.enabled:
+            return
+        self._open()
+        if self.task is None:
+            self.task = self.bar.add_task("", total=count, phase="generating")
+        self.bar.update(self.task, completed=done)
+
+    def start(self, total: int) -> None:
+        if not self.enabled:
+            return
+        self._open()
+        if self.task is not None:
+            self.bar.remove_task(self.task)
+        self.task = self.bar.add_task("", total=total, phase="cross-checking")
+
+    def advance(self, record) -> None:
+        if self.bar is not None:
+            self.bar.update(self.task, advance=1, description=f"{os.path.basename(record.path)} {record.backend}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+            self.bar = None

@@ -1,0 +1,12 @@
+"""Instance generators: levels that are solvable by construction, optionally unique.
+
+One module per family (``hexiom``, ``logic``, ``sigils``) with a
+``generate(seed, ...) -> Generated`` function, and ``campaign`` which
+generates and cross-checks many instances, resumably.
+"""
+
+from __future__ import annotations
+
+from .common import FAMILIES, Generated, count_solutions, generator, instance_seed, write_generated
+
+__all__ = ["FAMILIES", "Generated", "count_solutions", "generator", "instance_seed", "write_generated"]

@@ -1,0 +1,89 @@
+"""What every generator shares: the result type, solution counting, writing files."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping
+
+from trisolve.backends.base import Limits, Options
+
+#: The backend the generators count with (the fastest on every family); the
+#: campaign then cross-checks the final level on every backend.
+COUNTING_BACKEND = "pysat"
+#: Seconds one uniqueness check may take before the generator gives up on it.
+COUNT_TIME = 30.0
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated level, the solution it was built around, and how it was made."""
+
+    family: str
+    level: Any
+    text: str  # the level in the family's own file format
+    solution: Any  # the intended solution (valid by construction)
+    seed: int
+    unique: bool  # proved to have exactly one solution
+    info: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"locks": 3}
+
+
+def count_solutions(family: str, level: Any, limit: int = 2, time: float = COUNT_TIME) -> tuple[int, bool, tuple]:
+    """(count, complete, solutions) with at most ``limit`` solutions, in this process.
+
+    A count of 1 that is complete proves uniqueness; an incomplete run (time
+    limit) proves nothing and is reported as such.
+    """
+    from trisolve.backends import registry
+
+    backend = registry.get(COUNTING_BACKEND, family)
+    result = backend.run(level, Limits(solutions=limit, time=time), Options(enumerate=True))
+    return result.count, result.complete, tuple(result.solutions)
+
+
+def instance_seed(base_seed: int, index: int) -> int:
+    """The seed of instance ``index`` of a batch: distinct, and the same on every rerun."""
+    return base_seed * 1_000_003 + index
+
+
+EXTENSIONS: Mapping[str, str] = {"hexiom": ".txt", "logic": ".toml", "sigils": ".txt"}
+
+
+def write_generated(generated: Generated, folder: str, stem: str) -> str:
+    """Write ``<stem><ext>`` and ``<stem>.solution.json`` atomically; returns the level path.
+
+    The sidecar ends in ``.json`` so instance-folder scans skip it.
+    """
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, stem + EXTENSIONS[generated.family])
+    sidecar = {
+        "family": generated.family,
+        "seed": generated.seed,
+        "unique": generated.unique,
+        **dict(generated.info),
+        "solution": generated.solution.to_json(),
+    }
+    _write_atomically(os.path.join(folder, stem + ".solution.json"), json.dumps(sidecar, indent=1) + "\n")
+    _write_atomically(path, generated.text)
+    return path
+
+
+def _write_atomically(path: str, text: str) -> None:
+    # a kill mid-write leaves the old file or none, never half a level
+    temporary = path + ".tmp"
+    with open(temporary, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    os.replace(temporary, path)
+
+
+FAMILIES: tuple[str, ...] = ("hexiom", "logic", "sigils")
+
+
+def generator(family: str) -> Callable[..., Generated]:
+    """The ``generate`` function of a family's generator module (imported on demand)."""
+    if family not in FAMILIES:
+        raise KeyError(f"no generator for {family!r}; known: {', '.join(FAMILIES)}")
+    import importlib
+
+    return importlib.import_module(f"{__package__}.{family}").generate
