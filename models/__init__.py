@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from . import hexiom
+from . import hexiom, logic, sigils
 from .errors import LevelSyntaxError, TrisolveError, read_instance_text
 from .family import Family
 
@@ -36,7 +36,37 @@ HEXIOM = Family(
     shrink=hexiom.shrink_candidates,
 )
 
-FAMILIES: dict[str, Family] = {"hexiom": HEXIOM}
+LOGIC = Family(
+    name="logic",
+    parse=logic.parse,
+    validate=logic.validate,
+    render=logic.render,
+    canonical=logic.canonical,
+    solution_from_json=logic.solution_from_json,
+    describe=logic.describe,
+    sniff=lambda path, text: path.endswith(".toml"),
+    format_level=logic.format_level,
+    shrink=logic.shrink_candidates,
+)
+
+SIGILS = Family(
+    name="sigils",
+    parse=sigils.parse,
+    validate=sigils.validate,
+    render=sigils.render,
+    canonical=sigils.canonical,
+    solution_from_json=sigils.solution_from_json,
+    describe=sigils.describe,
+    sniff=lambda path, text: sigils.SIZE_LINE.match(_first_line(text)) is not None,
+    symmetries=lambda level: level.symmetries,
+    orbit_representative=sigils.orbit_representative,
+    is_lex_leader=sigils.is_lex_leader,
+    format_level=sigils.format_level,
+    obstruction=lambda level: level.obstruction,
+)
+
+FAMILIES: dict[str, Family] = {"hexiom": HEXIOM, "logic": LOGIC}
+FAMILIES["sigils"] = SIGILS
 
 
 def register(family: Family) -> None:

@@ -38,3 +38,6 @@ class Family:
     format_level: Callable[[Any], str] | None = None
     #: level -> smaller variants of it, for the minimiser
     shrink: Callable[[Any], list] | None = None
+    #: level -> why it plainly has no solution (e.g. areas differ), or None: callers may report
+    #: "no solution" without running a solver (translators give an immediate unsat anyway)
+    obstruction: Callable[[Any], str | None] | None = None

@@ -1,0 +1,328 @@
+"""clingo mechanics shared by every family: load rules, add facts, ground, solve.
+
+A translator (``backends/clingo/<family>.py``) turns a level into an
+``AspProgram``: the names of real ``.lp`` rule files shipped in
+``encodings/`` plus integer-only facts.  This module owns the rest: projected
+enumeration (``--project`` on the ``#show``n atoms), the wall-clock deadline
+(grounding included), statistics, and export of a facts file that runs under
+the plain ``clingo`` command next to the shipped rules.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+import queue
+import re
+import shlex
+import threading
+import time
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable, Iterator, Sequence
+
+import clingo
+
+from ..base import Limits, Options, Result, SolutionSink, Stopwatch, UnsupportedFamily, finish
+
+ENCODINGS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "encodings")
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class AspProgram:
+    """A family's level as clingo input.
+
+    ``rules`` are file names in ``encodings/`` (loaded in order); ``facts``
+    use integers only; the rules' ``#show`` statements are exactly the
+    projection.  ``decode`` turns a model's shown symbols into a Solution.
+    ``arguments`` are extra clingo command-line options the variant was
+    measured fastest with (e.g. ``--configuration=crafty``).
+    """
+
+    rules: list[str]
+    facts: str
+    decode: Callable[[Sequence[clingo.Symbol]], Any]
+    arguments: tuple[str, ...] = field(default=())
+
+
+def encoding_path(name: str) -> str:
+    """Absolute path of a shipped ``.lp`` file (package data)."""
+    path = os.path.join(ENCODINGS_DIR, name)
+    if not os.path.isfile(path):
+        raise FileNotFoundError(f"clingo encoding {name!r} is not in {ENCODINGS_DIR}")
+    return path
+
+
+def translator(family: str) -> ModuleType:
+    """The family's translator module, ``backends/clingo/<family>.py``."""
+    try:
+        return importlib.import_module(f"{__package__}.{family}")
+    except ModuleNotFoundError as error:
+        if error.name == f"{__package__}.{family}":
+            raise UnsupportedFamily(f"backend clingo has no translator for {family}") from None
+        raise
+
+
+def rule_paths(family: str, variant: str, options: Options = Options()) -> list[str]:
+    """The ``.lp`` files a family/variant loads, as absolute paths (for docs and the CLI)."""
+    return [encoding_path(name) for name in translator(family).rules(variant, options)]
+
+
+def solver_arguments(program: AspProgram, options: Options) -> list[str]:
+    """clingo command-line options for a run (everything but the model count and files).
+
+    ``options.seed`` 0 keeps clingo's deterministic default search; any other
+    seed also turns on 1% random decisions, so that different seeds really
+    explore differently (a seed alone changes almost nothing in clasp).
+    """
+    arguments = ["--project", *program.arguments]
+    if options.seed:
+        arguments += [f"--seed={options.seed}", "--rand-freq=0.01"]
+    if options.workers and options.workers > 1:
+        arguments.append(f"--parallel-mode={options.workers}")
+    return arguments
+
+
+def command_line(program: AspProgram, options: Options, facts_file: str) -> str:
+    """The plain ``clingo`` command that solves the exported facts like ``run`` does."""
+    models = "0" if options.enumerate else "1"
+    paths = [encoding_path(name) for name in program.rules]
+    return shlex.join(["clingo", models, *solver_arguments(program, options), *paths, facts_file])
+
+
+def _statistics(control: clingo.Control) -> dict[str, Any]:
+    """The handful of counters worth comparing across runs."""
+    stats = control.statistics
+    out: dict[str, Any] = {}
+    try:
+        solvers = stats["solving"]["solvers"]
+        out["choices"] = int(solvers["choices"])
+        out["conflicts"] = int(solvers["conflicts"])
+        out["restarts"] = int(solvers["restarts"])
+        lp = stats["problem"]["lp"]
+        out["atoms"] = int(lp["atoms"])
+        out["rules"] = int(lp["rules"])
+        out["bodies"] = int(lp["bodies"])
+        generator = stats["problem"]["generator"]
+        out["variables"] = int(generator["vars"])
+        out["constraints"] = int(generator["constraints"] + generator["constraints_binary"] + generator["constraints_ternary"])
+        out["models"] = int(stats["summary"]["models"]["enumerated"])
+    except (KeyError, RuntimeError):  # statistics are absent when solving never started
+        pass
+    return out
+
+
+#: How often the search thread looks at the stop flag while clasp searches.
+POLL_SECONDS = 0.05
+#: How long a run waits, past its deadline, for the search thread to report statistics.
+GRACE_SECONDS = 0.5
+
+
+class _Search:
+    """Grounding and solving on a worker thread, so a deadline holds in every phase.
+
+    clingo's ``ground`` and the preparation inside ``solve`` (SAT
+    preprocessing) cannot be interrupted; on boards of side 8 and more with
+    symmetry breaking they take seconds.  The run waits for models with a
+    timeout instead, and at the deadline sets a stop flag: the thread cancels
+    the search (``handle.cancel``) as soon as it is searching, or gives up
+    right after grounding.  A run never waits for it more than
+    ``GRACE_SECONDS`` past the deadline; the process's exit does wait for it.
+    """
+
+    def __init__(self, control: clingo.Control) -> None:
+        self._control = control
+        self._events: queue.Queue = queue.Queue()
+        self._stop = threading.Event()
+        # not a daemon: interpreter exit waits for a thread left behind (it stops
+        # as soon as grounding or preparation returns) instead of tearing clingo
+        # down under it, which crashes
+        self._thread = threading.Thread(target=self._work, name="clingo-search", daemon=False)
+        self._grace_end = 0.0
+        self.timed_out = False
+        #: the thread reported back; outcome, statistics and times are then final
+        self.finished = False
+        self.outcome: clingo.SolveResult | None = None
+        self.statistics: dict[str, Any] = {}
+        self.times: dict[str, float] = {}
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def models(self, deadline: float | None) -> Iterator[tuple[clingo.Symbol, ...]]:
+        """Each model's shown symbols (sorted) as found, until the search ends or the deadline."""
+        while True:
+            if self.timed_out:
+                timeout = max(0.0, self._grace_end - time.monotonic())
+            elif deadline is None:
+                timeout = None
+            else:
+                timeout = max(0.0, deadline - time.monotonic())
+            try:
+                kind, payload = self._events.get(timeout=timeout)
+            except queue.Empty:
+                if self.timed_out:
+                    return  # the thread is still grounding or preparing: leave it behind
+                self.timed_out = True
+                self._stop.set()
+                self._grace_end = time.monotonic() + GRACE_SECONDS
+                continue
+            if kind == "model":
+                yield payload
+            elif kind == "error":
+                raise payload
+            else:
+                self.finished = True
+                return
+
+    def _work(self) -> None:
+        control, events, stop = self._control, self._events, self._stop
+        try:
+            began = time.perf_counter()
+            control.ground([("base", [])])
+            self.times["ground"] = time.perf_counter() - began
+            if stop.is_set():
+                events.put(("done", None))
+                return
+            began = time.perf_counter()
+            with control.solve(yield_=True, async_=True) as handle:
+                while not stop.is_set():
+                    handle.resume()
+                    while not handle.wait(POLL_SECONDS):
+                        if stop.is_set():
+                            handle.cancel()
+                            break
+                    if stop.is_set():
+                        break
+                    model = handle.model()
+                    if model is None:
+                        break
+                    events.put(("model", tuple(sorted(model.symbols(shown=True)))))
+                else:
+                    handle.cancel()
+                self.outcome = handle.get()
+            self.times["solve"] = time.perf_counter() - began
+            self.statistics = _statistics(control)
+            events.put(("done", None))
+        except BaseException as error:  # reported to, and raised in, the run's thread
+            events.put(("error", error))
+
+
+class ClingoBackend:
+    """One clingo configuration (``clingo:<variant>``) for one family."""
+
+    def __init__(self, family: str, variant: str) -> None:
+        self._translator = translator(family)
+        if variant not in self._translator.VARIANTS:
+            known = ", ".join(self._translator.VARIANTS)
+            raise ValueError(f"clingo has no variant {variant!r} for {family}; known: {known}")
+        self.family = family
+        self.variant = variant
+        self.name = f"clingo:{variant}"
+
+    def __repr__(self) -> str:
+        return f"ClingoBackend({self.family!r}, {self.variant!r})"
+
+    def encode(self, level: Any, options: Options) -> AspProgram:
+        return self._translator.encode(level, self.variant, options)
+
+    def run(
+        self,
+        level: Any,
+        limits: Limits,
+        options: Options,
+        on_solution: SolutionSink | None = None,
+    ) -> Result:
+        deadline = limits.deadline()
+        watch = Stopwatch()
+        messages: list[str] = []
+
+        def logger(code: clingo.MessageCode, message: str) -> None:
+            # keep clingo's infos and warnings off stderr; count them in the stats
+            messages.append(message.strip())
+            log.debug("clingo %s: %s", code, message.strip())
+
+        wanted = limits.solutions if options.enumerate else 1
+        if wanted is not None and wanted <= 0:
+            wanted = None if options.enumerate else 1
+
+        watch.start("translate")
+        program = self.encode(level, options)
+        control = clingo.Control([str(wanted or 0), *solver_arguments(program, options)], logger=logger, message_limit=100)
+        for name in program.rules:
+            control.load(encoding_path(name))
+        control.add("base", [], program.facts)
+        watch.stop("translate")
+
+        search = _Search(control)
+        solutions: list[Any] = []
+        seen: set[tuple[clingo.Symbol, ...]] = set()
+        duplicates = 0
+        stopped_by: str | None = None
+        if deadline is not None and time.monotonic() >= deadline:
+            stopped_by = "time limit"
+        else:
+            search.start()
+            try:
+                for symbols in search.models(deadline):
+                    if symbols in seen:
+                        duplicates += 1
+                        continue
+                    seen.add(symbols)
+                    watch.start("decode")
+                    solution = program.decode(symbols)
+                    watch.stop("decode")
+                    solutions.append(solution)
+                    if on_solution is not None:
+                        on_solution(solution)
+            finally:
+                search.stop()
+            if search.timed_out:
+                stopped_by = "time limit"
+
+        outcome = search.outcome if search.finished else None
+        exhausted = bool(outcome is not None and outcome.exhausted and stopped_by is None)
+        unsat = bool(outcome is not None and outcome.unsatisfiable and stopped_by is None)
+        if stopped_by is None and options.enumerate and wanted is not None and not exhausted and len(solutions) >= wanted:
+            stopped_by = "solution limit"
+        if not options.enumerate and solutions:
+            exhausted = False  # a first-solution run is never a count, even if clasp exhausted the space
+        stats: dict[str, Any] = {}
+        if search.finished:  # else the thread is still busy and its figures are not final
+            for phase, seconds in search.times.items():
+                watch.add(phase, seconds)
+            stats.update(search.statistics)
+        if messages:
+            stats["messages"] = len(messages)
+        return finish(
+            self.name,
+            self.family,
+            solutions,
+            exhausted=exhausted,
+            proved_unsat=unsat,
+            stats=stats,
+            times=watch.times,
+            duplicates=duplicates,
+            stopped_by=stopped_by,
+        )
+
+    def export(self, level: Any, options: Options) -> str:
+        """The level's facts, headed by the ``clingo`` command that solves them."""
+        program = self.encode(level, options)
+        # a level's name comes from its file name: keep it out of the program text
+        name = re.sub(r"[^A-Za-z0-9_.-]", "_", getattr(level, "name", "") or "") or self.family
+        facts_file = f"{name}.lp"
+        header = [
+            f"% {self.family} {name}: facts for {self.name}.",
+            f"% Save as {facts_file} and run (`python -m clingo` works where the clingo binary is missing):",
+            f"%   {command_line(program, options, facts_file)}",
+            "% (0 enumerates every solution, 1 stops at the first; --project counts boards, not auxiliaries)",
+            "",
+        ]
+        return "\n".join(header) + program.facts
