@@ -205,7 +205,7 @@ def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsy
         code = _run_cli(argv)
     out = capsys.readouterr().out
     assert code == 0
-    usable = [b for b in registry.BACKENDS if registry._module(b).available() is None
+    usable = [b for b in registry.PORTFOLIO if registry._module(b).available() is None
               and "hexiom" in registry._module(b).DEFAULT_VARIANT]
     if as_json:
         data = json.loads(out)

@@ -184,13 +184,15 @@ class _Search:
     def _work(self) -> None:
         control, events, stop = self._control, self._events, self._stop
         try:
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.process_time()
             control.ground([("base", [])])
             self.times["ground"] = time.perf_counter() - began
+            if Stopwatch.record_cpu:  # whole-process CPU, as Stopwatch measures it
+                self.times["ground_cpu"] = time.process_time() - began_cpu
             if stop.is_set():
                 events.put(("done", None))
                 return
-            began = time.perf_counter()
+            began, began_cpu = time.perf_counter(), time.process_time()
             with control.solve(yield_=True, async_=True) as handle:
                 while not stop.is_set():
                     handle.resume()
@@ -208,6 +210,8 @@ class _Search:
                     handle.cancel()
                 self.outcome = handle.get()
             self.times["solve"] = time.perf_counter() - began
+            if Stopwatch.record_cpu:
+                self.times["solve_cpu"] = time.process_time() - began_cpu
             self.statistics = _statistics(control)
             events.put(("done", None))
         except BaseException as error:  # reported to, and raised in, the run's thread
