@@ -62,6 +62,7 @@ SIGILS = Family(
     orbit_representative=sigils.orbit_representative,
     is_lex_leader=sigils.is_lex_leader,
     format_level=sigils.format_level,
+    shrink=sigils.shrink_candidates,
     obstruction=lambda level: level.obstruction,
 )
 

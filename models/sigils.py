@@ -622,6 +622,67 @@ def describe(level: Level) -> str:
 # --------------------------------------------------------- solution handling
 
 
+def shrink_candidates(level: Level) -> list[Level]:
+    """Smaller variants of a level, for the cross-checker's minimiser.
+
+    Each candidate takes one step down and keeps the areas equal (a level
+    whose areas differ is refuted without search, which hides most bugs):
+    a frame one row or one column smaller with pieces covering that many
+    cells taken away (at most three), one piece swapped for a smaller-index
+    type of the same size, or mirroring switched off.
+    """
+    counts = dict(level.counts)
+    candidates: list[Level] = []
+    seen: set[tuple] = set()
+
+    def add(width: int, height: int, new_counts: Mapping[str, int], mirroring: bool) -> None:
+        kept = tuple(p for p in level.pieces if new_counts.get(p.name, 0) > 0)
+        if not kept or width < 1 or height < 1:
+            return
+        candidate = Level(width, height, kept, tuple(new_counts[p.name] for p in kept), mirroring, level.name)
+        key = (width, height, candidate.pieces, candidate.piece_counts, mirroring)
+        if key not in seen and candidate.obstruction is None:
+            seen.add(key)
+            candidates.append(candidate)
+
+    for width, height in ((level.width, level.height - 1), (level.width - 1, level.height)):
+        removed = level.cell_count - width * height
+        for taken in _piece_subsets(level, removed, limit=3):
+            remaining = dict(counts)
+            for name in taken:
+                remaining[name] -= 1
+            add(width, height, remaining, level.mirroring)
+    for i, piece in enumerate(level.pieces):
+        for other in level.pieces[:i]:
+            if other.size == piece.size:
+                swapped = dict(counts)
+                swapped[piece.name] -= 1
+                swapped[other.name] += 1
+                add(level.width, level.height, swapped, level.mirroring)
+    if level.mirroring:
+        add(level.width, level.height, counts, False)
+    return candidates
+
+
+def _piece_subsets(level: Level, area: int, limit: int) -> list[tuple[str, ...]]:
+    """Multisets of at most ``limit`` of the level's pieces covering exactly ``area`` cells."""
+    found: list[tuple[str, ...]] = []
+
+    def extend(start: int, chosen: tuple[str, ...], left: int) -> None:
+        if left == 0:
+            found.append(chosen)
+            return
+        if len(chosen) == limit:
+            return
+        for i in range(start, len(level.pieces)):
+            piece = level.pieces[i]
+            if piece.size <= left and chosen.count(piece.name) < level.piece_counts[i]:
+                extend(i, chosen + (piece.name,), left - piece.size)
+
+    extend(0, (), area)
+    return found
+
+
 def canonical(level: Level, solution: Solution) -> tuple:
     """A hashable key that equal tilings share (equal pieces are interchangeable)."""
     return tuple(sorted((tuple(sorted(p.cells)), p.piece) for p in solution.placements))

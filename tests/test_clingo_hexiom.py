@@ -240,3 +240,29 @@ def test_facts_use_integers_only():
     control.ground([("base", [])])
     for atom in control.symbolic_atoms:
         assert all(argument.type is clingo.SymbolType.Number for argument in atom.symbol.arguments)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_lp_headers_give_the_command_the_backend_runs(variant):
+    """The command written at the top of each variant's .lp file uses the variant's measured options."""
+    from trisolve.backends.clingo import hexiom as translator
+
+    rule_file = translator.VARIANT_RULES[variant]
+    with open(engine.encoding_path(rule_file)) as handle:
+        header = [line for line in handle if line.startswith("%   clingo ")]
+    assert header, f"{rule_file} has no command line in its header"
+    words = shlex.split(header[0].lstrip("% "))
+    options = [w for w in words[2:] if not w.endswith(".lp")]
+    assert options == ["--project", *translator.VARIANT_ARGUMENTS[variant]]
+    assert [w for w in words if w.endswith(".lp")][:2] == translator.rules(variant, Options())
+
+
+@pytest.mark.slow
+def test_time_limit_holds_while_grounding_a_huge_board():
+    """Side 16 with symmetry breaking grounds and preprocesses for seconds; the deadline still holds."""
+    board = hexiom.Board(hexiom.MAX_SIDE)
+    lvl = hexiom.Level(board, (0, 0, 0, 10, 20, 30, 40), (), frozenset(), name="huge")
+    started = time.monotonic()
+    result = backend(DEFAULT).run(lvl, Limits(time=1), Options(symmetry_breaking=True))
+    assert time.monotonic() - started < 2.5
+    assert result.status is Status.UNKNOWN and result.stopped_by == "time limit"

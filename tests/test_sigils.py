@@ -350,7 +350,7 @@ def test_symmetry_breaking_keeps_one_tiling_per_class(spec, stem):
     _count_case(spec, stem, symmetry_breaking=True)
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 @pytest.mark.parametrize("stem", sorted(SLOW))
 @pytest.mark.parametrize("spec", VARIANTS)
 @pytest.mark.parametrize("symmetry_breaking", [False, True], ids=["all", "classes"])

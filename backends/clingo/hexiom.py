@@ -35,7 +35,7 @@ VARIANT_RULES: dict[str, str] = {
 #: easy for ``count`` (about 5 conflicts; without it, tens of seconds).
 VARIANT_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "count": ("--configuration=crafty",),
-    "derived": ("--configuration=crafty", "--heuristic=Berkmin"),
+    "derived": ("--configuration=trendy", "--heuristic=Berkmin"),
     "occupancy": ("--configuration=frumpy",),
 }
 
