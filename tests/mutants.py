@@ -92,16 +92,43 @@ def encode(level, variant: str, options):
     return CnfEncoding(pool, clauses, projection, decode, block_true_only=False)
 
 
+#: Logic-grid mutants: the real pysat translator, fed clues read wrongly.
+LOGIC_MUTATIONS: dict[str, str] = {
+    "correct": "no bug: the control",
+    "next-to-as-left-of": "a next_to clue is read as left_of (one direction only)",
+    "somewhere-as-left-of": "a somewhere_left_of clue is read as immediately left_of",
+    "not-same-dropped": "not_same clues are ignored",
+}
+
+
+def encode_logic(level, variant: str, options):
+    """The shipped logic CNF on a copy of the puzzle whose clues were misread."""
+    import dataclasses
+
+    from trisolve.backends.pysat import logic as shipped
+
+    misread = {"next-to-as-left-of": ("next_to", "left_of"), "somewhere-as-left-of": ("somewhere_left_of", "left_of")}
+    clues = []
+    for clue in level.clues:
+        if variant in misread and clue.kind == misread[variant][0]:
+            clue = dataclasses.replace(clue, kind=misread[variant][1])
+        if variant == "not-same-dropped" and clue.kind == "not_same":
+            continue
+        clues.append(clue)
+    return shipped.encode(dataclasses.replace(level, clues=tuple(clues)), shipped.DEFAULT, options)
+
+
 def _make(family: str, variant: str):
     from trisolve.backends.pysat.engine import PysatBackend
 
+    mutations = MUTATIONS if family == "hexiom" else LOGIC_MUTATIONS
+    if variant not in mutations:
+        raise ValueError(f"unknown mutant {variant!r}; known: {', '.join(mutations)}")
     backend = PysatBackend.__new__(PysatBackend)
     backend.family = family
     backend.name = f"mutant:{variant}"
     backend.encoding, backend.solver = variant, "cadical195"
-    backend.translator = types.SimpleNamespace(VARIANTS=MUTATIONS, encode=encode)
-    if variant not in MUTATIONS:
-        raise ValueError(f"unknown mutant {variant!r}; known: {', '.join(MUTATIONS)}")
+    backend.translator = types.SimpleNamespace(VARIANTS=mutations, encode=encode if family == "hexiom" else encode_logic)
     return backend
 
 
@@ -109,8 +136,8 @@ def register() -> None:
     from trisolve.backends import registry
 
     module = types.SimpleNamespace(
-        VARIANTS={"hexiom": dict(MUTATIONS)},
-        DEFAULT_VARIANT={"hexiom": "correct"},
+        VARIANTS={"hexiom": dict(MUTATIONS), "logic": dict(LOGIC_MUTATIONS)},
+        DEFAULT_VARIANT={"hexiom": "correct", "logic": "correct"},
         available=lambda: None,
         make=_make,
     )

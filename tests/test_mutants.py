@@ -73,3 +73,29 @@ def test_minimiser_shrinks_a_disagreement_and_prints_a_command_that_reproduces_i
                            timeout=300, cwd=tmp_path)
     assert again.returncode == 1, again.stdout + again.stderr
     assert "VERDICT: FAILED" in again.stdout
+
+
+# ------------------------------------------------------------ logic grids
+
+LOGIC_PUZZLES = sorted(os.path.join(ROOT, "levels", "logic", n) for n in os.listdir(os.path.join(ROOT, "levels", "logic"))
+                       if n.endswith(".toml"))
+
+
+@pytest.fixture(scope="module")
+def logic_verdicts():
+    mutants.register()
+    family = FAMILIES["logic"]
+    instances = [Instance(p, family, family.parse(p)) for p in LOGIC_PUZZLES]
+    names = [registry.resolve("pysat", "logic")] + [f"mutant:{m}" for m in mutants.LOGIC_MUTATIONS]
+    jobs = plan_jobs(instances, lambda _: names, timeout=30, limit=2000)
+    records = execute(jobs, {i.path: i.level for i in instances}, parallel=2)
+    return judge_all(instances, records)
+
+
+@pytest.mark.parametrize("mutation", [m for m in mutants.LOGIC_MUTATIONS if m != "correct"])
+def test_every_logic_mutant_is_caught(logic_verdicts, mutation):
+    assert _caught(logic_verdicts, f"mutant:{mutation}"), f"logic mutant {mutation} survived"
+
+
+def test_the_logic_control_agrees_everywhere(logic_verdicts):
+    assert _caught(logic_verdicts, "mutant:correct") == []
