@@ -118,17 +118,54 @@ def encode_logic(level, variant: str, options):
     return shipped.encode(dataclasses.replace(level, clues=tuple(clues)), shipped.DEFAULT, options)
 
 
+#: Sigil mutants: the real pysat translator on a level whose pieces are read wrongly.
+SIGIL_MUTATIONS: dict[str, str] = {
+    "correct": "no bug: the control",
+    "rotation-missing": "each piece loses one of its orientations",
+    "mirroring-allowed": "pieces may also be flipped over",
+}
+
+
+def encode_sigils(level, variant: str, options):
+    """The shipped sigil CNF on a copy of the level with its pieces misread."""
+    import dataclasses
+
+    from trisolve.backends.pysat import sigils as shipped
+    from trisolve.models import sigils as model
+
+    if variant == "mirroring-allowed":
+        level = dataclasses.replace(level, mirroring=True)
+    elif variant == "rotation-missing":
+
+        @dataclasses.dataclass(frozen=True)
+        class OneRotationShort(model.Piece):
+            def orientations(self, mirroring: bool = False):
+                found = model.Piece.orientations(self, mirroring)
+                return found[:-1] if len(found) > 1 else found
+
+        pieces = tuple(OneRotationShort(p.name, p.shape) for p in level.pieces)
+        level = dataclasses.replace(level, pieces=pieces)
+    return shipped.encode(level, shipped.DEFAULT, options)
+
+
+MUTANT_TRANSLATORS = {
+    "hexiom": (MUTATIONS, encode),
+    "logic": (LOGIC_MUTATIONS, encode_logic),
+    "sigils": (SIGIL_MUTATIONS, encode_sigils),
+}
+
+
 def _make(family: str, variant: str):
     from trisolve.backends.pysat.engine import PysatBackend
 
-    mutations = MUTATIONS if family == "hexiom" else LOGIC_MUTATIONS
+    mutations, encoder = MUTANT_TRANSLATORS[family]
     if variant not in mutations:
         raise ValueError(f"unknown mutant {variant!r}; known: {', '.join(mutations)}")
     backend = PysatBackend.__new__(PysatBackend)
     backend.family = family
     backend.name = f"mutant:{variant}"
     backend.encoding, backend.solver = variant, "cadical195"
-    backend.translator = types.SimpleNamespace(VARIANTS=mutations, encode=encode if family == "hexiom" else encode_logic)
+    backend.translator = types.SimpleNamespace(VARIANTS=mutations, encode=encoder)
     return backend
 
 
@@ -136,8 +173,8 @@ def register() -> None:
     from trisolve.backends import registry
 
     module = types.SimpleNamespace(
-        VARIANTS={"hexiom": dict(MUTATIONS), "logic": dict(LOGIC_MUTATIONS)},
-        DEFAULT_VARIANT={"hexiom": "correct", "logic": "correct"},
+        VARIANTS={family: dict(mutations) for family, (mutations, _) in MUTANT_TRANSLATORS.items()},
+        DEFAULT_VARIANT={family: "correct" for family in MUTANT_TRANSLATORS},
         available=lambda: None,
         make=_make,
     )

@@ -99,3 +99,29 @@ def test_every_logic_mutant_is_caught(logic_verdicts, mutation):
 
 def test_the_logic_control_agrees_everywhere(logic_verdicts):
     assert _caught(logic_verdicts, "mutant:correct") == []
+
+
+# ------------------------------------------------------------ sigil packing
+
+SIGIL_SMALL = [os.path.join(ROOT, "levels", "sigils", f"{n}.txt")
+               for n in ("gate-4x3", "gate-4x4", "gate-5x4", "gate-6x4", "gate-7x4", "free-6x4", "pentominoes-5x5", "trominoes-5x3")]
+
+
+@pytest.fixture(scope="module")
+def sigil_verdicts():
+    mutants.register()
+    family = FAMILIES["sigils"]
+    instances = [Instance(p, family, family.parse(p)) for p in SIGIL_SMALL]
+    names = [registry.resolve("pysat", "sigils")] + [f"mutant:{m}" for m in mutants.SIGIL_MUTATIONS]
+    jobs = plan_jobs(instances, lambda _: names, timeout=30, limit=2000)
+    records = execute(jobs, {i.path: i.level for i in instances}, parallel=2)
+    return judge_all(instances, records)
+
+
+@pytest.mark.parametrize("mutation", [m for m in mutants.SIGIL_MUTATIONS if m != "correct"])
+def test_every_sigil_mutant_is_caught(sigil_verdicts, mutation):
+    assert _caught(sigil_verdicts, f"mutant:{mutation}"), f"sigil mutant {mutation} survived"
+
+
+def test_the_sigil_control_agrees_everywhere(sigil_verdicts):
+    assert _caught(sigil_verdicts, "mutant:correct") == []
