@@ -59,6 +59,14 @@ def test_registry_face():
         clingo_backend.make("no-such-family", "count")
 
 
+def test_package_face_matches_the_translator():
+    """__init__ repeats the variants without importing clingo; they must not drift apart."""
+    from trisolve.backends.clingo import hexiom as translator
+
+    assert clingo_backend.VARIANTS["hexiom"] == translator.VARIANTS
+    assert DEFAULT == translator.DEFAULT
+
+
 def test_rule_files_are_shipped():
     for variant in VARIANTS:
         for sb in (False, True):
