@@ -81,15 +81,20 @@ LOGIC_PUZZLES = sorted(os.path.join(ROOT, "levels", "logic", n) for n in os.list
                        if n.endswith(".toml"))
 
 
-@pytest.fixture(scope="module")
-def logic_verdicts():
+def _family_verdicts(family_name: str, paths: list[str], mutations) -> list:
+    """Run the family's default pysat encoding and every mutant of it on the paths, and judge."""
     mutants.register()
-    family = FAMILIES["logic"]
-    instances = [Instance(p, family, family.parse(p)) for p in LOGIC_PUZZLES]
-    names = [registry.resolve("pysat", "logic")] + [f"mutant:{m}" for m in mutants.LOGIC_MUTATIONS]
+    family = FAMILIES[family_name]
+    instances = [Instance(p, family, family.parse(p)) for p in paths]
+    names = [registry.resolve("pysat", family_name)] + [f"mutant:{m}" for m in mutations]
     jobs = plan_jobs(instances, lambda _: names, timeout=30, limit=2000)
     records = execute(jobs, {i.path: i.level for i in instances}, parallel=2)
     return judge_all(instances, records)
+
+
+@pytest.fixture(scope="module")
+def logic_verdicts():
+    return _family_verdicts("logic", LOGIC_PUZZLES, mutants.LOGIC_MUTATIONS)
 
 
 @pytest.mark.parametrize("mutation", [m for m in mutants.LOGIC_MUTATIONS if m != "correct"])
@@ -109,13 +114,7 @@ SIGIL_SMALL = [os.path.join(ROOT, "levels", "sigils", f"{n}.txt")
 
 @pytest.fixture(scope="module")
 def sigil_verdicts():
-    mutants.register()
-    family = FAMILIES["sigils"]
-    instances = [Instance(p, family, family.parse(p)) for p in SIGIL_SMALL]
-    names = [registry.resolve("pysat", "sigils")] + [f"mutant:{m}" for m in mutants.SIGIL_MUTATIONS]
-    jobs = plan_jobs(instances, lambda _: names, timeout=30, limit=2000)
-    records = execute(jobs, {i.path: i.level for i in instances}, parallel=2)
-    return judge_all(instances, records)
+    return _family_verdicts("sigils", SIGIL_SMALL, mutants.SIGIL_MUTATIONS)
 
 
 @pytest.mark.parametrize("mutation", [m for m in mutants.SIGIL_MUTATIONS if m != "correct"])

@@ -77,10 +77,14 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
         if len(options_here) > 1:
             clauses.extend(CardEnc.atmost(options_here, 1, vpool=pool, encoding=one_per_cell).clauses)
 
-    # Each piece type is placed exactly as often as the level lists it.
+    # Each piece type is placed at most as often as the level lists it.  At
+    # least follows: the pieces' area equals the frame's (else the level is
+    # obstructed, above), so covering every cell with no type over its count
+    # uses every piece.  (An "at least" half doubles the encoding for nothing:
+    # PySAT writes it as "at most n - count" over the negations.)
     for piece, count in zip(level.pieces, level.piece_counts):
         of_type = [var for (name, _), var in place.items() if name == piece.name]
-        clauses.extend(CardEnc.equals(of_type, count, vpool=pool, encoding=counts).clauses)
+        clauses.extend(CardEnc.atmost(of_type, count, vpool=pool, encoding=counts).clauses)
 
     # Symmetry breaking: the tiling is the lex-leader of its orbit.
     if options.symmetry_breaking:
