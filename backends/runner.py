@@ -6,7 +6,9 @@ seconds, and solutions it streamed before that are kept, so a killed run
 still reports what it found (as an incomplete count).
 
 The child streams each solution as JSON through a pipe as soon as it is found
-and sends a final record; the parent never imports a solver package.
+and sends a final record.  ``run_job`` imports no solver in the parent; an
+executor of many runs may import them once beforehand (``registry.preload``)
+so that every forked child starts with them loaded.
 """
 
 from __future__ import annotations

@@ -128,6 +128,7 @@ def execute(
         else:
             pending.append((index, job))
     if pending:
+        _preload(job for _, job in pending)
         with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
             futures = {pool.submit(run_job, job, levels[job.path]): index for index, job in pending}
             try:
@@ -143,6 +144,17 @@ def execute(
                     future.cancel()
                 raise
     return [results[i] for i in sorted(results)]
+
+
+def _preload(jobs: Iterable[Job]) -> None:
+    """Import the solvers once here, so each forked run does not pay for it (registry.preload)."""
+    from trisolve.backends import registry
+
+    by_family: dict[str, set[str]] = {}
+    for job in jobs:
+        by_family.setdefault(job.family, set()).add(job.backend)
+    for family, specs in by_family.items():
+        registry.preload(sorted(specs), family)
 
 
 def judge_all(instances: Sequence[Instance], records: Iterable[RunRecord], use_expected: bool = True) -> list[Verdict]:

@@ -149,6 +149,9 @@ def dask_job(job: Job, level: Any) -> dict:
     process = multiprocessing.current_process()
     daemonic = process._config.get("daemon", False)  # noqa: SLF001 - see the docstring
     process._config["daemon"] = False
+    from trisolve.backends import registry
+
+    registry.preload([job.backend], job.family)  # once per worker process: later runs start warm
     try:
         return run_job(job, level).to_json()
     finally:

@@ -34,6 +34,13 @@ def make(family: str, variant: str):
     return engine.ClingoBackend(family, variant)
 
 
+def preload(family: str) -> None:
+    """Import clingo and the family's translator (see registry.preload)."""
+    from . import engine
+
+    engine.translator(family)
+
+
 VARIANTS["logic"] = {"choice": "choice rule place(C,V,P) per value, #count per position, one constraint per clue kind"}
 DEFAULT_VARIANT["logic"] = "choice"
 VARIANTS["sigils"] = {"choice": "orientations and placements derived in ASP; a choice rule per type bounded by its count; #count = 1 per cell"}

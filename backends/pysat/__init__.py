@@ -36,6 +36,13 @@ def make(family: str, variant: str):
     return PysatBackend(family, variant)
 
 
+def preload(family: str) -> None:
+    """Import pysat and the family's translator (see registry.preload)."""
+    from . import engine
+
+    engine.translator(family)
+
+
 VARIANTS["logic"] = {"pairwise": "one-hot place(value, position), exactly-one pairwise; CaDiCaL 1.9.5", "seqcounter": "one-hot place(value, position), exactly-one by sequential counter; CaDiCaL 1.9.5"}
 DEFAULT_VARIANT["logic"] = "pairwise"
 VARIANTS["sigils"] = {"totalizer": "placement booleans; one per cell by pairwise at-most-one; piece counts by totalizer; CaDiCaL 1.9.5", "seqcounter": "placement booleans; one per cell and piece counts by sequential counters; CaDiCaL 1.9.5"}
