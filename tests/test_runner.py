@@ -56,3 +56,23 @@ def test_an_incomplete_count_reads_n_plus():
     record = RunRecord(key="k", path="p", family="hexiom", backend="b", mode="all", symmetry_breaking=False,
                        status="sat", count=7, complete=False)
     assert record.count_text == "7+"
+
+
+def test_preload_imports_the_solvers_once_so_forked_runs_start_warm():
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from trisolve.backends import registry\n"
+        "assert 'ortools.sat.python.cp_model' not in sys.modules\n"
+        "registry.preload(['pysat:totalizer', 'clingo', 'cpsat:booleans', 'nonesuch', 'dp'], 'sigils')\n"
+        "print(sorted(m for m in ('pysat.solvers', 'clingo', 'ortools.sat.python.cp_model',"
+        " 'trisolve.backends.cpsat.sigils', 'trisolve.backends.clingo.sigils', 'trisolve.backends.pysat.sigils')"
+        " if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == str(sorted([
+        "clingo", "ortools.sat.python.cp_model", "pysat.solvers", "trisolve.backends.clingo.sigils",
+        "trisolve.backends.cpsat.sigils", "trisolve.backends.pysat.sigils",
+    ]))

@@ -373,3 +373,14 @@ def test_piece_names_never_reach_clingo():
     facts = asp.facts(lvl, symmetry_breaking=True)
     for line in facts.splitlines():
         assert re.fullmatch(r"[a-z_]+(\((-?\d+)(,-?\d+)*\))?\.", line), line
+
+
+def test_clingo_enumerates_tilings_without_projection_and_still_counts_each_once():
+    from trisolve.backends.clingo import engine
+    from trisolve.backends.clingo import sigils as asp
+
+    lvl = level("gate-6x6")
+    program = asp.encode(lvl, "choice", Options(enumerate=True))
+    assert not program.projective and "--project" not in engine.solver_arguments(program, Options(enumerate=True))
+    result = run("clingo:choice", lvl)
+    assert result.complete and result.count == EXPECTED["gate-6x6"]["count"] and result.duplicates == 0
