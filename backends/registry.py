@@ -9,7 +9,9 @@ importing its solver library:
 * ``make(family, variant) -> Backend`` — imports the solver lazily;
 * ``available() -> str | None`` — None when usable, else an install hint;
 * optionally ``preload(family)`` — import the solver library and the family's
-  translator now (see ``preload`` below).
+  translator now (see ``preload`` below);
+* optionally ``NO_SYMMETRY_BREAKING: set[str]`` — families whose runs cannot
+  break symmetries (the cross-checker then runs them plain only).
 """
 
 from __future__ import annotations
@@ -109,6 +111,11 @@ def preload(specs: Iterable[str], family: str) -> None:
                 module.preload(family)
         except Exception:  # noqa: BLE001 - the run itself reports it, with its own record
             continue
+
+
+def breaks_symmetries(spec: str, family: str) -> bool:
+    """Whether ``spec`` can run ``family`` with symmetry breaking (else it answers unknown)."""
+    return family not in getattr(_module(split_spec(spec)[0]), "NO_SYMMETRY_BREAKING", ())
 
 
 def variants(family: str, backends: tuple[str, ...] = BACKENDS) -> list[str]:

@@ -40,14 +40,19 @@ def plan_jobs(
     """All jobs of a campaign, interleaving backends so machine drift hits all alike.
 
     With symmetry breaking, each backend runs twice per instance: plain (the
-    reference whose orbits are counted) and with lex-leader constraints.
+    reference whose orbits are counted) and with lex-leader constraints
+    (the latter only where the backend can break symmetries).
     """
+    from trisolve.backends.registry import breaks_symmetries
+
     jobs = []
     limits = Limits(time=timeout, solutions=limit)
     modes = [False, True] if symmetry_breaking else [False]
     for instance in instances:
         for sb in modes:
             for backend in backends_for(instance.family.name):
+                if sb and not breaks_symmetries(backend, instance.family.name):
+                    continue  # e.g. dp on sigils: its plain count still takes part
                 options = Options(enumerate=True, symmetry_breaking=sb, seed=seed)
                 jobs.append(Job(instance.path, instance.family.name, backend, limits, options))
     return jobs

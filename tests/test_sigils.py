@@ -20,6 +20,9 @@ LEVELS = Path(__file__).resolve().parent.parent / "levels" / "sigils"
 EXPECTED = json.loads((LEVELS / "expected.json").read_text())
 INSTANCES = sorted(path.stem for path in LEVELS.glob("*.txt"))
 VARIANTS = registry.variants("sigils")
+#: backends that list their tilings (dp only counts them)
+LISTING = [spec for spec in VARIANTS if not spec.startswith("dp:")]
+COUNTING = [spec for spec in VARIANTS if spec.startswith("dp:")]
 #: Counting these takes each backend from seconds to minutes.
 SLOW = {"gate-6x6", "gate-8x5", "gate-8x6", "gate-8x7", "gate-8x7-b", "pentominoes-6x10"}
 FAST = [stem for stem in INSTANCES if stem not in SLOW]
@@ -34,13 +37,16 @@ def parse(text: str) -> sigils.Level:
 
 
 def run(spec: str, lvl: sigils.Level, symmetry_breaking: bool = False, time: float = 600):
-    """Enumerate; every solution must validate and be new."""
+    """Enumerate; every solution must validate and be new (a counting backend lists none)."""
     options = Options(enumerate=True, symmetry_breaking=symmetry_breaking)
     result = registry.get(spec, "sigils").run(lvl, Limits(time=time), options)
     for solution in result.solutions:
         assert sigils.validate(lvl, solution) == [], f"{spec} returned an invalid tiling"
     assert result.duplicates == 0
-    assert len({sigils.canonical(lvl, s) for s in result.solutions}) == result.count
+    if spec in COUNTING:
+        assert result.solutions == ()
+    else:
+        assert len({sigils.canonical(lvl, s) for s in result.solutions}) == result.count
     return result
 
 
@@ -315,7 +321,7 @@ def test_render_without_a_solution_shows_the_empty_frame_and_the_pieces():
 
 
 def test_every_backend_has_a_sigils_translator():
-    assert {spec.split(":")[0] for spec in VARIANTS} == {"pysat", "clingo", "cpsat"}
+    assert {spec.split(":")[0] for spec in VARIANTS} == {"pysat", "clingo", "cpsat", "dp"}
 
 
 def test_expected_counts_cover_every_instance():
@@ -345,20 +351,60 @@ def test_counts_agree_with_expected(spec, stem):
 
 
 @pytest.mark.parametrize("stem", FAST)
-@pytest.mark.parametrize("spec", VARIANTS)
+@pytest.mark.parametrize("spec", LISTING)
 def test_symmetry_breaking_keeps_one_tiling_per_class(spec, stem):
     _count_case(spec, stem, symmetry_breaking=True)
 
 
 @pytest.mark.heavy
 @pytest.mark.parametrize("stem", sorted(SLOW))
-@pytest.mark.parametrize("spec", VARIANTS)
+@pytest.mark.parametrize("spec", LISTING)
 @pytest.mark.parametrize("symmetry_breaking", [False, True], ids=["all", "classes"])
 def test_large_counts_agree_with_expected(spec, stem, symmetry_breaking):
     _count_case(spec, stem, symmetry_breaking)
 
 
-@pytest.mark.parametrize("spec", VARIANTS)
+# The counting backend is fast enough to count every shipped instance, the
+# large ones included (the 6x10 rectangle takes it about half a minute).
+@pytest.mark.parametrize("stem", [pytest.param(s, marks=pytest.mark.slow) if s == "pentominoes-6x10" else s
+                                  for s in INSTANCES])
+@pytest.mark.parametrize("spec", COUNTING)
+def test_the_counting_backend_counts_every_instance(spec, stem):
+    _count_case(spec, stem, symmetry_breaking=False)
+
+
+@pytest.mark.parametrize("spec", COUNTING)
+def test_the_counting_backend_agrees_with_the_reference_on_transposed_and_square_frames(spec):
+    pentominoes = "P L\npiece P\nPP\nPP\nP.\npiece L\nL.\nL.\nL.\nLL\nmirror\n"
+    for text in ("5x2\n" + pentominoes, "2x5\n" + pentominoes, "4x4\nT T T T\n", "4x5\nL L S S T\nmirror\n",
+                 "5x4\nL L S S T\nmirror\n", "6x2\nI T T\n", "2x6\nI T T\n"):
+        lvl = parse(text)
+        assert run(spec, lvl, time=60).count == reference_count(lvl), text
+
+
+@pytest.mark.parametrize("spec", COUNTING)
+def test_the_counting_backend_rebuilds_one_valid_tiling_for_a_first_solution(spec):
+    for stem in ("gate-8x7", "pentominoes-5x5", "trominoes-5x3"):
+        lvl = level(stem)
+        result = registry.get(spec, "sigils").run(lvl, Limits(time=60), Options())
+        assert result.status is Status.SAT and result.count == 1 and not result.complete
+        assert sigils.validate(lvl, result.solutions[0]) == []
+
+
+@pytest.mark.parametrize("spec", COUNTING)
+def test_the_counting_backend_says_unknown_to_symmetry_breaking_and_the_crosschecker_runs_it_plain(spec):
+    from trisolve.crosscheck.run import Instance, plan_jobs
+
+    lvl = level("gate-4x3")
+    result = registry.get(spec, "sigils").run(lvl, Limits(time=60), Options(enumerate=True, symmetry_breaking=True))
+    assert result.status is Status.UNKNOWN and not result.complete and "symmetry" in result.stopped_by
+    jobs = plan_jobs([Instance("gate-4x3.txt", FAMILIES["sigils"], lvl)], lambda _: VARIANTS, timeout=10, limit=None,
+                     symmetry_breaking=True)
+    assert [(j.backend, j.options.symmetry_breaking) for j in jobs if j.backend == spec] == [(spec, False)]
+    assert sum(j.options.symmetry_breaking for j in jobs) == len(LISTING)
+
+
+@pytest.mark.parametrize("spec", LISTING)
 def test_a_first_solution_is_not_a_count(spec):
     lvl = level("gate-6x6")
     result = registry.get(spec, "sigils").run(lvl, Limits(time=60), Options())

@@ -3,8 +3,8 @@
 A fourth, solver-free opinion for the cross-checker, and the only exact
 reference where a level has too many solutions to list.  Enumeration runs
 are count-only (``solutions=()``, so the cross-checker compares them by
-count); first-solution runs rebuild one board.  Symmetry breaking is not
-supported (such runs answer ``unknown``).  Pure Python: always available.
+count); first-solution runs rebuild one board.  Symmetry classes are
+counted for Hexiom (Burnside); for sigils such runs answer ``unknown``.  Pure Python: always available.
 See ``backends/dp/<family>.py``; nothing here imports it.
 """
 
@@ -16,7 +16,13 @@ VARIANTS: dict[str, dict[str, str]] = {
         "enumeration is count-only, a first-solution run rebuilds one board; no symmetry breaking",
     },
 }
-DEFAULT_VARIANT: dict[str, str] = {"hexiom": "frontier"}
+VARIANTS["sigils"] = {
+    "scanline": "exact count by a DP along the frame's shorter side (covered window + piece stock); "
+    "enumeration is count-only, a first-solution run rebuilds one tiling; no symmetry breaking",
+}
+DEFAULT_VARIANT: dict[str, str] = {"hexiom": "frontier", "sigils": "scanline"}
+#: no Burnside count of tilings yet: symmetry-breaking runs would only say "unknown"
+NO_SYMMETRY_BREAKING: set[str] = {"sigils"}
 
 
 def available() -> str | None:
@@ -34,4 +40,8 @@ def make(family: str, variant: str):
         from .hexiom import DpHexiom
 
         return DpHexiom(variant)
+    if family == "sigils":
+        from .sigils import DpSigils
+
+        return DpSigils(variant)
     raise UnsupportedFamily(f"backend dp has no translator for {family}")
