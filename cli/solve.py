@@ -11,7 +11,7 @@ from .common import UsageProblem, check_backend, load_instance, print_json
 from .main import EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK
 
 #: The measured fastest backend per family (see README, "Choosing a backend").
-DEFAULT_BACKEND = {"hexiom": "clingo", "sigils": "pysat", "logic": "pysat"}
+DEFAULT_BACKEND = {"hexiom": "clingo", "sigils": "clingo", "logic": "pysat"}
 
 
 @click.command(name="solve")
