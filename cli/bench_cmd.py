@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
 import time
+from dataclasses import asdict
 
 import click
 
@@ -79,10 +81,21 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
         click.echo(f"bench: {len(trials)} runs ({len(instances)} instance(s) x {len(order)} backend(s) x {repeat}), "
                    f"{mode} mode, timeout {timeout:g} s; writing to {out_dir}/", err=True)
     started = time.monotonic()
-    try:
-        runs = run_all(trials, families, settings, on_run=progress.update)
-    finally:
-        progress.close()
+    # each finished run goes to runs.jsonl at once: a killed benchmark keeps them (--rescore reads it)
+    journal_path = os.path.join(out_dir, "runs.jsonl")
+    with open(journal_path, "w", encoding="utf-8") as journal:
+        journal.write(json.dumps({"settings": asdict(settings), "backends": order}) + "\n")
+        journal.flush()
+
+        def finished(index: int, run) -> None:
+            journal.write(json.dumps(run.to_json()) + "\n")
+            journal.flush()
+            progress.update(index, run)
+
+        try:
+            runs = run_all(trials, families, settings, on_run=finished)
+        finally:
+            progress.close()
     elapsed = time.monotonic() - started
 
     summary = score(runs, settings, order)
@@ -106,16 +119,19 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
 
 
 def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
-    """Rewrite summary.md (and the plots) from an earlier run's results.json."""
-    import json
-
+    """Rewrite summary.md (and the plots) from an earlier run's results.json, or from the
+    runs.jsonl journal of a benchmark that was killed before it could write results.json."""
     from trisolve.bench.runner import BenchRun, Settings
     from trisolve.bench.summary import markdown, score
 
     source = os.path.join(out_dir, "results.json")
     try:
-        with open(source, encoding="utf-8") as handle:
-            data = json.load(handle)
+        if os.path.exists(source):
+            with open(source, encoding="utf-8") as handle:
+                data = json.load(handle)
+        else:
+            source = os.path.join(out_dir, "runs.jsonl")
+            data = _read_journal(source)
         settings = Settings(**data["settings"])
         runs = [BenchRun.from_json(run) for run in data["runs"]]
     except (OSError, ValueError, KeyError, TypeError) as problem:
@@ -128,6 +144,20 @@ def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
     with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as handle:
         handle.write(report)
     click.echo(report, nl=False)
+
+
+def _read_journal(path: str) -> dict:
+    """runs.jsonl as results.json's shape: a header line, then one run per line (a torn last line is dropped)."""
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().split("\n")
+    header = json.loads(lines[0])
+    runs = []
+    for line in lines[1:]:
+        try:
+            runs.append(json.loads(line))
+        except ValueError:
+            continue  # a line cut short by the kill
+    return {"settings": header["settings"], "meta": {"backends": header["backends"], "partial": True}, "runs": runs}
 
 
 def _command_line() -> str | None:

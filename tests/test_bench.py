@@ -179,6 +179,22 @@ def test_bench_writes_every_output_and_they_parse(tmp_path, capsys):
     assert (out / "summary.md").read_text().rstrip() == summary.split("![cactus")[0].rstrip()
 
 
+def test_a_killed_benchmark_keeps_its_finished_runs_in_a_journal_that_rescore_reads(tmp_path, capsys):
+    out = tmp_path / "killed"
+    paths = [level_path("hexiom", name) for name in LEVELS]
+    assert _run_cli(["bench", *paths, "--backends", "pysat:seqcounter", "--repeat", "1", "--timeout", "20",
+                     "--out", str(out), "--quiet", "--no-plots"]) == 0
+    capsys.readouterr()
+    lines = (out / "runs.jsonl").read_text().splitlines()
+    assert len(lines) == 1 + len(LEVELS)  # a header, then one line per run as it finished
+    # as if killed after the first run, mid-way through writing the second
+    (out / "results.json").unlink()
+    (out / "runs.jsonl").write_text("\n".join(lines[:2]) + "\n" + lines[2][:30])
+    assert _run_cli(["bench", "--rescore", "--out", str(out), "--no-plots"]) == 0
+    summary = capsys.readouterr().out
+    assert "pysat:seqcounter" in summary and "| 1/1 |" in summary
+
+
 def test_count_mode_times_exact_counts(tmp_path, capsys):
     out = tmp_path / "count"
     path = level_path("hexiom", "level05")
