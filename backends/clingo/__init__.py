@@ -43,5 +43,5 @@ def preload(family: str) -> None:
 
 VARIANTS["logic"] = {"choice": "choice rule place(C,V,P) per value, #count per position, one constraint per clue kind"}
 DEFAULT_VARIANT["logic"] = "choice"
-VARIANTS["sigils"] = {"choice": "orientations and placements derived in ASP; a choice rule per type bounded by its count; #count = 1 per cell"}
+VARIANTS["sigils"] = {"choice": "orientations and placements derived in ASP; a choice rule per type bounded by its count; #count = 1 per cell; placements decided in reading order (#heuristic)"}
 DEFAULT_VARIANT["sigils"] = "choice"

@@ -19,7 +19,7 @@ from ..base import Options
 from .engine import AspProgram
 
 VARIANTS: dict[str, str] = {
-    "choice": "orientations and placements derived in ASP; a choice rule per type bounded by its count; #count = 1 per cell",
+    "choice": "orientations and placements derived in ASP; a choice rule per type bounded by its count; #count = 1 per cell; placements decided in reading order (#heuristic)",
 }
 DEFAULT = "choice"
 #: clingo options the encoding was measured fastest with (see encode)
