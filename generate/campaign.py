@@ -14,6 +14,7 @@ own time limit and the runner's hard kill hold there too.
 
 from __future__ import annotations
 
+import logging
 import os
 import shlex
 import time
@@ -180,7 +181,10 @@ def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: s
         if scheduler:
             client = Client(scheduler)
         else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0")
+            # silence_logs: a worker's heartbeat racing the shutdown logs a traceback that means nothing;
+            # a job that really fails reaches us through its future
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                   silence_logs=logging.CRITICAL)
             client = Client(cluster)
         try:
             # one level per instance is shipped once, not once per backend
