@@ -17,6 +17,7 @@ import multiprocessing
 import os
 import resource
 import signal
+import threading
 import time
 import traceback
 from dataclasses import asdict, dataclass, field
@@ -98,20 +99,32 @@ class RunRecord:
         return cls(**values)
 
 
+def _find_prctl() -> Callable[..., int] | None:
+    """libc's prctl, looked up in the parent: a forked child should not call dlopen (it takes
+    the dynamic loader's lock, which a thread of the parent may have held at the fork)."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _find_prctl()
+#: Forks one at a time: the executors start runs from several threads, and a child forked
+#: while another thread is itself forking can inherit a lock that nobody will release.
+_FORK_LOCK = threading.Lock()
+
+
 def die_with_parent() -> None:
     """Ask Linux to kill this process when its parent dies (no-op elsewhere).
 
     A child in its own process group does not get the terminal's signals, so
     without this a parent killed by SIGTERM or SIGKILL would leave it running.
     """
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
+    if _PRCTL is not None:
         PR_SET_PDEATHSIG = 1
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    except (OSError, AttributeError):
-        pass
+        _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
 def _child(job: Job, level: Any, conn) -> None:
@@ -185,7 +198,8 @@ def run_job(
     parent_conn, child_conn = context.Pipe(duplex=False)
     started = time.monotonic()
     process = context.Process(target=_child, args=(job, level, child_conn), daemon=True)
-    process.start()
+    with _FORK_LOCK:
+        process.start()
     child_conn.close()
     hard_deadline = None if job.limits.time is None else started + job.limits.time + grace
 

@@ -214,15 +214,17 @@ def test_a_state_limit_stops_the_run_as_incomplete():
 # --------------------------------------------- registry, runner, cross-checker
 
 
-def test_registered_as_a_default_backend_for_hexiom_only():
+def test_registered_as_a_default_backend_for_hexiom_and_sigils_not_logic():
     import trisolve.backends.dp as module
 
     assert "dp" in registry.BACKENDS
-    assert "dp:frontier" in registry.variants("hexiom")
+    assert "dp:frontier" in registry.variants("hexiom") and "dp:scanline" in registry.variants("sigils")
     assert module.available() is None
     assert dp().name == "dp:frontier" and dp().family == "hexiom"
     with pytest.raises(registry.UnsupportedFamily):
-        module.make("sigils", "frontier")
+        module.make("logic", "frontier")
+    with pytest.raises(ValueError):
+        module.make("sigils", "frontier")  # the hexiom variant's name means nothing for sigils
 
 
 def test_export_describes_the_plan():

@@ -30,6 +30,13 @@ def available() -> str | None:
     return None
 
 
+def preload(family: str) -> None:
+    """Import the family's counter (see registry.preload): a forked run then imports nothing."""
+    import importlib
+
+    importlib.import_module(f"{__name__}.{family}")
+
+
 def make(family: str, variant: str):
     """The dp backend for ``family`` (``backends/dp/<family>.py``)."""
     from ..base import UnsupportedFamily
