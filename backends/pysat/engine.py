@@ -225,6 +225,32 @@ def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
         budget = max(100, min(int(budget / elapsed * target), 4 * budget, 1_000_000))
 
 
+def lex_leq(pool: IDPool, pairs: list[tuple[int, int]], symmetry: int) -> list[list[int]]:
+    """Clauses for "the 0/1 vector x is <=lex y", given as the pairs (x_i, y_i) in order.
+
+    A chain of ``("lex_equal_so_far", symmetry, i)`` variables says that every
+    position before i is equal; while it holds, x_i may not be 1 where y_i is 0.
+    Symmetry breaking in every family states its lex-leader rule through this.
+    """
+    clauses: list[list[int]] = []
+    equal_so_far: int | None = None  # None: true (nothing compared yet)
+    for index, (x, y) in enumerate(pairs):
+        so_far = [] if equal_so_far is None else [-equal_so_far]
+        clauses.append([*so_far, -x, y])
+        if index == len(pairs) - 1:
+            break
+        # lex_equal_so_far <=> (equal before) and (x <=> y)
+        nxt = pool.id(("lex_equal_so_far", symmetry, index + 1))
+        if equal_so_far is not None:
+            clauses.append([-nxt, equal_so_far])
+        clauses.append([-nxt, x, -y])
+        clauses.append([-nxt, -x, y])
+        clauses.append([*so_far, x, y, nxt])
+        clauses.append([*so_far, -x, -y, nxt])
+        equal_so_far = nxt
+    return clauses
+
+
 def blocking_clause(cnf: CnfEncoding, true: frozenset[int]) -> list[int]:
     """The clause that excludes one solution, over projection variables only."""
     if cnf.block_true_only:

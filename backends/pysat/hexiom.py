@@ -19,7 +19,7 @@ from pysat.formula import IDPool
 
 from ...models.hexiom import MAX_TILE, Level, Solution
 from ..base import Options
-from .engine import CnfEncoding
+from .engine import CnfEncoding, lex_leq
 
 #: Cardinality encodings (pysat.card.EncType) a variant may use for the tile counts.
 TILE_COUNT_ENCODINGS: dict[str, int] = {
@@ -265,7 +265,6 @@ def lex_leader(
         source = [0] * len(perm)
         for c, moved_to in enumerate(perm):
             source[moved_to] = c
-        equal_so_far: int | None = None  # None: true (nothing compared yet)
         compared: set[frozenset[int]] = set()
         pairs = []
         for j in range(len(perm)):
@@ -276,19 +275,6 @@ def lex_leader(
                 continue
             compared.add(frozenset((a, b)))
             pairs.extend((x, y) for x, y in zip(at_least[a], at_least[b]) if x != y)
-        for index, (x, y) in enumerate(pairs):
-            so_far = [] if equal_so_far is None else [-equal_so_far]
-            # while everything before is equal, this bit may not be 1 where the image has 0
-            clauses.append([*so_far, -x, y])
-            if index == len(pairs) - 1:
-                break
-            # lex_equal_so_far <=> (equal before) and (x <=> y)
-            nxt = pool.id(("lex_equal_so_far", s, index + 1))
-            if equal_so_far is not None:
-                clauses.append([-nxt, equal_so_far])
-            clauses.append([-nxt, x, -y])
-            clauses.append([-nxt, -x, y])
-            clauses.append([*so_far, x, y, nxt])
-            clauses.append([*so_far, -x, -y, nxt])
-            equal_so_far = nxt
+        # the board's thermometer bits are <=lex the image's
+        clauses.extend(lex_leq(pool, pairs, s))
     return clauses

@@ -19,7 +19,7 @@ from pysat.formula import IDPool
 
 from ...models.sigils import Level, Solution
 from ..base import Options
-from .engine import CnfEncoding
+from .engine import CnfEncoding, lex_leq
 
 #: variant -> (at-most-one per cell, exact count per piece type)
 ENCODINGS: dict[str, tuple[int, int]] = {
@@ -133,20 +133,6 @@ def lex_leader(pool: IDPool, level: Level, place: dict[Placement, int]) -> list[
                 continue
             compared.add(frozenset((p, q)))
             pairs.append((place[p], place[q]))
-        equal_so_far: int | None = None  # None: true (nothing compared yet)
-        for index, (x, y) in enumerate(pairs):
-            so_far = [] if equal_so_far is None else [-equal_so_far]
-            # while everything before is equal, x may not be 0 where its image is 1
-            clauses.append([*so_far, x, -y])
-            if index == len(pairs) - 1:
-                break
-            # lex_equal_so_far <=> (equal before) and (x <=> y)
-            nxt = pool.id(("lex_equal_so_far", s, index + 1))
-            if equal_so_far is not None:
-                clauses.append([-nxt, equal_so_far])
-            clauses.append([-nxt, x, -y])
-            clauses.append([-nxt, -x, y])
-            clauses.append([*so_far, x, y, nxt])
-            clauses.append([*so_far, -x, -y, nxt])
-            equal_so_far = nxt
+        # the tiling's vector is >=lex its image: the image's is <=lex the tiling's
+        clauses.extend(lex_leq(pool, [(y, x) for x, y in pairs], s))
     return clauses
