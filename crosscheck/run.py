@@ -12,7 +12,7 @@ import os
 import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import Job, RunRecord, run_job
@@ -112,6 +112,25 @@ class Log:
             self.handle.close()
 
 
+def reuse_finished(
+    jobs: Sequence[Job], done: Mapping[str, RunRecord], on_record: Callable[[RunRecord, bool], None] | None = None,
+) -> tuple[dict[int, RunRecord], list[tuple[int, Job]]]:
+    """Split the jobs for an executor: (records already in ``done`` by job index, jobs still to run).
+
+    Each reused record is reported to ``on_record`` with ``True`` (reused) at once.
+    """
+    results: dict[int, RunRecord] = {}
+    pending: list[tuple[int, Job]] = []
+    for index, job in enumerate(jobs):
+        if job.key in done:
+            results[index] = done[job.key]
+            if on_record:
+                on_record(done[job.key], True)
+        else:
+            pending.append((index, job))
+    return results, pending
+
+
 def execute(
     jobs: Sequence[Job],
     levels: dict[str, Any],
@@ -122,16 +141,7 @@ def execute(
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> list[RunRecord]:
     """Run the jobs ``parallel`` at a time; records already in ``done`` are reused, not rerun."""
-    done = done or {}
-    results: dict[int, RunRecord] = {}
-    pending = []
-    for index, job in enumerate(jobs):
-        if job.key in done:
-            results[index] = done[job.key]
-            if on_record:
-                on_record(done[job.key], True)
-        else:
-            pending.append((index, job))
+    results, pending = reuse_finished(jobs, done or {}, on_record)
     if pending:
         _preload(job for _, job in pending)
         with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:

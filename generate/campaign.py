@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from trisolve.backends.runner import Job, RunRecord, run_job
-from trisolve.crosscheck.run import Instance, Log, execute, judge_all, plan_jobs, read_log
+from trisolve.crosscheck.run import Instance, Log, execute, judge_all, plan_jobs, read_log, reuse_finished
 from trisolve.models import FAMILIES
 
 from .common import EXTENSIONS, generator, instance_seed, write_generated
@@ -167,15 +167,7 @@ def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: s
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise RuntimeError('the dask executor needs the dask extra: pip install "trisolve[dask]"') from None
-    results: dict[int, RunRecord] = {}
-    pending = []
-    for index, job in enumerate(jobs):
-        if job.key in done:
-            results[index] = done[job.key]
-            if on_record:
-                on_record(done[job.key], True)
-        else:
-            pending.append((index, job))
+    results, pending = reuse_finished(jobs, done, on_record)
     if pending:
         cluster = None
         if scheduler:
