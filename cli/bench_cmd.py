@@ -11,7 +11,7 @@ from dataclasses import asdict
 
 import click
 
-from .common import UsageProblem, check_backend, instance_files, load_instance, resolve_backends, split_list
+from .common import UsageProblem, as_usage_problem, instance_files, load_level, split_list
 
 
 @click.command(name="bench")
@@ -48,8 +48,9 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
     median, PAR-2, virtual best) and the plots; prints the summary.
     """
     from trisolve.backends import registry
-    from trisolve.bench.runner import Settings, plan, run_all
-    from trisolve.bench.summary import machine, markdown, score, write_csv, write_json
+    from trisolve.bench.summary import machine, markdown, write_csv, write_json
+
+    from . import api
 
     if rescore:
         return _rescore(out_dir, scatter_pair, plots)
@@ -57,51 +58,44 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
         raise UsageProblem("give instance files or folders to benchmark (or --rescore)")
     for path in plugin:
         registry.load_plugin(path)
-    files = instance_files(paths)
-    families = {}
-    instances = []
-    for path in files:
-        fam, _ = load_instance(path, family)  # fails early, naming the file, on bad input
-        families[fam.name] = fam
-        instances.append((path, fam.name))
-
-    specs = split_list(backends)
-    chosen: dict[str, list[str]] = {}
-    for name in families:
-        chosen[name] = _backends_for(name, specs, sat_command, mode)
-    settings = Settings(timeout=timeout, repeat=repeat, mode=mode, symmetry_breaking=symmetry_breaking,
-                        seed=seed, sat_command=sat_command)
-    trials = plan(instances, lambda name: chosen[name], repeat)
-    order = list(dict.fromkeys(b for name in families for b in chosen[name]))
-    pair = _scatter_pair(scatter_pair, order)
+    levels = [load_level(path, family) for path in instance_files(paths)]  # fails early, naming the file
 
     os.makedirs(out_dir, exist_ok=True)
-    progress = _Progress(len(trials), enabled=not quiet)
-    if not quiet:
-        click.echo(f"bench: {len(trials)} runs ({len(instances)} instance(s) x {len(order)} backend(s) x {repeat}), "
-                   f"{mode} mode, timeout {timeout:g} s; writing to {out_dir}/", err=True)
-    started = time.monotonic()
-    # each finished run goes to runs.jsonl at once: a killed benchmark keeps them (--rescore reads it)
+    progress = _Progress(enabled=not quiet)
     journal_path = os.path.join(out_dir, "runs.jsonl")
-    with open(journal_path, "w", encoding="utf-8") as journal:
+    journal = open(journal_path, "w", encoding="utf-8")
+
+    def planned(trials: int, settings, order: list[str]) -> None:
+        _scatter_pair(scatter_pair, order)  # a bad pair is a usage problem before anything runs
+        progress.total = trials
+        if not quiet:
+            click.echo(f"bench: {trials} runs ({len(levels)} instance(s) x {len(order)} backend(s) x {repeat}), "
+                       f"{mode} mode, timeout {timeout:g} s; writing to {out_dir}/", err=True)
         journal.write(json.dumps({"settings": asdict(settings), "backends": order}) + "\n")
         journal.flush()
 
-        def finished(index: int, run) -> None:
-            journal.write(json.dumps(run.to_json()) + "\n")
-            journal.flush()
-            progress.update(index, run)
+    def finished(index: int, run) -> None:
+        # each finished run goes to runs.jsonl at once: a killed benchmark keeps them (--rescore reads it)
+        journal.write(json.dumps(run.to_json()) + "\n")
+        journal.flush()
+        progress.update(index, run)
 
-        try:
-            runs = run_all(trials, families, settings, on_run=finished)
-        finally:
-            progress.close()
+    started = time.monotonic()
+    try:
+        with as_usage_problem():
+            result = api.bench(levels, split_list(backends), repeat=repeat, timeout=timeout, mode=mode,
+                               symmetry_breaking=symmetry_breaking, seed=seed, sat_command=sat_command,
+                               on_planned=planned, on_run=finished,
+                               skipped=lambda note: click.echo(f"bench: {note}", err=True))
+    finally:
+        progress.close()
+        journal.close()
     elapsed = time.monotonic() - started
-
-    summary = score(runs, settings, order)
+    runs, settings, order, summary = result.runs, result.settings, list(result.backends), result.summary
+    pair = _scatter_pair(scatter_pair, order)
     meta = {**machine(), "date": time.strftime("%Y-%m-%d %H:%M"), "seconds": round(elapsed, 1),
             "command": _command_line(),
-            "backends": order, "instances": [p for p, _ in instances]}
+            "backends": order, "instances": [level.path for level in levels]}
     write_csv(runs, os.path.join(out_dir, "results.csv"))
     write_json(runs, summary, settings, meta, os.path.join(out_dir, "results.json"))
     report = markdown(summary, settings, meta)
@@ -167,42 +161,6 @@ def _command_line() -> str | None:
     return None
 
 
-def _backends_for(family: str, specs: list[str], sat_command: str | None, mode: str) -> list[str]:
-    """The backends to run on a family: those asked for (all checked now), or every usable default.
-
-    By default a first-solution benchmark races the three paradigms; a count
-    benchmark adds the count-only ``dp`` counter.
-    """
-    from trisolve.backends import registry
-
-    if specs:
-        names = resolve_backends(specs, family)
-        for name in names:
-            check_backend(name, family)
-            if name.startswith("dimacs:"):
-                _check_sat_command(sat_command)
-        return names
-    names = []
-    for backend in registry.BACKENDS if mode == "count" else registry.PORTFOLIO:
-        try:
-            names.append(check_backend(backend, family))
-        except UsageProblem as problem:
-            click.echo(f"bench: skipping {backend}: {problem.format_message()}", err=True)
-    if not names:
-        raise UsageProblem(f"no usable backend for the {family} family")
-    return names
-
-
-def _check_sat_command(sat_command: str | None) -> None:
-    from trisolve.backends.base import BackendUnavailable
-    from trisolve.backends.dimacs import command_line
-
-    try:
-        command_line(sat_command)
-    except BackendUnavailable as problem:
-        raise UsageProblem(str(problem)) from None
-
-
 def _scatter_pair(value: str | None, order: list[str]) -> tuple[str, str] | None:
     if value is None:
         return (order[0], order[1]) if len(order) >= 2 else None
@@ -239,8 +197,8 @@ def _draw(summary, settings, out_dir: str, pair: tuple[str, str] | None) -> str:
 class _Progress:
     """One line per finished run on stderr (rewritten in place on a terminal)."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total = total
+    def __init__(self, enabled: bool) -> None:
+        self.total = 0
         self.enabled = enabled
         self.tty = sys.stderr.isatty()
         self.started = time.monotonic()

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 import traceback
-from typing import Any, Iterable
+from contextlib import contextmanager
+from typing import Any, Iterable, Iterator
 
 import click
 
@@ -54,66 +54,52 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
         return EXIT_INTERNAL
 
 
-def load_instance(path: str, family_name: str | None = None):
-    """(family, level) for a file; bad input becomes a UsageProblem naming the file."""
-    from trisolve.models import FAMILIES, detect_family
-    from trisolve.models.errors import TrisolveError
+def load_level(path: str, family_name: str | None = None):
+    """The library's Level for a file; bad input becomes a UsageProblem naming the file."""
+    from . import api
 
-    if not os.path.exists(path):
-        raise UsageProblem(f"{path}: no such file")
-    if os.path.isdir(path):
-        raise UsageProblem(f"{path}: is a folder; give an instance file")
-    try:
-        if family_name:
-            if family_name not in FAMILIES:
-                raise UsageProblem(f"unknown family {family_name!r}; known: {', '.join(FAMILIES)}")
-            family = FAMILIES[family_name]
-        else:
-            family = detect_family(path)
-        return family, family.parse(path)
-    except TrisolveError as problem:
-        raise UsageProblem(str(problem)) from None
+    with as_usage_problem():
+        return api.load(path, family_name)
+
+
+def load_instance(path: str, family_name: str | None = None):
+    """(family, level model) for a file; bad input becomes a UsageProblem naming the file."""
+    level = load_level(path, family_name)
+    return level.kind, level.model
 
 
 def instance_files(paths: Iterable[str]) -> list[str]:
     """Files named, and instance files inside named folders (sorted), for batch commands."""
-    found: list[str] = []
-    for path in paths:
-        if os.path.isdir(path):
-            for root, dirs, files in os.walk(path):
-                dirs.sort()
-                for name in sorted(files):
-                    if name.startswith(".") or name.endswith((".json", ".jsonl", ".md")):
-                        continue
-                    found.append(os.path.join(root, name))
-        elif os.path.exists(path):
-            found.append(path)
-        else:
-            raise UsageProblem(f"{path}: no such file or folder")
-    if not found:
-        raise UsageProblem("no instance files found in " + ", ".join(paths))
-    return found
+    from . import api
+
+    with as_usage_problem():
+        return api.instance_files(paths)
 
 
 def resolve_backends(specs: list[str], family: str) -> list[str]:
     """Full ``backend:variant`` names; unknown names are a usage problem, not a traceback."""
-    from trisolve.backends import registry
+    from . import api
 
-    try:
-        return registry.expand(specs, family)
-    except (registry.UnknownBackend, registry.UnsupportedFamily) as problem:
-        raise UsageProblem(str(problem)) from None
+    with as_usage_problem():
+        return api.backend_names(specs, family)
 
 
 def check_backend(spec: str, family: str) -> str:
     """The full name of one backend configuration, checked before any process starts."""
-    from trisolve.backends import registry
+    from . import api
+
+    with as_usage_problem():
+        return api.backend_name(spec, family)
+
+
+@contextmanager
+def as_usage_problem() -> Iterator[None]:
+    """The library's errors (bad input, bad request) as the command line's exit-code-2 problems."""
+    from trisolve.models.errors import TrisolveError
 
     try:
-        name = registry.resolve(spec, family)
-        registry.get(name, family)  # instantiation is cheap; solvers import lazily at run time
-        return name
-    except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
+        yield
+    except TrisolveError as problem:
         raise UsageProblem(str(problem)) from None
 
 

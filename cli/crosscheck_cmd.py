@@ -6,11 +6,10 @@ import json
 import os
 import shlex
 import sys
-import time
 
 import click
 
-from .common import UsageProblem, instance_files, load_instance, print_json, resolve_backends, split_list
+from .common import UsageProblem, as_usage_problem, instance_files, load_level, print_json, split_list
 
 
 @click.command(name="crosscheck")
@@ -41,82 +40,56 @@ def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, s
             minimise_, minimize_dir, no_expected, record_expected, family, plugin, seed):
     """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid, 2 bad input."""
     from trisolve.backends import registry
-    from trisolve.crosscheck.report import findings_text, print_table, summary_json, verdict_line
-    from trisolve.crosscheck.run import Instance, Log, execute, judge_all, plan_jobs, read_log
+
+    from . import api
 
     for path in plugin:
         registry.load_plugin(path)
     if resume and not jsonl:
         raise UsageProblem("--resume needs --jsonl FILE")
-    files = instance_files(paths)
-    instances = []
-    for path in files:
-        fam, level = load_instance(path, family)
-        instances.append(Instance(path, fam, level))
-    specs = split_list(backends)
-    chosen: dict[str, list[str]] = {}
-
-    def backends_for(family_name: str) -> list[str]:
-        if family_name not in chosen:
-            names = resolve_backends(specs, family_name) if specs else registry.variants(family_name)
-            if not names:
-                raise UsageProblem(f"no backend handles the {family_name} family")
-            chosen[family_name] = names
-        return chosen[family_name]
-
-    for instance in instances:
-        backends_for(instance.family.name)
-    jobs = plan_jobs(instances, backends_for, timeout=timeout, limit=limit,
-                     symmetry_breaking=symmetry_breaking, seed=seed)
-    done = read_log(jsonl) if (resume and jsonl) else {}
-    log = Log(jsonl)
+    levels = [load_level(path, family) for path in instance_files(paths)]
     parallel = parallel or os.cpu_count() or 1
-    progress = _Progress(len(jobs), enabled=sys.stderr.isatty() and not as_json)
-    started = time.monotonic()
+    progress = _Progress(enabled=sys.stderr.isatty() and not as_json)
     try:
-        records = execute(jobs, {i.path: i.level for i in instances}, parallel=parallel, log=log,
-                          done=done, on_record=progress.update)
+        with as_usage_problem():
+            report = api.crosscheck(levels, split_list(backends), timeout=timeout, jobs=parallel, limit=limit,
+                                    symmetry_breaking=symmetry_breaking, seed=seed, expected=not no_expected,
+                                    log=jsonl, resume=resume, on_planned=progress.start, on_record=progress.update)
     finally:
         progress.close()
-        log.close()
-    wall = time.monotonic() - started
-    verdicts = judge_all(instances, records, use_expected=not no_expected)
+    verdicts = report.verdicts
 
     minimised = []
     if minimise_:
-        minimised = _minimise_all(verdicts, instances, timeout, limit, symmetry_breaking, minimize_dir, plugin)
+        minimised = _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, minimize_dir, plugin)
     if record_expected:
         _record_expected(record_expected, verdicts, symmetry_breaking)
 
     if as_json:
-        data = summary_json(verdicts)
-        data["wall_seconds"] = round(wall, 2)
-        data["minimized"] = minimised
-        print_json(data)
+        print_json({**report.to_json(), "minimized": minimised})
     else:
-        print_table(verdicts)
-        for line in findings_text(verdicts):
+        click.echo(report.table(), nl=False)
+        for line in report.findings:
             click.echo(line)
         for item in minimised:
             click.echo(f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  {item['command']}")
-        reused = sum(1 for job in jobs if job.key in done)
-        click.echo(f"{len(jobs)} runs ({reused} reused from {jsonl}) in {wall:.1f} s, {parallel} at a time, "
-                   f"time limit {timeout:g} s per run" if reused else
-                   f"{len(jobs)} runs in {wall:.1f} s, {parallel} at a time, time limit {timeout:g} s per run")
-        click.echo(verdict_line(verdicts))
-    if any(v.failed for v in verdicts):
+        reused = f" ({report.reused} reused from {jsonl})" if report.reused else ""
+        click.echo(f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, "
+                   f"time limit {timeout:g} s per run")
+        click.echo(report.verdict)
+    if report.failed:
         raise click.exceptions.Exit(1)
 
 
-def _minimise_all(verdicts, instances, timeout, limit, symmetry_breaking, folder, plugins) -> list[dict]:
+def _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, folder, plugins) -> list[dict]:
     from trisolve.crosscheck.minimize import minimise
 
     out = []
-    by_path = {i.path: i for i in instances}
+    by_path = {level.run_path: level for level in levels}
     for verdict in verdicts:
         if not verdict.failed:
             continue
-        instance = by_path[verdict.path]
+        level = by_path[verdict.path]
         involved = []
         for finding in verdict.findings:
             involved.extend(b for b in finding.backends if b not in involved)
@@ -124,7 +97,7 @@ def _minimise_all(verdicts, instances, timeout, limit, symmetry_breaking, folder
             # an invalid solution needs only its own backend; add any other for a reference
             others = [r.backend for r in verdict.records if r.backend not in involved]
             involved.extend(others[:1])
-        result = minimise(instance.family, instance.level, involved, timeout=timeout, limit=limit,
+        result = minimise(level.kind, level.model, involved, timeout=timeout, limit=limit,
                           symmetry_breaking=symmetry_breaking)
         if result is None:
             continue
@@ -134,7 +107,7 @@ def _minimise_all(verdicts, instances, timeout, limit, symmetry_breaking, folder
         with open(target, "w", encoding="utf-8") as handle:
             handle.write(result.text)
         parts = ["trisolve", "crosscheck", target, "--backends", ",".join(involved), "--no-expected",
-                 "--family", instance.family.name]
+                 "--family", level.family]
         if symmetry_breaking:
             parts.append("--symmetry-breaking")
         for plugin in plugins:
@@ -176,8 +149,11 @@ def _record_expected(path: str, verdicts, symmetry_breaking: bool) -> None:
 class _Progress:
     """Finished runs out of all, on stderr, for terminals."""
 
-    def __init__(self, total: int, enabled: bool) -> None:
-        self.total, self.enabled, self.finished = total, enabled, 0
+    def __init__(self, enabled: bool) -> None:
+        self.total, self.enabled, self.finished = 0, enabled, 0
+
+    def start(self, total: int) -> None:
+        self.total = total
 
     def update(self, record, reused: bool) -> None:
         self.finished += 1

@@ -12,7 +12,7 @@ from . import __version__
 
 #: command name -> (module in this package, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
-    "solve": ("solve", "Solve one instance: first solution, all of them, or the count."),
+    "solve": ("solve_cmd", "Solve one instance: first solution, all of them, or the count."),
     "crosscheck": ("crosscheck_cmd", "Run every backend variant on instances and prove they agree."),
     "bench": ("bench_cmd", "Benchmark backends: times, statistics, cactus plot."),
     "export": ("export_cmd", "Write an instance as DIMACS, ASP facts or a CP-SAT model."),

@@ -82,7 +82,7 @@ def test_unsat_is_an_answer(tmp_path):
     (["solve", "levels/hexiom/level01.txt", "--all", "--count"], "cannot be used together"),
     (["solve", "levels/hexiom/level01.txt", "--timeout", "-1"], "timeout"),
     (["crosscheck", "no-such-folder"], "no such file"),
-    (["solve"], "LEVEL"),
+    (["solve"], "FILE_OR_DIR"),
 ])
 def test_bad_usage_exits_2_with_a_message_and_no_traceback(args, fragment):
     done = trisolve(*args)
@@ -123,3 +123,40 @@ def test_crosscheck_agrees_on_small_levels_and_writes_jsonl(tmp_path):
     summary = json.loads(again.stdout)
     assert summary["verdict"] == "ok"
     assert len(log.read_text().splitlines()) == len(lines)  # nothing ran twice
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_one_command_solves_a_folder_and_writes_one_valid_line_per_level(backend, tmp_path):
+    from support import HEXIOM_LEVELS
+    from trisolve.models import hexiom
+
+    out = tmp_path / "out.jsonl"
+    done = trisolve("solve", "levels/hexiom", "--backend", backend, "--jsonl", str(out), timeout=600)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(lines) == len(HEXIOM_LEVELS) == 41
+    assert done.stdout.count("==> ") == 41
+    for line, path in zip(lines, HEXIOM_LEVELS):
+        assert os.path.samefile(os.path.join(ROOT, line["instance"]), path)
+        assert line["status"] == "sat" and line["backend"].startswith(backend + ":")
+        level = hexiom.parse(path)
+        assert hexiom.validate(level, hexiom.Solution(tuple(line["solutions"][0]["cells"]))) == []
+
+
+def test_many_instances_exit_with_the_worst_code_and_keep_going(tmp_path):
+    folder = tmp_path / "hexiom"
+    folder.mkdir()
+    with open(level_path("hexiom", "level01")) as handle:
+        (folder / "a-good.txt").write_text(handle.read())
+    (folder / "b-bad.txt").write_text("3\n. x .\n")
+    (folder / "c-impossible.txt").write_text("2\n6 .\n. . .\n. .\n")
+    done = trisolve("solve", str(folder), "--json")
+    assert done.returncode == 2, done.stderr
+    assert "b-bad.txt:2" in done.stderr and "Traceback" not in done.stderr
+    statuses = [json.loads(line)["status"] for line in done.stdout.splitlines()]
+    assert statuses == ["sat", "unsat"]
+    stopped = trisolve("solve", level_path("hexiom", "level01"), level_path("hexiom", "level40"), "--count",
+                       "--backend", "pysat", "--timeout", "1", "--json")
+    assert stopped.returncode == 3, stopped.stderr
+    assert [json.loads(line)["complete"] for line in stopped.stdout.splitlines()] == [True, False]

@@ -1,0 +1,195 @@
+"""``trisolve solve``: instances one after another, one backend (or a portfolio race) each.
+
+A thin layer over ``trisolve.api.solve``: this module reads the options,
+prints each Result as text or JSON, and turns the runs into one exit code.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+
+from .common import UsageProblem
+from .main import EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE
+
+#: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
+#: solution) outranks bad input, which outranks a run stopped by a limit
+_SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3}
+
+
+@click.command(name="solve")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="FILE_OR_DIR...")
+@click.option("--backend", "-b", "backend_spec", default=None, metavar="NAME[:VARIANT]",
+              help="pysat, clingo, cpsat (optionally :variant), or auto (race them). "
+                   "Default: the measured fastest for the family.")
+@click.option("--all", "all_", is_flag=True, help="Print every solution.")
+@click.option("--count", is_flag=True, help="Count the solutions (prints the count, not the boards).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Stop after N solutions (count shows N+).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Wall-clock limit in seconds, per instance.")
+@click.option("--symmetry-breaking", is_flag=True, help="Keep one solution per symmetry class (the lex-leader).")
+@click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Solver random seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per instance (one per line) instead of text.")
+@click.option("--jsonl", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
+              help="Also write one JSON object per instance to FILE (overwritten), each line as its run finishes.")
+@click.option("--colour/--no-colour", default=None, help="Colour in renderings (default: when stdout is a terminal).")
+@click.option("--sat-command", default=None, metavar="CMD",
+              help='External SAT solver for --backend dimacs (e.g. "kissat"); with auto it joins the race.')
+def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking, family, seed, as_json, jsonl,
+            colour, sat_command):
+    """Solve each FILE (and each instance file in each DIR): the first solution, every solution
+    (--all) or the count (--count). The solver is imported once; each run is a forked child
+    with a hard kill behind --timeout. Exit code: the worst of the runs."""
+    from . import api
+
+    if all_ and count:
+        raise UsageProblem("--all and --count cannot be used together")
+    if limit is not None and not (all_ or count):
+        raise UsageProblem("--limit needs --all or --count")
+    if backend_spec == "auto" and (all_ or count):
+        raise UsageProblem("--backend auto races for the first solution; use one backend with --all/--count")
+    files = api.instance_files(paths)
+    many = len(files) > 1
+    render_options = {"colour": sys.stdout.isatty() if colour is None else colour}
+    log = open(jsonl, "w", encoding="utf-8") if jsonl else None
+    worst = EXIT_OK
+    try:
+        for index, path in enumerate(files):
+            if many and not as_json:
+                click.echo(("\n" if index else "") + f"==> {path} <==")
+            code = _solve_one(path, family, backend_spec, all_=all_, count=count, limit=limit, timeout=timeout,
+                              seed=seed, symmetry_breaking=symmetry_breaking, sat_command=sat_command,
+                              as_json=as_json, log=log, render_options=render_options, many=many)
+            worst = max(worst, code, key=_SEVERITY.__getitem__)
+    finally:
+        if log is not None:
+            log.close()
+    if worst:
+        raise click.exceptions.Exit(worst)
+
+
+def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_: bool, count: bool,
+               limit: int | None, timeout: float | None, seed: int, symmetry_breaking: bool,
+               sat_command: str | None, as_json: bool, log, render_options: dict, many: bool) -> int:
+    """Solve one instance and print it; returns its exit code (bad input among many is reported, not raised)."""
+    from . import api
+    from trisolve.models.errors import TrisolveError
+
+    try:
+        level = api.load(path, family)
+        if backend_spec != "auto":  # checked before anything prints
+            api.backend_name(backend_spec, level.family)
+    except TrisolveError as problem:
+        if not many:
+            raise
+        click.echo(f"trisolve: {problem}", err=True)
+        return EXIT_USAGE
+    if level.family != "sigils":
+        render_options = {}
+    enumerate_ = all_ or count
+    progress = _Progress(enabled=enumerate_ and not as_json and sys.stderr.isatty())
+
+    def on_solution(solution) -> None:
+        progress.tick()
+        if all_ and not as_json:
+            click.echo(solution.render(**render_options))
+
+    try:
+        result = api.solve(level, backend_spec, count=count, all=all_, limit=limit, timeout=timeout, seed=seed,
+                           symmetry_breaking=symmetry_breaking, sat_command=sat_command, on_solution=on_solution)
+    finally:
+        progress.close()
+    if result.portfolio:
+        for note in result.portfolio.get("left_out", ()):
+            click.echo(f"trisolve: {note}", err=True)
+    if result.error:
+        click.echo(f"trisolve: {result.backend} failed: {result.error}", err=True)
+    record = result.to_json(solutions=all_ or not enumerate_)
+    if log is not None:
+        log.write(json.dumps(record) + "\n")
+        log.flush()
+    if as_json:
+        sys.stdout.write(json.dumps(record) + "\n")
+    else:
+        click.echo(level.describe())
+        if result.solutions and (not enumerate_ or (count and result.complete and result.count == 1)):
+            # the first solution, or the only one when a count proved it unique
+            click.echo(result.solutions[0].render(**render_options))
+        click.echo(_summary(result))
+        if result.portfolio:
+            click.echo(_portfolio_line(result.portfolio))
+        click.echo(_stats_line(result))
+    for i, violations in result.invalid:
+        click.echo(f"trisolve: solution {i + 1} from {result.backend} is INVALID: " + "; ".join(violations[:5]),
+                   err=True)
+    return _exit_code(result, limit)
+
+
+def _exit_code(result, limit: int | None) -> int:
+    if result.invalid or (result.error and result.count == 0):
+        return EXIT_INTERNAL
+    if result.status == "unknown":
+        return EXIT_LIMIT
+    if result.mode == "first" or result.complete:
+        return EXIT_OK
+    # an enumeration that stopped at the user's own --limit answered the question asked
+    if limit is not None and result.count >= limit:
+        return EXIT_OK
+    return EXIT_LIMIT
+
+
+def _portfolio_line(portfolio: dict) -> str:
+    others = [r for r in portfolio["runs"] if r["backend"] != portfolio["winner"]]
+    shown = ", ".join(f"{r['backend']} {r.get('stopped_by') or r['status']}" for r in others)
+    if portfolio["winner"] is None:
+        return "portfolio: no backend answered (" + shown + ")"
+    return f"portfolio: {portfolio['winner']} answered first" + (f"; stopped the others ({shown})" if shown else "")
+
+
+def _summary(result) -> str:
+    what = {"sat": "solved", "unsat": "no solution exists", "unknown": "no answer within the limits"}[result.status]
+    parts = [f"{result.backend}: {what}"]
+    if result.mode == "all" or result.status == "unsat":
+        noun = "symmetry classes" if result.symmetry_breaking else "solutions"
+        if result.complete and result.count == 1:
+            parts.append("exactly one " + ("symmetry class" if result.symmetry_breaking else "solution (unique)"))
+        else:
+            parts.append(f"{result.count_text} {noun}" + ("" if result.complete else " (incomplete)"))
+    if result.stopped_by:
+        parts.append(f"stopped: {result.stopped_by}")
+    if result.duplicates:
+        parts.append(f"{result.duplicates} duplicate reports ignored")
+    return ", ".join(parts)
+
+
+def _stats_line(result) -> str:
+    shown = ", ".join(f"{k} {v:.3f}s" for k, v in result.times.items())
+    stats = ", ".join(f"{k} {v}" for k, v in result.stats.items() if isinstance(v, (int, float, str)))
+    return f"time: {shown}" + (f"\nstats: {stats}" if stats else "")
+
+
+class _Progress:
+    """A one-line counter on stderr for long enumerations (terminals only)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.count = 0
+        self.started = time.monotonic()
+        self.last = 0.0
+
+    def tick(self) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if self.enabled and now - self.last > 0.2:
+            self.last = now
+            sys.stderr.write(f"\r{self.count} solutions, {now - self.started:.1f} s")
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled and self.last:
+            sys.stderr.write("\r" + " " * 40 + "\r")
+            sys.stderr.flush()

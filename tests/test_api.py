@@ -1,0 +1,156 @@
+"""The library: ``import trisolve`` and its functions, as a notebook user meets them.
+
+The README's API section and the API module's docstrings run here as doctests,
+so the documented examples cannot drift from what the code does.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+
+import trisolve
+from support import ROOT, level_path
+
+BACKENDS = ["pysat", "clingo", "cpsat"]
+
+
+@pytest.fixture(autouse=True)
+def _in_repository_root(monkeypatch):
+    monkeypatch.chdir(ROOT)  # the documented examples use paths relative to the checkout
+
+
+def _run_doctests(text: str, name: str) -> None:
+    test = doctest.DocTestParser().get_doctest(text, {}, name, None, 0)
+    assert test.examples, f"{name}: no examples found"
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0, f"{name}: a documented example failed (output above)"
+
+
+@pytest.mark.slow
+def test_the_readme_api_section_runs_as_documented():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+        readme = handle.read()
+    section = readme[readme.index("## Python API"):]
+    section = section[: section.index("\n## ", 1)]
+    blocks = re.findall(r"```python\n(.*?)```", section, re.S)
+    assert blocks, "the README's API section has no python block"
+    _run_doctests("\n".join(blocks), "README.md#python-api")
+
+
+def test_the_api_docstrings_run_as_documented():
+    import trisolve.api
+
+    for name, text in [("trisolve.api", trisolve.api.__doc__), ("trisolve", trisolve.__doc__)]:
+        _run_doctests(text, name)
+
+
+def test_import_trisolve_loads_no_solver_and_no_library_module():
+    code = ("import sys, trisolve; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            "('clingo', 'ortools', 'pysat', 'numpy', 'click') or m == 'trisolve.api'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+def test_the_issue_one_liner_prints_the_status_and_the_board():
+    code = ("import trisolve; r = trisolve.solve(trisolve.load('levels/hexiom/level38.txt'), backend='clingo'); "
+            "print(r.status, r.solutions[0])")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("sat ") and "+3 4 4 5 . 5 4 4+3" in done.stdout
+
+
+def test_public_names_are_listed_and_typed():
+    import trisolve.api
+
+    assert set(trisolve.api.__all__) <= set(trisolve.__all__)
+    for name in trisolve.api.__all__:
+        assert getattr(trisolve, name) is not None
+    assert os.path.exists(os.path.join(os.path.dirname(trisolve.__file__), "py.typed"))
+
+
+@pytest.mark.parametrize("isolate", [True, False], ids=["child-process", "in-process"])
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_count_is_exact_and_every_solution_valid(backend, isolate):
+    result = trisolve.solve(trisolve.load(level_path("hexiom", "level01")), backend, count=True, isolate=isolate)
+    assert (result.status, result.count, result.complete, result.count_text) == ("sat", 12, True, "12")
+    assert len(result.solutions) == 12 and len(set(result.solutions)) == 12
+    assert all(s.violations() == [] for s in result.solutions) and result.invalid == ()
+    assert result.backend.startswith(backend + ":")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_limit_cuts_the_count_short_and_says_so(backend):
+    result = trisolve.solve(level_path("hexiom", "level01"), backend, all=True, limit=5)
+    assert (result.count, result.complete, result.count_text) == (5, False, "5+")
+
+
+def test_solutions_stream_as_they_are_found():
+    seen = []
+    result = trisolve.solve(level_path("hexiom", "level01"), "clingo", all=True, on_solution=seen.append)
+    assert seen == list(result.solutions) and len(seen) == 12
+
+
+@pytest.mark.parametrize("family,stem", [("hexiom", "level02"), ("sigils", "gate-4x3"), ("logic", "einstein")])
+def test_levels_load_from_text_as_from_files(family, stem):
+    path = level_path(family, stem)
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    from_file = trisolve.load(path)
+    from_text = trisolve.load(text, family="logic" if family == "logic" else None)
+    assert from_file.family == from_text.family == family
+    assert from_text.path is None and from_file.path == path
+    assert from_text.render() == from_file.render()
+    first = trisolve.solve(from_text)
+    assert first.status == "sat" and first.solutions[0].violations() == []
+    assert str(first.solutions[0]) == first.solutions[0].render().rstrip("\n")
+
+
+@pytest.mark.parametrize("call,fragment", [
+    (lambda: trisolve.load("levels/hexiom/no-such.txt"), "no such file"),
+    (lambda: trisolve.load("levels/hexiom"), "folder"),
+    (lambda: trisolve.load("3\n. x .\n"), "<string>"),
+    (lambda: trisolve.solve("levels/hexiom/level01.txt", "nosuch"), "unknown backend"),
+    (lambda: trisolve.solve("levels/hexiom/level01.txt", limit=3), "limit"),
+    (lambda: trisolve.solve("levels/hexiom/level01.txt", "auto", count=True), "auto"),
+], ids=["missing-file", "folder", "bad-text", "unknown-backend", "limit-without-all", "auto-count"])
+def test_bad_requests_raise_trisolve_errors_with_a_message(call, fragment):
+    from trisolve.models.errors import TrisolveError
+
+    with pytest.raises(TrisolveError, match=re.escape(fragment)):
+        call()
+
+
+def test_crosscheck_judges_each_instance():
+    report = trisolve.crosscheck([level_path("hexiom", "level01"), trisolve.load(level_path("hexiom", "level02"))],
+                                 backends=["pysat:totalizer", "clingo:count", "cpsat:int"], timeout=20, jobs=2)
+    assert [(v.status, v.count) for v in report.verdicts] == [("agree", 12), ("agree", 3)]
+    assert not report.failed and report.runs == 6 and "VERDICT" in str(report)
+    assert json.loads(json.dumps(report.to_json()))["instances"]
+
+
+def test_crosscheck_finds_a_broken_encoding():
+    from trisolve.backends import registry
+
+    registry.load_plugin(os.path.join(ROOT, "tests", "mutants.py"))
+    report = trisolve.crosscheck(level_path("hexiom", "level08"),
+                                 backends=["pysat:totalizer", "mutant:neighbours-off-by-one"], timeout=20, expected=False)
+    assert report.failed and report.verdicts[0].status == "DISAGREE" and report.findings
+
+
+def test_bench_times_each_run():
+    timing = trisolve.bench(level_path("hexiom", "level01"), backends=["pysat:totalizer", "clingo:count"], repeat=2,
+                            timeout=20)
+    assert sorted((r.backend, r.round) for r in timing.runs) == [
+        ("clingo:count", 0), ("clingo:count", 1), ("pysat:totalizer", 0), ("pysat:totalizer", 1)]
+    assert all(r.solved and r.valid and r.cpu > 0 for r in timing.runs)
+    assert "clingo:count" in timing.markdown()
