@@ -9,10 +9,12 @@ backend: the cross-check is only as strong as that independence.
 
 from __future__ import annotations
 
+import random
 import time
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
 
 
 class Status(str, Enum):
@@ -45,6 +47,10 @@ class Options:
     enumerate: bool = False
     symmetry_breaking: bool = False
     seed: int = 0
+    #: reorder the solver's input reproducibly from ``seed`` (variables, clauses, facts,
+    #: whatever the paradigm is sensitive to), so that luck is measured on every backend;
+    #: the solution set never changes (see ``shuffle_seed``)
+    shuffle: bool = False
     #: worker threads where the solver has them (CP-SAT); None: the backend's default
     workers: int | None = None
     #: external SAT solver command line for the ``dimacs`` backend (e.g. ``"kissat"``)
@@ -108,6 +114,28 @@ class Backend(Protocol):
         ...
 
 
+def shuffle_seed(options: Options, seeded_solver: bool = True) -> int | None:
+    """The seed a backend shuffles its input with, or None for the input as translated.
+
+    A solver with its own random seed shuffles only when asked (``--shuffle``);
+    one without (PySAT's CaDiCaL has none) shuffles whenever the seed is not 0,
+    so that ``--seed`` has an effect on every backend.
+    """
+    if options.shuffle or (not seeded_solver and options.seed):
+        return options.seed
+    return None
+
+
+def luck_stats(options: Options, shuffled: int | None, what: str) -> dict[str, Any]:
+    """What a run's stats record so it can be reproduced: the seed, and which shuffle of what."""
+    return {"seed": options.seed, "shuffle": None if shuffled is None else f"{what} (seed {shuffled})"}
+
+
+def shuffler(seed: int) -> "random.Random":
+    """The one random source of input shuffles: the same seed gives the same order everywhere."""
+    return random.Random(f"trisolve-shuffle-{seed}")
+
+
 class Stopwatch:
     """Collects phase times (translate, solve, decode) for Result.times.
 
@@ -134,6 +162,17 @@ class Stopwatch:
 
     def add(self, phase: str, seconds: float) -> None:
         self.times[phase] = self.times.get(phase, 0.0) + seconds
+
+
+@contextmanager
+def cpu_phase_times() -> Iterator[None]:
+    """Have backends record CPU seconds per phase, here and in the children forked meanwhile."""
+    previous = Stopwatch.record_cpu
+    Stopwatch.record_cpu = True
+    try:
+        yield
+    finally:
+        Stopwatch.record_cpu = previous
 
 
 class UnsupportedFamily(Exception):

@@ -17,6 +17,7 @@ timeout and a kill.  Nothing here imports pysat until a run or an export.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import resource
@@ -27,7 +28,7 @@ import time
 from typing import Any
 
 from . import pysat as _cnf_backend
-from .base import BackendUnavailable, Limits, Options, Result, SolutionSink, Stopwatch, finish
+from .base import BackendUnavailable, Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed
 
 
 def _encoding_of(variant: str) -> str:
@@ -78,7 +79,7 @@ class DimacsBackend:
     # ------------------------------------------------------------------ run
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
-        from .pysat.engine import CnfEncoding, blocking_clause, decode_model, parse_dimacs_model, to_dimacs
+        from .pysat.engine import blocking_clause, decode_model, parse_dimacs_model, shuffled, to_dimacs
 
         argv = command_line(options.sat_command)
         deadline = limits.deadline()
@@ -86,6 +87,10 @@ class DimacsBackend:
 
         watch.start("translate")
         cnf = self.translator.encode(level, self.encoding, options)
+        # the solver binary's own seed is not known here: --seed reaches it as a shuffle of the file
+        seed = shuffle_seed(options, seeded_solver=False)
+        if seed is not None:
+            cnf = shuffled(cnf, seed)
         watch.stop("translate")
 
         wanted = limits.solutions if options.enumerate else 1
@@ -99,6 +104,7 @@ class DimacsBackend:
             "clauses": len(cnf.clauses),
             "projection": len(cnf.projection),
             "solver_calls": 0,
+            **luck_stats(options, seed, "variables renumbered, clauses and literals reordered"),
         }
         solver_cpu = 0.0
         solver_peak_mb = 0.0
@@ -112,7 +118,7 @@ class DimacsBackend:
                     break
                 # write the CNF with one blocking clause per solution found so far
                 watch.start("write")
-                current = CnfEncoding(cnf.pool, cnf.clauses + blocking, cnf.projection, cnf.decode, cnf.block_true_only)
+                current = dataclasses.replace(cnf, clauses=cnf.clauses + blocking)
                 with open(path, "w", encoding="ascii") as handle:
                     handle.write(to_dimacs(current))
                 watch.stop("write")

@@ -52,6 +52,7 @@ class Job:
                 "all" if o.enumerate else "first",
                 f"sb={int(o.symmetry_breaking)}",
                 f"seed={o.seed}",
+                *(["shuffle"] if o.shuffle else []),
                 f"limit={self.limits.solutions}",
                 f"time={self.limits.time}",
             ]

@@ -324,6 +324,7 @@ def solve(
     limit: int | None = None,
     timeout: float | None = None,
     seed: int = 0,
+    shuffle: bool = False,
     symmetry_breaking: bool = False,
     isolate: bool = True,
     sat_command: str | None = None,
@@ -338,9 +339,13 @@ def solve(
     with a hard kill behind the backend's own time limit, and the solver is
     imported once in this process so that later runs start warm; without it
     the run happens in this process (no kill, exceptions propagate).
-    ``on_solution`` sees each solution as it is found.
+    ``on_solution`` sees each solution as it is found.  ``seed`` varies the
+    search (pysat, which has no seed, renumbers its variables from it);
+    ``shuffle`` also reorders every backend's input from it: the same
+    solutions, other luck.  The stats record both, and ``times`` gains CPU
+    seconds per phase (``solve_cpu``, ...).
     """
-    from trisolve.backends.base import Limits, Options
+    from trisolve.backends.base import Limits, Options, cpu_phase_times
     from trisolve.backends.runner import Job
 
     level = level if isinstance(level, Level) else load(level)
@@ -352,7 +357,8 @@ def solve(
     if timeout is not None and timeout <= 0:
         raise UsageError("timeout must be more than 0 seconds")
     limits = Limits(time=timeout, solutions=limit)
-    options = Options(enumerate=enumerate_, symmetry_breaking=symmetry_breaking, seed=seed, sat_command=sat_command)
+    options = Options(enumerate=enumerate_, symmetry_breaking=symmetry_breaking, seed=seed, shuffle=shuffle,
+                      sat_command=sat_command)
 
     def stream(data: Any) -> None:
         if on_solution is not None and data is not None:
@@ -364,13 +370,15 @@ def solve(
             raise UsageError("backend auto races for the first solution; use one backend to list or count")
         if not isolate:
             raise UsageError("backend auto races child processes; it needs isolate=True")
-        record, race_info = _race(level, limits, options, sat_command)
+        with cpu_phase_times():
+            record, race_info = _race(level, limits, options, sat_command)
     else:
         name = backend_name(backend, level.family)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
         job = Job(level.run_path, level.family, name, limits, options)
-        record = _run_isolated(job, level, stream) if isolate else _run_here(job, level, stream)
+        with cpu_phase_times():
+            record = _run_isolated(job, level, stream) if isolate else _run_here(job, level, stream)
     return _result(level, record, race_info)
 
 

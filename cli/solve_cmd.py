@@ -32,14 +32,18 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3}
               help="Wall-clock limit in seconds, per instance.")
 @click.option("--symmetry-breaking", is_flag=True, help="Keep one solution per symmetry class (the lex-leader).")
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Solver random seed.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Solver random seed (pysat, which has none, renumbers its variables from it).")
+@click.option("--shuffle", is_flag=True,
+              help="Also reorder the solver's input from the seed (variables, clauses, facts): same solutions, "
+                   "different luck. The JSON's stats record seed and shuffle.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per instance (one per line) instead of text.")
 @click.option("--jsonl", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
               help="Also write one JSON object per instance to FILE (overwritten), each line as its run finishes.")
 @click.option("--colour/--no-colour", default=None, help="Colour in renderings (default: when stdout is a terminal).")
 @click.option("--sat-command", default=None, metavar="CMD",
               help='External SAT solver for --backend dimacs (e.g. "kissat"); with auto it joins the race.')
-def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking, family, seed, as_json, jsonl,
+def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking, family, seed, shuffle, as_json, jsonl,
             colour, sat_command):
     """Solve each FILE (and each instance file in each DIR): the first solution, every solution
     (--all) or the count (--count). The solver is imported once; each run is a forked child
@@ -62,7 +66,7 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
             if many and not as_json:
                 click.echo(("\n" if index else "") + f"==> {path} <==")
             code = _solve_one(path, family, backend_spec, all_=all_, count=count, limit=limit, timeout=timeout,
-                              seed=seed, symmetry_breaking=symmetry_breaking, sat_command=sat_command,
+                              seed=seed, shuffle=shuffle, symmetry_breaking=symmetry_breaking, sat_command=sat_command,
                               as_json=as_json, log=log, render_options=render_options, many=many)
             worst = max(worst, code, key=_SEVERITY.__getitem__)
     finally:
@@ -73,7 +77,7 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
 
 
 def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_: bool, count: bool,
-               limit: int | None, timeout: float | None, seed: int, symmetry_breaking: bool,
+               limit: int | None, timeout: float | None, seed: int, shuffle: bool, symmetry_breaking: bool,
                sat_command: str | None, as_json: bool, log, render_options: dict, many: bool) -> int:
     """Solve one instance and print it; returns its exit code (bad input among many is reported, not raised)."""
     from . import api
@@ -100,7 +104,7 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_:
 
     try:
         result = api.solve(level, backend_spec, count=count, all=all_, limit=limit, timeout=timeout, seed=seed,
-                           symmetry_breaking=symmetry_breaking, sat_command=sat_command, on_solution=on_solution)
+                           shuffle=shuffle, symmetry_breaking=symmetry_breaking, sat_command=sat_command, on_solution=on_solution)
     finally:
         progress.close()
     if result.portfolio:

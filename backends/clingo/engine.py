@@ -10,6 +10,7 @@ the plain ``clingo`` command next to the shipped rules.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import logging
 import os
@@ -24,7 +25,7 @@ from typing import Any, Callable, Iterator, Sequence
 
 import clingo
 
-from ..base import Limits, Options, Result, SolutionSink, Stopwatch, UnsupportedFamily, finish
+from ..base import Limits, Options, Result, SolutionSink, Stopwatch, UnsupportedFamily, finish, luck_stats, shuffle_seed, shuffler
 
 ENCODINGS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "encodings")
 
@@ -122,6 +123,23 @@ def _statistics(control: clingo.Control) -> dict[str, Any]:
     except (KeyError, RuntimeError):  # statistics are absent when solving never started
         pass
     return out
+
+
+#: One fact or rule: text up to a full stop that ends the statement (not the ``..`` of a range).
+STATEMENT = re.compile(r"\S[^%]*?\.(?=\s|$)")
+
+
+def shuffled_facts(facts: str, seed: int) -> str:
+    """The same facts in a reproducible random order, one statement per line.
+
+    clasp's search follows the order atoms are grounded in, which follows the
+    order of the facts: reordering them is how an ASP solve meets luck beyond
+    ``--seed``.  A set of facts means the same in any order.
+    """
+    statements = [match.group(0) for line in facts.splitlines() if not line.lstrip().startswith("%")
+                  for match in STATEMENT.finditer(line)]
+    shuffler(seed).shuffle(statements)
+    return "\n".join(statements) + "\n"
 
 
 #: How often the search thread looks at the stop flag while clasp searches.
@@ -267,6 +285,9 @@ class ClingoBackend:
 
         watch.start("translate")
         program = self.encode(level, options)
+        seed = shuffle_seed(options)
+        if seed is not None:
+            program = dataclasses.replace(program, facts=shuffled_facts(program.facts, seed))
         control = clingo.Control([str(wanted or 0), *solver_arguments(program, options)], logger=logger, message_limit=100)
         for name in program.rules:
             control.load(encoding_path(name))
@@ -306,7 +327,7 @@ class ClingoBackend:
             stopped_by = "solution limit"
         if not options.enumerate and solutions:
             exhausted = False  # a first-solution run is never a count, even if clasp exhausted the space
-        stats: dict[str, Any] = {}
+        stats: dict[str, Any] = luck_stats(options, seed, "facts reordered")
         if search.finished:  # else the thread is still busy and its figures are not final
             for phase, seconds in search.times.items():
                 watch.add(phase, seconds)

@@ -131,7 +131,7 @@ class CpsatBackend:
             self.name, self.family, solutions,
             exhausted=False,
             proved_unsat=status == module.INFEASIBLE,
-            stats=self._stats(encoding, solver, status),
+            stats=self._stats(encoding, solver, status, options),
             times=watch.times,
             stopped_by="solution limit" if status is None else ("time limit" if status == module.UNKNOWN else None),
         )
@@ -193,7 +193,7 @@ class CpsatBackend:
             self.name, self.family, solutions,
             exhausted=exhausted,
             proved_unsat=exhausted and not solutions,
-            stats=self._stats(encoding, solver, status),
+            stats=self._stats(encoding, solver, status, options),
             times=watch.times,
             duplicates=state["duplicates"],
             stopped_by=stopped_by,
@@ -205,6 +205,10 @@ class CpsatBackend:
         # the OS default afterwards: Ctrl-C must stay Python's (the runner decides).
         params.catch_sigint_signal = False
         params.random_seed = options.seed
+        if base.shuffle_seed(options) is not None:
+            # CP-SAT shuffles its own input from random_seed: variable order and constraint order
+            params.permute_variable_randomly = True
+            params.permute_presolve_constraint_order = True
         if limits.time is not None:
             params.max_time_in_seconds = max(limits.time, 0.0)
 
@@ -213,12 +217,13 @@ class CpsatBackend:
             raise RuntimeError(f"{self.name}: CP-SAT rejected the model: {encoding.model.Validate()}")
 
     @staticmethod
-    def _stats(encoding: CpsatModel, solver: Any, status: int | None) -> dict[str, Any]:
+    def _stats(encoding: CpsatModel, solver: Any, status: int | None, options: Options) -> dict[str, Any]:
         proto = encoding.model.Proto()
         stats: dict[str, Any] = {
             "variables": len(proto.variables),
             "constraints": len(proto.constraints),
             "workers": solver.parameters.num_workers,
+            **base.luck_stats(options, base.shuffle_seed(options), "variables and constraints permuted by CP-SAT"),
         }
         if status is not None:
             stats.update(

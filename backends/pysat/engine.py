@@ -13,12 +13,12 @@ import threading
 import time
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, Mapping
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from ..base import Limits, Options, Result, SolutionSink, Stopwatch, UnsupportedFamily, finish
+from ..base import Limits, Options, Result, SolutionSink, Stopwatch, UnsupportedFamily, finish, luck_stats, shuffle_seed, shuffler
 
 #: SAT solvers a variant may name after ``@``.  All of them add clauses between
 #: solves (enumeration needs it) and can stop early (time limits need it);
@@ -61,6 +61,12 @@ class CnfEncoding:
     projection: list[int]
     decode: Callable[[frozenset[int]], Any]
     block_true_only: bool = False
+    #: after a shuffle, each variable's number before it (``pool`` names those)
+    renumbered_from: Mapping[int, int] | None = None
+
+    def key_of(self, var: int) -> Any:
+        """The pool key a variable stands for (``("tile", 3, 4)``), shuffled or not."""
+        return self.pool.obj(var if self.renumbered_from is None else self.renumbered_from[var])
 
     @property
     def variables(self) -> int:
@@ -112,6 +118,9 @@ class PysatBackend:
 
         watch.start("translate")
         cnf = self.translator.encode(level, self.encoding, options)
+        seed = shuffle_seed(options, seeded_solver=False)
+        if seed is not None:
+            cnf = shuffled(cnf, seed)
         watch.stop("translate")
 
         wanted = limits.solutions
@@ -125,6 +134,7 @@ class PysatBackend:
             "variables": cnf.variables,
             "clauses": len(cnf.clauses),
             "projection": len(cnf.projection),
+            **luck_stats(options, seed, "variables renumbered, clauses and literals reordered"),
         }
 
         with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
@@ -251,6 +261,42 @@ def lex_leq(pool: IDPool, pairs: list[tuple[int, int]], symmetry: int) -> list[l
     return clauses
 
 
+def shuffled(cnf: CnfEncoding, seed: int) -> CnfEncoding:
+    """The same CNF with variables renumbered and clauses and their literals reordered.
+
+    CDCL search depends on variable numbers (initial decision order) and
+    clause order (watch lists), not on meaning: this is how a SAT solver
+    without a seed of its own meets luck.  The solution set is unchanged;
+    ``decode`` maps the new numbers back before the translator's decoder.
+    """
+    rng = shuffler(seed)
+    top = cnf.variables
+    order = list(range(1, top + 1))
+    rng.shuffle(order)
+    new = {old: new for old, new in zip(range(1, top + 1), order)}
+    old_of = {n: o for o, n in new.items()}
+    clauses = []
+    for clause in cnf.clauses:
+        moved = [new[abs(lit)] if lit > 0 else -new[abs(lit)] for lit in clause]
+        rng.shuffle(moved)
+        clauses.append(moved)
+    rng.shuffle(clauses)
+    decode = cnf.decode
+
+    def decode_renumbered(true: frozenset[int]) -> Any:
+        return decode(frozenset(old_of[v] for v in true))
+
+    earlier = cnf.renumbered_from or {}
+    return CnfEncoding(
+        pool=cnf.pool,
+        clauses=clauses,
+        projection=sorted(new[v] for v in cnf.projection),
+        decode=decode_renumbered,
+        block_true_only=cnf.block_true_only,
+        renumbered_from={n: earlier.get(o, o) for n, o in old_of.items()},
+    )
+
+
 def blocking_clause(cnf: CnfEncoding, true: frozenset[int]) -> list[int]:
     """The clause that excludes one solution, over projection variables only."""
     if cnf.block_true_only:
@@ -278,7 +324,7 @@ def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
     """
     lines = list(comments)
     for var in cnf.projection:
-        key = cnf.pool.obj(var)
+        key = cnf.key_of(var)
         words = key if isinstance(key, tuple) else (key,)
         lines.append("c " + " ".join(str(w) for w in (var, *words)))
     lines.append(f"p cnf {cnf.variables} {len(cnf.clauses)}")
