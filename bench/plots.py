@@ -6,7 +6,7 @@ always show the same numbers.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from .summary import VIRTUAL_BEST
 
@@ -115,3 +115,35 @@ def scatter(summary: Mapping[str, Any], first: str, second: str, timeout: float,
     figure.savefig(path, dpi=120)
     plt.close(figure)
 
+
+
+def ecdf(runs: Sequence[Any], backends: Sequence[str], timeout: float, path: str, title: str = "") -> None:
+    """Each backend's run-time distribution over seeds (and shuffles): the share of runs done within x.
+
+    Where the cactus plot folds a backend's repeats into one median per
+    instance, this keeps every run, so a heavy tail shows as a line that
+    creeps up to 100 % far to the right (or never gets there).
+    """
+    plt = _pyplot()
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    smallest = min((r.time for r in runs if r.solved), default=timeout)
+    for backend in backends:
+        group = [r for r in runs if r.backend == backend]
+        if not group:
+            continue
+        times = sorted(r.time for r in group if r.solved)
+        xs = [smallest] + times
+        ys = [0.0] + [(i + 1) / len(group) for i in range(len(times))]
+        axes.step(xs, ys, where="post", label=f"{backend} ({len(times)}/{len(group)} runs)")
+    axes.axvline(timeout, color="grey", linewidth=0.8, linestyle=":")
+    if timeout / max(smallest, 1e-6) > 20:
+        axes.set_xscale("log")
+    axes.set_ylim(0, 1.02)
+    axes.set_xlabel("time per run, s (parse + whole run)")
+    axes.set_ylabel("share of runs finished")
+    axes.set_title(title or "Run-time distribution over seeds")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(loc="lower right", fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)

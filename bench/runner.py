@@ -16,11 +16,10 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
-from trisolve.backends.base import Limits, Options, Status, Stopwatch
+from trisolve.backends.base import Limits, Options, Status, cpu_phase_times
 from trisolve.backends.runner import DEFAULT_GRACE, Job, RunRecord, run_job
 from trisolve.models.family import Family
 
@@ -57,6 +56,8 @@ class Settings:
     symmetry_breaking: bool = False
     #: seed of the first round; round r runs with seed + r (seed-sensitive solvers show their spread)
     seed: int = 0
+    #: every round also reorders each backend's input from its seed (``Options.shuffle``)
+    shuffle: bool = False
     sat_command: str | None = None
     grace: float = DEFAULT_GRACE
 
@@ -71,6 +72,7 @@ class Settings:
             enumerate=self.mode == "count",
             symmetry_breaking=self.symmetry_breaking,
             seed=self.seed + round_,
+            shuffle=self.shuffle,
             sat_command=self.sat_command,
         )
 
@@ -171,17 +173,6 @@ class BenchRun:
 
 #: CSV columns: every field but the raw dictionaries.
 CSV_COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(BenchRun) if f.name not in ("stats", "times"))
-
-
-@contextmanager
-def cpu_phase_times() -> Iterator[None]:
-    """Have backends record CPU seconds per phase in the children forked meanwhile."""
-    previous = Stopwatch.record_cpu
-    Stopwatch.record_cpu = True
-    try:
-        yield
-    finally:
-        Stopwatch.record_cpu = previous
 
 
 def run_trial(trial: Trial, family: Family, settings: Settings) -> BenchRun:

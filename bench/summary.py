@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import platform
 import statistics
@@ -73,6 +74,24 @@ def penalty(settings: Settings) -> float:
 
 def _median(values: Sequence[float]) -> float | None:
     return statistics.median(values) if values else None
+
+
+def percentile(ordered: Sequence[float], fraction: float) -> float:
+    """Nearest-rank percentile of sorted values: the smallest value with ``fraction`` of them at or below it."""
+    rank = max(1, math.ceil(fraction * len(ordered)))
+    return ordered[rank - 1]
+
+
+def distribution(values: Sequence[float], unsolved: int = 0) -> dict[str, float | None]:
+    """min, median, p90 and max of run times; ``unsolved`` runs count as slower than any (infinite).
+
+    A tail is what a user meets one run in ten: p90 says it, a median hides it.
+    """
+    ordered = sorted(values) + [math.inf] * unsolved
+    if not ordered:
+        return {"runs": 0, "min": None, "median": None, "p90": None, "max": None}
+    return {"runs": len(ordered), "min": ordered[0], "median": percentile(ordered, 0.5),
+            "p90": percentile(ordered, 0.9), "max": ordered[-1]}
 
 
 def cells(runs: Sequence[BenchRun], settings: Settings) -> dict[tuple[str, str], Cell]:
@@ -170,11 +189,53 @@ def score(runs: Sequence[BenchRun], settings: Settings, backends: Sequence[str] 
             }
             for path in paths
         ],
+        "luck": luck(runs, settings, backends),
         "count_disagreements": count_disagreements(runs),
         "invalid": [
             {"instance": r.instance, "backend": r.backend, "round": r.round}
             for r in runs if r.valid is False
         ],
+    }
+
+
+def luck(runs: Sequence[BenchRun], settings: Settings, backends: Sequence[str]) -> list[dict[str, Any]]:
+    """Per backend, the distribution over *all* its runs (every seed and shuffle of every instance).
+
+    ``time`` is the whole run (what a user waits), ``solve`` the in-process
+    search alone, ``cpu`` the run's CPU seconds (steadier on a shared
+    machine); unsolved runs count as slower than any.  The last row is the
+    virtual best per run: for each (instance, round), the fastest backend.
+    """
+    rows = []
+    for backend in backends:
+        group = [r for r in runs if r.backend == backend]
+        rows.append(_luck_row(backend, group, settings))
+    per_run: dict[tuple[str, int], BenchRun] = {}
+    for run in runs:
+        key = (run.path, run.round)
+        held = per_run.get(key)
+        if held is None or (run.solved, -run.time) > (held.solved, -held.time):
+            per_run[key] = run
+    if len(backends) > 1:
+        rows.append(_luck_row(VIRTUAL_BEST, list(per_run.values()), settings))
+    return rows
+
+
+def _luck_row(backend: str, group: Sequence[BenchRun], settings: Settings) -> dict[str, Any]:
+    solved = [r for r in group if r.solved]
+    unsolved = len(group) - len(solved)
+
+    def finite(values: dict) -> dict:  # JSON has no infinity: an unsolved tail is null
+        return {k: (None if v == math.inf else v) for k, v in values.items()}
+
+    return {
+        "backend": backend,
+        "runs": len(group),
+        "solved": len(solved),
+        "time": finite(distribution([r.time for r in solved], unsolved)),
+        "solve": finite(distribution([r.solve for r in solved if r.solve is not None], unsolved)),
+        "cpu": finite(distribution([r.cpu for r in solved], unsolved)),
+        "par2": sum(r.time if r.solved else penalty(settings) for r in group) / len(group) if group else 0.0,
     }
 
 
@@ -244,6 +305,35 @@ def _s(value: float | None) -> str:
     return f"{value:.3f}"
 
 
+def _luck_lines(rows: Sequence[Mapping[str, Any]], settings: Settings) -> list[str]:
+    """The distribution over seeds (and shuffles): a tail one run in ten meets is p90, not the median."""
+    if not rows:
+        return []
+
+    def spread(values: Mapping[str, Any]) -> str:
+        return " / ".join("unsolved" if values.get(k) is None and values.get("runs") else _s(values.get(k))
+                          for k in ("min", "median", "p90", "max"))
+
+    varied = "seed and input shuffle" if settings.shuffle else "seed"
+    lines = [
+        "",
+        f"## Luck: every run, {settings.repeat} per instance and backend, each with its own {varied}",
+        "",
+        "Nearest-rank percentiles over all runs; an unsolved run counts as slower than any. "
+        "time = the whole run, solve = the search alone (in-process), CPU = the run's CPU seconds. "
+        "The virtual best takes the fastest backend on each (instance, round).",
+        "",
+        "| backend | solved runs | time s: min / median / p90 / max | solve s: min / median / p90 / max "
+        "| CPU s: min / median / p90 / max | PAR-2 s per run |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        name = f"*{row['backend']}*" if row["backend"] == VIRTUAL_BEST else row["backend"]
+        lines.append(f"| {name} | {row['solved']}/{row['runs']} | {spread(row['time'])} | {spread(row['solve'])} | "
+                     f"{spread(row['cpu'])} | {_s(row['par2'])} |")
+    return lines
+
+
 def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, Any]) -> str:
     """The report: per-backend table with the virtual best, where time goes, per-instance times."""
     rows = summary["backends"]
@@ -254,7 +344,8 @@ def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, 
         f"# Benchmark: {mode}, timeout {settings.timeout:g} s, {settings.repeat} {runs_word} per pair",
         "",
         f"{vbs['instances']} instance(s); symmetry breaking {'on' if settings.symmetry_breaking else 'off'}; "
-        f"seeds {settings.seed}..{settings.seed + settings.repeat - 1}; "
+        f"seeds {settings.seed}..{settings.seed + settings.repeat - 1}"
+        f"{' with input shuffles' if settings.shuffle else ''}; "
         f"{meta.get('cores', '?')} cores, {meta.get('platform', '')}, Python {meta.get('python', '')}"
         + (f"; {meta['date']}" if meta.get("date") else "") + ".",
         "",
@@ -274,6 +365,8 @@ def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, 
     wins = [f"{row['backend']} {row['best_on']}" for row in rows if row["best_on"]]
     if wins:
         lines += ["", "Virtual best picks: " + ", ".join(wins) + "."]
+
+    lines += _luck_lines(summary.get("luck", []), settings)
 
     lines += [
         "",

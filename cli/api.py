@@ -579,6 +579,7 @@ def bench(
     mode: str = "first",
     symmetry_breaking: bool = False,
     seed: int = 0,
+    shuffle: bool = False,
     sat_command: str | None = None,
     family: str | None = None,
     on_planned: Callable[[int, Any, list[str]], None] | None = None,
@@ -590,7 +591,8 @@ def bench(
     time, as for the command); ``mode`` is ``first`` (first solution) or ``count`` (exact count).
 
     Default backends: each paradigm's default (and ``dp`` when counting).
-    Round r uses seed + r; backends are interleaved so machine drift hits all alike.
+    Round r uses seed + r (with ``shuffle``, also to reorder each backend's input);
+    backends are interleaved so machine drift hits all alike.
     ``on_planned`` hears (runs, settings, backends) before the first run, ``on_run``
     each run as it finishes, ``skipped`` each default backend left out as unusable.
     """
@@ -602,7 +604,7 @@ def bench(
         raise UsageError("bench times parsing too: give instance files, not text")
     try:
         settings = Settings(timeout=timeout, repeat=repeat, mode=mode, symmetry_breaking=symmetry_breaking,
-                            seed=seed, sat_command=sat_command)
+                            seed=seed, shuffle=shuffle, sat_command=sat_command)
     except ValueError as problem:
         raise UsageError(str(problem)) from None
     chosen: dict[str, list[str]] = {}

@@ -26,26 +26,31 @@ from .common import UsageProblem, as_usage_problem, instance_files, load_level, 
 @click.option("--mode", type=click.Choice(["first", "count"]), default="first", show_default=True,
               help="first: time to the first solution (or unsat proof); count: time to an exact count.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default="bench-results", show_default=True,
-              help="Folder for results.csv, results.json, summary.md, cactus.png, scatter.png.")
+              help="Folder for results.csv, results.json, summary.md, cactus.png, ecdf.png, scatter.png.")
 @click.option("--symmetry-breaking", is_flag=True, help="Run with lex-leader symmetry breaking.")
 @click.option("--scatter", "scatter_pair", default=None, metavar="A,B",
               help="Two backends for the per-instance scatter plot (default: the first two).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first round.")
+@click.option("--shuffle", is_flag=True,
+              help="Each round also reorders every backend's input from its seed (variables, clauses, facts): "
+                   "luck measured on every backend, pysat included.")
 @click.option("--sat-command", default=None, metavar="CMD", help="External SAT solver for the dimacs backend.")
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
 @click.option("--plugin", multiple=True, type=click.Path(exists=True, dir_okay=False),
               help="A Python file that registers extra backends.")
-@click.option("--plots/--no-plots", default=True, show_default=True, help="Draw cactus.png and scatter.png.")
+@click.option("--plots/--no-plots", default=True, show_default=True, help="Draw cactus.png, ecdf.png and scatter.png.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--rescore", is_flag=True,
               help="Run nothing: re-read OUT/results.json and rewrite summary.md and the plots.")
-def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, scatter_pair, seed, sat_command,
+def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, scatter_pair, seed, shuffle, sat_command,
             family, plugin, plots, quiet, rescore):
     """Benchmark backends on PATHS (files or folders), one process per run, backends interleaved.
 
     Writes results.csv and results.json (one row per run: phase times, CPU,
     encoding size, solver statistics, peak memory), summary.md (solved,
-    median, PAR-2, virtual best) and the plots; prints the summary.
+    median, PAR-2, virtual best, and the distribution over seeds: min,
+    median, p90, max) and the plots (cactus, ECDF of run times, scatter);
+    prints the summary.
     """
     from trisolve.backends import registry
     from trisolve.bench.summary import machine, markdown, write_csv, write_json
@@ -84,8 +89,8 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
     try:
         with as_usage_problem():
             result = api.bench(levels, split_list(backends), repeat=repeat, timeout=timeout, mode=mode,
-                               symmetry_breaking=symmetry_breaking, seed=seed, sat_command=sat_command,
-                               on_planned=planned, on_run=finished,
+                               symmetry_breaking=symmetry_breaking, seed=seed, shuffle=shuffle,
+                               sat_command=sat_command, on_planned=planned, on_run=finished,
                                skipped=lambda note: click.echo(f"bench: {note}", err=True))
     finally:
         progress.close()
@@ -101,7 +106,7 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
     report = markdown(summary, settings, meta)
 
     if plots:
-        report += _draw(summary, settings, out_dir, pair)
+        report += _draw(summary, runs, settings, out_dir, pair)
     with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as handle:
         handle.write(report)
     click.echo(report, nl=False)
@@ -134,7 +139,7 @@ def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
     summary = score(runs, settings, order)
     report = markdown(summary, settings, data.get("meta", {}))
     if plots:
-        report += _draw(summary, settings, out_dir, _scatter_pair(scatter_pair, order))
+        report += _draw(summary, runs, settings, out_dir, _scatter_pair(scatter_pair, order))
     with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as handle:
         handle.write(report)
     click.echo(report, nl=False)
@@ -176,15 +181,19 @@ def _scatter_pair(value: str | None, order: list[str]) -> tuple[str, str] | None
     return full[0], full[1]
 
 
-def _draw(summary, settings, out_dir: str, pair: tuple[str, str] | None) -> str:
+def _draw(summary, runs, settings, out_dir: str, pair: tuple[str, str] | None) -> str:
     """Draw the plots; returns the lines the report gains (or a note when matplotlib is missing)."""
-    from trisolve.bench.plots import PlotsUnavailable, cactus, scatter
+    from trisolve.bench.plots import PlotsUnavailable, cactus, ecdf, scatter
 
     mode = "first solution" if settings.mode == "first" else "exact count"
     try:
         cactus(summary, settings.timeout, os.path.join(out_dir, "cactus.png"),
                title=f"Instances solved vs. time ({mode}, timeout {settings.timeout:g} s)")
         lines = ["", "![cactus plot](cactus.png)"]
+        varied = "seeds and shuffles" if settings.shuffle else "seeds"
+        ecdf(runs, [row["backend"] for row in summary["backends"]], settings.timeout, os.path.join(out_dir, "ecdf.png"),
+             title=f"Run-time distribution over {varied} ({mode}, {len(runs)} runs)")
+        lines.append(f"![run-time distribution over {varied}](ecdf.png)")
         if pair:
             scatter(summary, pair[0], pair[1], settings.timeout, os.path.join(out_dir, "scatter.png"))
             lines.append(f"![{pair[0]} vs. {pair[1]}](scatter.png)")

@@ -118,6 +118,27 @@ def test_par2_median_and_virtual_best_by_hand():
     assert "| *virtual best* | 2/2 | 3.00 |" in text
 
 
+def test_the_distribution_over_seeds_by_hand():
+    """Nearest-rank percentiles; an unsolved run is slower than any, so it can be the p90 and the max."""
+    from trisolve.bench.runner import Settings
+    from trisolve.bench.summary import distribution, luck, markdown, score
+
+    assert distribution([3.0, 1.0, 2.0]) == {"runs": 3, "min": 1.0, "median": 2.0, "p90": 3.0, "max": 3.0}
+    ten = distribution([float(i) for i in range(1, 10)], unsolved=1)
+    assert (ten["median"], ten["p90"], ten["max"]) == (5.0, 9.0, float("inf"))
+    settings = Settings(timeout=10.0, repeat=3)
+    runs = [_run("i1", "A", 1.0, True, 0), _run("i1", "A", 12.0, False, 1), _run("i1", "A", 3.0, True, 2),
+            _run("i1", "B", 2.0, True, 0), _run("i1", "B", 2.5, True, 1), _run("i1", "B", 9.0, True, 2)]
+    rows = {row["backend"]: row for row in luck(runs, settings, ["A", "B"])}
+    assert rows["A"]["solved"] == 2 and rows["A"]["time"]["max"] is None  # JSON: null, shown as unsolved
+    assert rows["A"]["par2"] == pytest.approx((1.0 + 20.0 + 3.0) / 3)
+    assert rows["B"]["time"] == {"runs": 3, "min": 2.0, "median": 2.5, "p90": 9.0, "max": 9.0}
+    # per round the fastest: 1.0 (A), 2.5 (B), 3.0 (A)
+    assert rows["virtual best"]["time"] == {"runs": 3, "min": 1.0, "median": 2.5, "p90": 3.0, "max": 3.0}
+    text = markdown(score(runs, settings), settings, {"cores": 2})
+    assert "| A | 2/3 | 1.00 / 3.00 / unsolved / unsolved |" in text
+
+
 def test_a_pair_is_solved_when_most_of_its_runs_are():
     from trisolve.bench.runner import Settings
     from trisolve.bench.summary import cells
@@ -139,7 +160,7 @@ def test_bench_writes_every_output_and_they_parse(tmp_path, capsys):
     paths = [level_path("hexiom", name) for name in LEVELS]
     backends = "pysat:seqcounter,clingo:count"
     code = _run_cli(["bench", *paths, "--backends", backends, "--repeat", "2", "--timeout", "20",
-                     "--out", str(out), "--quiet"])
+                     "--out", str(out), "--quiet", "--shuffle"])
     printed = capsys.readouterr().out
     assert code == 0
 
@@ -164,11 +185,19 @@ def test_bench_writes_every_output_and_they_parse(tmp_path, capsys):
     assert len(data["runs"]) == len(rows)
     assert [b["backend"] for b in data["summary"]["backends"]] == backends.split(",")
     assert data["summary"]["virtual_best"]["solved"] == len(LEVELS)
+    # every run is reproducible: its seed and the shuffle it ran with are in its stats
+    assert data["settings"]["shuffle"] is True
+    for run in data["runs"]:
+        assert run["stats"]["seed"] == run["seed"] and f"(seed {run['seed']})" in run["stats"]["shuffle"]
+    luck = {row["backend"]: row for row in data["summary"]["luck"]}
+    assert set(luck) == {*backends.split(","), "virtual best"}
+    assert all(row["runs"] == len(LEVELS) * 2 and row["solved"] == row["runs"] for row in luck.values())
 
     summary = (out / "summary.md").read_text()
     assert summary == printed
     assert "PAR-2 s (timeout 20 s)" in summary and "virtual best" in summary
-    for picture in ("cactus.png", "scatter.png"):
+    assert "## Luck: every run, 2 per instance and backend, each with its own seed and input shuffle" in summary
+    for picture in ("cactus.png", "ecdf.png", "scatter.png"):
         content = (out / picture).read_bytes()
         assert content.startswith(b"\x89PNG") and len(content) > 1000, picture
 

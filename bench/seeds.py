@@ -1,0 +1,138 @@
+"""Luck as a user meets it: ``trisolve solve --json`` over many seeds, as whole processes.
+
+``python -m trisolve.bench.seeds LEVELS --backends pysat,clingo,cpsat,auto --seeds 20``
+runs ``trisolve solve LEVEL --backend B --seed S --json`` for every level,
+backend and seed, and prints per backend the distribution of the in-process
+solve time (``time.solve`` in the JSON) and of the whole process (wall and
+CPU seconds, imports included): min, median, p90, max.  Every solution is
+checked by the family's validator inside ``solve`` (an invalid one exits 1),
+and a run counts as solved only when it exits 0 with a solution.
+
+``--exe LABEL=COMMAND`` (repeatable) compares installations side by side: the
+runs of each (level, backend, seed) go one after the other for every
+``COMMAND``, so load on a shared machine hits them alike.  Extra words in
+``COMMAND`` go after ``solve`` (``--exe 'after=trisolve --shuffle'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shlex
+import subprocess
+import sys
+import time
+from typing import Any, Sequence
+
+from .summary import distribution
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_one(command: Sequence[str], level: str, backend: str, seed: int, timeout: float) -> dict[str, Any]:
+    """One ``solve --json`` process: exit code, solve time from the JSON, process wall and CPU."""
+    words = [command[0], "solve", level, "--backend", backend, "--seed", str(seed), "--json",
+             "--timeout", f"{timeout:g}", *command[1:]]
+    cpu_before = _children_cpu()
+    began = time.perf_counter()
+    try:
+        done = subprocess.run(words, capture_output=True, text=True, timeout=timeout + 30)
+        code, out = done.returncode, done.stdout
+    except subprocess.TimeoutExpired:
+        code, out = -1, ""
+    wall = time.perf_counter() - began
+    cpu = _children_cpu() - cpu_before
+    row: dict[str, Any] = {"level": level, "backend": backend, "seed": seed, "exit": code,
+                           "process_wall": wall, "process_cpu": cpu}
+    try:
+        data = json.loads(out)
+    except ValueError:
+        data = {}
+    row["solve"] = (data.get("time") or {}).get("solve")
+    row["solved"] = code == 0 and data.get("status") in ("sat", "unsat")
+    row["winner"] = (data.get("portfolio") or {}).get("winner") or data.get("backend")
+    row["valid"] = code == 0 and "invalid" not in data
+    return row
+
+
+def _s(value: float | None) -> str:
+    if value is None:
+        return "–"
+    if value == float("inf"):
+        return "unsolved"
+    return f"{value:.3f}" if value < 10 else f"{value:.1f}"
+
+
+def table(rows: Sequence[dict[str, Any]], labels: Sequence[str], backends: Sequence[str]) -> str:
+    """Markdown: per (installation, backend), solved and min/median/p90/max of solve, wall, CPU."""
+    lines = ["| version | backend | solved | solve s: min / median / p90 / max | process wall s: median / p90 / max "
+             "| process CPU s: median / p90 / max |", "|---|---|---|---|---|---|"]
+    for label in labels:
+        for backend in backends:
+            group = [r for r in rows if r["label"] == label and r["backend"] == backend]
+            if not group:
+                continue
+            solved = [r for r in group if r["solved"]]
+            # an unsolved run's solve time is unknown: it counts as worse than any solved one
+            solve = distribution([r["solve"] for r in solved if r["solve"] is not None], unsolved=len(group) - len(solved))
+            wall = distribution([r["process_wall"] for r in group])
+            cpu = distribution([r["process_cpu"] for r in group])
+            lines.append(
+                f"| {label} | {backend} | {len(solved)}/{len(group)} | "
+                + " / ".join(_s(solve[k]) for k in ("min", "median", "p90", "max"))
+                + " | " + " / ".join(_s(wall[k]) for k in ("median", "p90", "max"))
+                + " | " + " / ".join(_s(cpu[k]) for k in ("median", "p90", "max")) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _seeds(text: str) -> list[int]:
+    if "-" in text:
+        low, high = text.split("-")
+        return list(range(int(low), int(high) + 1))
+    return list(range(int(text)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m trisolve.bench.seeds", description=__doc__.splitlines()[0])
+    parser.add_argument("levels", nargs="+")
+    parser.add_argument("--backends", default="pysat,clingo,cpsat,auto")
+    parser.add_argument("--seeds", default="10", help="N (seeds 0..N-1) or A-B (inclusive)")
+    parser.add_argument("--timeout", type=float, default=60.0)
+    parser.add_argument("--exe", action="append", default=[], metavar="LABEL=COMMAND")
+    parser.add_argument("--jsonl", default=None, help="append one JSON line per run")
+    args = parser.parse_args(argv)
+
+    commands: dict[str, list[str]] = {}
+    for spec in args.exe or ["current=trisolve"]:
+        label, _, command = spec.partition("=")
+        commands[label] = shlex.split(command)
+    backends = [b for b in args.backends.split(",") if b]
+    rows = []
+    journal = open(args.jsonl, "a", encoding="utf-8") if args.jsonl else None
+    try:
+        for seed in _seeds(args.seeds):
+            for level in args.levels:
+                for backend in backends:
+                    for label, command in commands.items():
+                        row = {"label": label, **run_one(command, level, backend, seed, args.timeout)}
+                        rows.append(row)
+                        if journal:
+                            journal.write(json.dumps(row) + "\n")
+                            journal.flush()
+                        print(f"{label} {os.path.basename(level)} {backend} seed {seed}: solve {_s(row['solve'])} s, "
+                              f"process {row['process_wall']:.2f} s [{row['process_cpu']:.2f} CPU], exit {row['exit']}",
+                              file=sys.stderr, flush=True)
+    finally:
+        if journal:
+            journal.close()
+    print(table(rows, list(commands), backends), end="")
+    return 0 if all(r["valid"] or r["exit"] == 3 for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
