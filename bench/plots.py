@@ -68,9 +68,15 @@ def cactus(summary: Mapping[str, Any], timeout: float, path: str, title: str = "
     instances = len(summary["instances"])
     axes.set_ylim(0, instances + 0.5)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_xlabel("time per instance, s (parse + whole run, median of solved runs)")
-    axes.set_ylabel(f"instances solved (of {instances})")
-    axes.set_title(title or "Instances solved vs. time")
+    _finish(plt, figure, axes, path, "time per instance, s (parse + whole run, median of solved runs)",
+            f"instances solved (of {instances})", title or "Instances solved vs. time")
+
+
+def _finish(plt: Any, figure: Any, axes: Any, path: str, xlabel: str, ylabel: str, title: str) -> None:
+    """Labels, grid and legend of a time plot (cactus, ECDF), then the PNG file."""
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.set_title(title)
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(loc="lower right", fontsize=8)
     figure.tight_layout()
@@ -139,11 +145,5 @@ def ecdf(runs: Sequence[Any], backends: Sequence[str], timeout: float, path: str
     if timeout / max(smallest, 1e-6) > 20:
         axes.set_xscale("log")
     axes.set_ylim(0, 1.02)
-    axes.set_xlabel("time per run, s (parse + whole run)")
-    axes.set_ylabel("share of runs finished")
-    axes.set_title(title or "Run-time distribution over seeds")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(loc="lower right", fontsize=8)
-    figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    _finish(plt, figure, axes, path, "time per run, s (parse + whole run)", "share of runs finished",
+            title or "Run-time distribution over seeds")
