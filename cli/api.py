@@ -93,6 +93,13 @@ class Level:
     def __str__(self) -> str:
         return self.render().rstrip("\n")
 
+    def picture(self) -> str:
+        """The level as an SVG picture: locked and blocked cells, the empty frame and its pieces, the clues."""
+        return self.kind.picture(self.model, None)
+
+    def _repr_svg_(self) -> str:  # notebooks show the picture
+        return self.picture()
+
     def solution(self, data: Mapping[str, Any]) -> "Solution":
         """A solution of this level from its JSON form (``Solution.to_json``, ``solve --json``)."""
         return Solution(self, self.kind.solution_from_json(self.model, data))
@@ -116,6 +123,13 @@ class Solution:
 
     def __str__(self) -> str:
         return self.render().rstrip("\n")
+
+    def picture(self) -> str:
+        """The solved board, tiling or grid as an SVG picture."""
+        return self.level.kind.picture(self.level.model, self.model)
+
+    def _repr_svg_(self) -> str:  # notebooks show the picture
+        return self.picture()
 
     def to_json(self) -> dict:
         return self.model.to_json()

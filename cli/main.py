@@ -15,6 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("solve_cmd", "Solve one instance: first solution, all of them, or the count."),
     "crosscheck": ("crosscheck_cmd", "Run every backend variant on instances and prove they agree."),
     "bench": ("bench_cmd", "Benchmark backends: times, statistics, cactus plot."),
+    "render": ("render_cmd", "Draw a level or a solution as an SVG or PNG picture."),
     "export": ("export_cmd", "Write an instance as DIMACS, ASP facts or a CP-SAT model."),
     "backends": ("backends_cmd", "List backends, their encoding variants and defaults."),
     "generate": ("generate_cmd", "Generate instances (optionally with a unique solution)."),

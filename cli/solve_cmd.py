@@ -43,8 +43,10 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3}
 @click.option("--colour/--no-colour", default=None, help="Colour in renderings (default: when stdout is a terminal).")
 @click.option("--sat-command", default=None, metavar="CMD",
               help='External SAT solver for --backend dimacs (e.g. "kissat"); with auto it joins the race.')
+@click.option("--svg", "svg_dir", default=None, metavar="DIR",
+              help="Also draw each solution shown (the first, or every one with --all) as DIR/NAME.svg.")
 def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking, family, seed, shuffle, as_json, jsonl,
-            colour, sat_command):
+            colour, sat_command, svg_dir):
     """Solve each FILE (and each instance file in each DIR): the first solution, every solution
     (--all) or the count (--count). The solver is imported once; each run is a forked child
     with a hard kill behind --timeout. Exit code: the worst of the runs."""
@@ -56,6 +58,8 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
         raise UsageProblem("--limit needs --all or --count")
     if backend_spec == "auto" and (all_ or count):
         raise UsageProblem("--backend auto races for the first solution; use one backend with --all/--count")
+    if svg_dir and count:
+        raise UsageProblem("--svg draws the solutions shown; --count shows none (use --all)")
     files = api.instance_files(paths)
     many = len(files) > 1
     render_options = {"colour": sys.stdout.isatty() if colour is None else colour}
@@ -67,7 +71,7 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
                 click.echo(("\n" if index else "") + f"==> {path} <==")
             code = _solve_one(path, family, backend_spec, all_=all_, count=count, limit=limit, timeout=timeout,
                               seed=seed, shuffle=shuffle, symmetry_breaking=symmetry_breaking, sat_command=sat_command,
-                              as_json=as_json, log=log, render_options=render_options, many=many)
+                              as_json=as_json, log=log, render_options=render_options, many=many, svg_dir=svg_dir)
             worst = max(worst, code, key=_SEVERITY.__getitem__)
     finally:
         if log is not None:
@@ -78,7 +82,8 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
 
 def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_: bool, count: bool,
                limit: int | None, timeout: float | None, seed: int, shuffle: bool, symmetry_breaking: bool,
-               sat_command: str | None, as_json: bool, log, render_options: dict, many: bool) -> int:
+               sat_command: str | None, as_json: bool, log, render_options: dict, many: bool,
+               svg_dir: str | None = None) -> int:
     """Solve one instance and print it; returns its exit code (bad input among many is reported, not raised)."""
     from . import api
     from trisolve.models.errors import TrisolveError
@@ -127,6 +132,13 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_:
         if result.portfolio:
             click.echo(_portfolio_line(result.portfolio))
         click.echo(_stats_line(result))
+    if svg_dir:
+        from .render_cmd import write_solution_pictures
+
+        invalid = {i for i, _ in result.invalid}
+        valid = [s for i, s in enumerate(result.solutions) if i not in invalid]
+        for written in write_solution_pictures(svg_dir, path, valid):
+            click.echo(f"wrote {written}", err=True)
     for i, violations in result.invalid:
         click.echo(f"trisolve: solution {i + 1} from {result.backend} is INVALID: " + "; ".join(violations[:5]),
                    err=True)

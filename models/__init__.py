@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 
-from . import hexiom, logic, sigils
+from . import hexiom, logic, pictures, sigils
 from .errors import LevelSyntaxError, TrisolveError, read_instance_text
 from .family import Family
 
@@ -34,6 +34,7 @@ HEXIOM = Family(
     is_lex_leader=hexiom.is_lex_leader,
     format_level=hexiom.format_level,
     shrink=hexiom.shrink_candidates,
+    picture=pictures.hexiom_svg,
 )
 
 LOGIC = Family(
@@ -47,6 +48,7 @@ LOGIC = Family(
     sniff=lambda path, text: path.endswith(".toml"),
     format_level=logic.format_level,
     shrink=logic.shrink_candidates,
+    picture=pictures.logic_svg,
 )
 
 SIGILS = Family(
@@ -64,6 +66,7 @@ SIGILS = Family(
     format_level=sigils.format_level,
     shrink=sigils.shrink_candidates,
     obstruction=lambda level: level.obstruction,
+    picture=pictures.sigils_svg,
 )
 
 FAMILIES: dict[str, Family] = {"hexiom": HEXIOM, "logic": LOGIC}

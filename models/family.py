@@ -41,3 +41,5 @@ class Family:
     #: level -> why it plainly has no solution (e.g. areas differ), or None: callers may report
     #: "no solution" without running a solver (translators give an immediate unsat anyway)
     obstruction: Callable[[Any], str | None] | None = None
+    #: (level, solution or None) -> an SVG picture (models/pictures.py; the drawing library loads on first use)
+    picture: Callable[[Any, Any], str] | None = None

@@ -124,6 +124,12 @@ class Level:
     blocked_cells: frozenset[int]
     name: str = ""
 
+    def _repr_svg_(self) -> str:
+        """The level as a picture in notebooks; the drawing library loads only here."""
+        from .pictures import hexiom_svg
+
+        return hexiom_svg(self)
+
     @property
     def side(self) -> int:
         return self.board.side

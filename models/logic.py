@@ -155,6 +155,12 @@ class Level:
     title: str = ""
     name: str = ""
 
+    def _repr_svg_(self) -> str:
+        """The level as a picture in notebooks; the drawing library loads only here."""
+        from .pictures import logic_svg
+
+        return logic_svg(self)
+
     @cached_property
     def items(self) -> tuple[Item, ...]:
         """Every value of every category, category by category."""

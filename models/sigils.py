@@ -171,6 +171,12 @@ class Level:
     mirroring: bool = False
     name: str = ""
 
+    def _repr_svg_(self) -> str:
+        """The level as a picture in notebooks; the drawing library loads only here."""
+        from .pictures import sigils_svg
+
+        return sigils_svg(self)
+
     @property
     def cell_count(self) -> int:
         return self.width * self.height

@@ -1,0 +1,149 @@
+"""``trisolve render``: a level, or one of its solutions, as an SVG or PNG picture."""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import TYPE_CHECKING, Sequence
+
+import click
+
+from .common import UsageProblem, as_usage_problem, load_level
+from .main import EXIT_INTERNAL, EXIT_LIMIT
+
+#: Largest solution file read (a ``solve --all --json`` of thousands of tilings is a few MB).
+MAX_SOLUTION_BYTES = 64_000_000
+PICTURE_KINDS = (".svg", ".png")
+
+if TYPE_CHECKING:  # pragma: no cover
+    from . import api
+
+
+@click.command(name="render")
+@click.argument("level", type=click.Path(dir_okay=False))
+@click.option("--output", "-o", required=True, metavar="OUT.svg|OUT.png", help="The picture to write (.svg, or .png).")
+@click.option("--solution", "solution_file", type=click.Path(dir_okay=False), default=None, metavar="FILE.json",
+              help="Draw this solution: the output of solve --json, or one solution object from it.")
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which solution of a solve --all --json file to draw.")
+@click.option("--solve", "solve_now", is_flag=True, help="Solve the level now and draw its first solution.")
+@click.option("--backend", "-b", "backend_spec", default=None, metavar="NAME[:VARIANT]",
+              help="Backend for --solve (default: the measured fastest for the family).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Wall-clock limit in seconds for --solve.")
+@click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
+def command(level, output, solution_file, index, solve_now, backend_spec, timeout, family):
+    """Draw LEVEL (locked and blocked cells, pieces or clues), or a solution of it, to OUT."""
+    check_output(output)
+    if solve_now and solution_file:
+        raise UsageProblem("give either --solution or --solve, not both")
+    if (backend_spec or timeout) and not solve_now:
+        raise UsageProblem("--backend and --timeout go with --solve")
+    loaded = load_level(level, family)
+    if solution_file:
+        picture = read_solution(solution_file, index, loaded).picture()
+    elif solve_now:
+        solution = _solve(loaded, backend_spec, timeout)
+        picture = solution.picture() if solution is not None else loaded.picture()
+    else:
+        picture = loaded.picture()
+    write_picture(output, picture)
+    click.echo(f"wrote {output}", err=True)
+
+
+def check_output(path: str) -> None:
+    """A picture's file name must say its kind; checked before any work is done."""
+    if os.path.splitext(path)[1].lower() not in PICTURE_KINDS:
+        raise UsageProblem(f"{path}: the picture must be a .svg or .png file")
+
+
+def write_picture(path: str, svg: str) -> None:
+    from trisolve.models.pictures import PngUnavailable, save
+
+    try:
+        save(svg, path)
+    except PngUnavailable as missing:
+        raise UsageProblem(str(missing)) from None
+    except OSError as problem:
+        raise UsageProblem(f"{path}: cannot write: {problem.strerror or problem}") from None
+
+
+def write_solution_pictures(directory: str, instance: str, solutions: Sequence["api.Solution"]) -> list[str]:
+    """``solve --svg DIR``: one picture per solution, named after the instance file
+    (``level38.svg``; with several, ``level38-1.svg``, ``level38-2.svg``, ...)."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as problem:
+        raise UsageProblem(f"{directory}: cannot create folder: {problem.strerror or problem}") from None
+    stem = os.path.splitext(os.path.basename(instance))[0]
+    names = [f"{stem}.svg"] if len(solutions) == 1 else [f"{stem}-{k}.svg" for k in range(1, len(solutions) + 1)]
+    written = []
+    for name, solution in zip(names, solutions):
+        path = os.path.join(directory, name)
+        write_picture(path, solution.picture())
+        written.append(path)
+    return written
+
+
+def read_solution(path: str, index: int, level: "api.Level") -> "api.Solution":
+    """The solution a JSON file holds, checked against the level by the family's validator."""
+    try:
+        if os.path.getsize(path) > MAX_SOLUTION_BYTES:
+            raise UsageProblem(f"{path}: larger than {MAX_SOLUTION_BYTES} bytes; not a solution file")
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    except OSError as problem:
+        raise UsageProblem(f"{path}: cannot read: {problem.strerror or problem}") from None
+    except UnicodeDecodeError:
+        raise UsageProblem(f"{path}: not UTF-8 text") from None
+    except json.JSONDecodeError as problem:
+        raise UsageProblem(f"{path}:{problem.lineno}: not JSON: {problem.msg}") from None
+    if not isinstance(data, dict):
+        raise UsageProblem(f"{path}: expected a JSON object (solve --json output or one solution)")
+    if data.get("family", level.family) != level.family:
+        raise UsageProblem(f"{path}: holds a {data['family']} solution; {level.run_path} is a {level.family} level")
+    if "solutions" in data:
+        solutions = data["solutions"]
+        if not isinstance(solutions, list):
+            raise UsageProblem(f"{path}: 'solutions' is not a list")
+        if not solutions:
+            raise UsageProblem(f"{path}: holds no solution (status {data.get('status', 'unknown')})")
+        if index > len(solutions):
+            raise UsageProblem(f"{path}: holds {len(solutions)} solution(s); --index {index} is past the end")
+        data = solutions[index - 1]
+    elif index != 1:
+        raise UsageProblem(f"{path}: holds one solution; --index {index} is past the end")
+    try:
+        solution = level.solution(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as problem:
+        raise UsageProblem(f"{path}: not a {level.family} solution ({type(problem).__name__}: {problem})") from None
+    violations = solution.violations()
+    if violations:
+        shown = "; ".join(violations[:3]) + ("; ..." if len(violations) > 3 else "")
+        raise UsageProblem(f"{path}: not a solution of {level.run_path}: {shown}")
+    return solution
+
+
+def _solve(level: "api.Level", backend_spec: str | None, timeout: float | None) -> "api.Solution | None":
+    """The first solution, from a run as ``solve`` makes it (own process, hard limit); None when none exists."""
+    from . import api
+
+    with as_usage_problem():
+        result = api.solve(level, backend_spec, timeout=timeout)
+    if result.error and not result.solutions:
+        _fail(f"{result.backend} failed: {result.error}")
+    if result.invalid:
+        _fail(f"{result.backend} returned an INVALID solution: {'; '.join(result.invalid[0][1][:3])}")
+    if result.status == "unknown":
+        click.echo(f"trisolve: {result.backend} found no solution within the limits; nothing drawn", err=True)
+        raise click.exceptions.Exit(EXIT_LIMIT)
+    if not result.solutions:
+        click.echo(f"trisolve: {result.backend}: no solution exists; drawing the level alone", err=True)
+        return None
+    return result.solutions[0]
+
+
+def _fail(message: str) -> None:
+    """Our own failure (not the user's input): exit code 1."""
+    click.echo(f"trisolve: {message}", err=True)
+    raise click.exceptions.Exit(EXIT_INTERNAL)
