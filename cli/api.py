@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from trisolve.models import FAMILIES, detect_family
-from trisolve.models.errors import LevelSyntaxError, TrisolveError
+from trisolve.models.errors import LevelSyntaxError, TrisolveError, shorten
 from trisolve.models.family import Family
 
 if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing machinery
@@ -151,10 +151,7 @@ def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
     text = os.fspath(path_or_text)
     kind = _family(family) if family else None
     if "\n" not in text:  # a path: every instance format has more than one line
-        if not os.path.exists(text):
-            raise LevelSyntaxError(text, None, "no such file")
-        if os.path.isdir(text):
-            raise LevelSyntaxError(text, None, "is a folder; give an instance file")
+        # the reader refuses missing, special and oversized files (models.errors.read_instance_text)
         kind = kind or detect_family(text)
         model, path = kind.parse(text), text
     else:
@@ -165,7 +162,7 @@ def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
 
 def _family(name: str) -> Family:
     if name not in FAMILIES:
-        raise UsageError(f"unknown family {name!r}; known: {', '.join(FAMILIES)}")
+        raise UsageError(f"unknown family {shorten(name)!r}; known: {', '.join(FAMILIES)}")
     return FAMILIES[name]
 
 
@@ -195,7 +192,7 @@ def instance_files(paths: Iterable[str | os.PathLike]) -> list[str]:
                     if name.startswith(".") or name.endswith((".json", ".jsonl", ".md")):
                         continue
                     found.append(os.path.join(root, name))
-        elif os.path.exists(path):
+        elif os.path.lexists(path):  # a broken link or a loop is the reader's to explain
             found.append(path)
         else:
             raise UsageError(f"{path}: no such file or folder")

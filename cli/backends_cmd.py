@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import print_json
+from .common import UsageProblem, print_json
 
 
 @click.command(name="backends")
@@ -14,7 +14,10 @@ def command(family, as_json):
     """List every backend:variant per family, marking defaults and missing solvers."""
     from trisolve.backends import registry
     from trisolve.models import FAMILIES
+    from trisolve.models.errors import shorten
 
+    if family is not None and family not in FAMILIES:
+        raise UsageProblem(f"unknown family {shorten(family)!r}; known: {', '.join(FAMILIES)}")
     rows = []
     for fam in [family] if family else list(FAMILIES):
         for name, text, is_default in registry.describe_all(fam):

@@ -11,7 +11,7 @@ from dataclasses import asdict
 
 import click
 
-from .common import UsageProblem, as_usage_problem, instance_files, load_level, split_list
+from .common import COUNT, MAX_INT32, SEED, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level, split_list
 
 
 @click.command(name="bench")
@@ -19,9 +19,9 @@ from .common import UsageProblem, as_usage_problem, instance_files, load_level, 
 @click.option("--backends", default=None, metavar="LIST",
               help="Comma-separated backends or backend:variant; a bare name means all its variants "
                    "(default: each backend's default variant).")
-@click.option("--repeat", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--repeat", type=COUNT, default=3, show_default=True,
               help="Runs per (instance, backend); round r uses seed + r.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=60.0, show_default=True,
+@click.option("--timeout", type=TIMEOUT, default=60.0, show_default=True,
               help="Wall-clock limit per run, seconds (PAR-2 counts a miss as twice this).")
 @click.option("--mode", type=click.Choice(["first", "count"]), default="first", show_default=True,
               help="first: time to the first solution (or unsat proof); count: time to an exact count.")
@@ -30,7 +30,7 @@ from .common import UsageProblem, as_usage_problem, instance_files, load_level, 
 @click.option("--symmetry-breaking", is_flag=True, help="Run with lex-leader symmetry breaking.")
 @click.option("--scatter", "scatter_pair", default=None, metavar="A,B",
               help="Two backends for the per-instance scatter plot (default: the first two).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the first round.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the first round.")
 @click.option("--shuffle", is_flag=True,
               help="Each round also reorders every backend's input from its seed (variables, clauses, facts): "
                    "luck measured on every backend, pysat included.")
@@ -59,6 +59,9 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
 
     if rescore:
         return _rescore(out_dir, scatter_pair, plots)
+    if seed + repeat - 1 > MAX_INT32:
+        raise UsageProblem(f"--seed {seed} with --repeat {repeat}: round seeds run up to {seed + repeat - 1}, "
+                           f"over the largest seed, {MAX_INT32}")
     if not paths:
         raise UsageProblem("give instance files or folders to benchmark (or --rescore)")
     for path in plugin:

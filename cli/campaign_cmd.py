@@ -7,25 +7,25 @@ import sys
 
 import click
 
-from .common import UsageProblem, print_json, resolve_backends, split_list
+from .common import COUNT, JOBS, SEED, TIMEOUT, UsageProblem, print_json, resolve_backends, split_list
 from .generate_cmd import family_params, size_options
 
 
 @click.command(name="campaign")
 @click.option("--family", required=True, type=click.Choice(["hexiom", "logic", "sigils"]))
-@click.option("--generate", "count", type=click.IntRange(min=1), required=True, help="How many instances.")
+@click.option("--generate", "count", type=COUNT, required=True, help="How many instances.")
 @size_options
 @click.option("--unique", is_flag=True, help="Generate levels with a unique solution (see trisolve generate).")
-@click.option("--seed", type=int, default=0, show_default=True, help="Base seed; instance i's seed derives from it.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Base seed; instance i's seed derives from it.")
 @click.option("--jsonl", type=click.Path(dir_okay=False), required=True,
               help="Append one record per run; rerunning the same command resumes from it.")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", default=None, metavar="ADDRESS",
               help="Dask scheduler (tcp://host:8786); without it --executor dask starts a local cluster.")
-@click.option("--jobs", "-j", "parallel", type=click.IntRange(min=1), default=2, show_default=True,
+@click.option("--jobs", "-j", "parallel", type=JOBS, default=2, show_default=True,
               help="Runs at a time (local), or workers of the local Dask cluster.")
 @click.option("--backends", default=None, metavar="LIST", help="Comma-separated backends (default: every registered variant).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
+@click.option("--timeout", type=TIMEOUT, default=10.0, show_default=True,
               help="Wall-clock limit per run, seconds.")
 @click.option("--minimize-dir", type=click.Path(file_okay=False), default=None,
               help="Where minimised disagreements go (default: <jsonl stem>-disagreements/).")

@@ -103,6 +103,39 @@ def as_usage_problem() -> Iterator[None]:
         raise UsageProblem(str(problem)) from None
 
 
+# ------------------------------------------------------------------ numeric options
+# Checked here, so a number no solver takes is a usage error naming the option, never a crash inside one.
+
+#: Largest solution limit and seed every backend takes: clingo's model count and seed and
+#: CP-SAT's random_seed are 32-bit signed integers.
+MAX_INT32 = 2**31 - 1
+#: Longest time limit accepted (about 11.6 days): finite, and far inside every solver's range.
+MAX_TIMEOUT = 1_000_000.0
+#: More runs at a time than this only thrashes the machine.
+MAX_JOBS = 256
+
+
+class FiniteRange(click.FloatRange):
+    """A float range that also refuses nan and inf (click's own lets nan through every bound)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        import math
+
+        number = super().convert(value, param, ctx)
+        if not math.isfinite(number):
+            self.fail(f"{number} is not a finite number", param, ctx)
+        return number
+
+
+#: seconds, > 0
+TIMEOUT = FiniteRange(0, MAX_TIMEOUT, min_open=True)
+SEED = click.IntRange(0, MAX_INT32)
+SOLUTION_LIMIT = click.IntRange(1, MAX_INT32)
+JOBS = click.IntRange(1, MAX_JOBS)
+#: how many instances or rounds to make
+COUNT = click.IntRange(1, 1_000_000)
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=None, sort_keys=False) + "\n")
 

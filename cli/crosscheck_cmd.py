@@ -9,17 +9,17 @@ import sys
 
 import click
 
-from .common import UsageProblem, as_usage_problem, instance_files, load_level, print_json, split_list
+from .common import JOBS, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level, print_json, split_list
 
 
 @click.command(name="crosscheck")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
 @click.option("--backends", default=None, metavar="LIST",
               help="Comma-separated backends or backend:variant (default: every registered variant).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=20.0, show_default=True,
+@click.option("--timeout", type=TIMEOUT, default=20.0, show_default=True,
               help="Wall-clock limit per run, seconds.")
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Stop each enumeration after N solutions.")
-@click.option("--jobs", "-j", "parallel", type=click.IntRange(min=1), default=None,
+@click.option("--limit", type=SOLUTION_LIMIT, default=None, help="Stop each enumeration after N solutions.")
+@click.option("--jobs", "-j", "parallel", type=JOBS, default=None,
               help="Runs at a time (default: the number of cores).")
 @click.option("--jsonl", type=click.Path(dir_okay=False), default=None, help="Append one JSON record per run here.")
 @click.option("--resume", is_flag=True, help="Skip runs already recorded in --jsonl.")
@@ -35,7 +35,7 @@ from .common import UsageProblem, as_usage_problem, instance_files, load_level, 
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
 @click.option("--plugin", multiple=True, type=click.Path(exists=True, dir_okay=False),
               help="A Python file that registers extra backends (e.g. your own encoding).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, symmetry_breaking,
             minimise_, minimize_dir, no_expected, record_expected, family, plugin, seed):
     """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid, 2 bad input."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import UsageProblem, print_json
+from .common import COUNT, FiniteRange, SEED, UsageProblem, print_json
 
 
 def family_params(family: str, side, width, height, positions, categories, fill) -> dict:
@@ -24,7 +24,7 @@ def size_options(function):
     """The per-family size options, shared with ``trisolve campaign``."""
     for decorator in reversed([
         click.option("--side", type=click.IntRange(1, 16), default=None, help="hexiom: board side (default 3)."),
-        click.option("--fill", type=click.FloatRange(0, 1, min_open=True), default=None,
+        click.option("--fill", type=FiniteRange(0, 1, min_open=True), default=None,
                      help="hexiom: share of cells holding a tile (default 0.5)."),
         click.option("--width", type=click.IntRange(1, 40), default=None, help="sigils: frame width (default 4)."),
         click.option("--height", type=click.IntRange(1, 40), default=None, help="sigils: frame height (default 4)."),
@@ -38,10 +38,10 @@ def size_options(function):
 @click.command(name="generate")
 @click.argument("family", type=click.Choice(["hexiom", "logic", "sigils"]))
 @size_options
-@click.option("--seed", type=int, default=0, show_default=True, help="Same seed, same files.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed, same files.")
 @click.option("--unique", is_flag=True,
               help="Make the solution unique (hexiom: lock tiles/block cells; sigils: redraw; logic: always).")
-@click.option("--count", "-n", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--count", "-n", type=COUNT, default=1, show_default=True)
 @click.option("--output", "-o", "folder", type=click.Path(file_okay=False), required=True, help="Folder to write to.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per level.")
 def command(family, side, fill, width, height, positions, categories, seed, unique, count, folder, as_json):

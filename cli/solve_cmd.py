@@ -12,7 +12,7 @@ import time
 
 import click
 
-from .common import UsageProblem
+from .common import SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem
 from .main import EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE
 
 #: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
@@ -27,12 +27,12 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3}
                    "Default: the measured fastest for the family.")
 @click.option("--all", "all_", is_flag=True, help="Print every solution.")
 @click.option("--count", is_flag=True, help="Count the solutions (prints the count, not the boards).")
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Stop after N solutions (count shows N+).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+@click.option("--limit", type=SOLUTION_LIMIT, default=None, help="Stop after N solutions (count shows N+).")
+@click.option("--timeout", type=TIMEOUT, default=None,
               help="Wall-clock limit in seconds, per instance.")
 @click.option("--symmetry-breaking", is_flag=True, help="Keep one solution per symmetry class (the lex-leader).")
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Solver random seed (pysat, which has none, renumbers its variables from it).")
 @click.option("--shuffle", is_flag=True,
               help="Also reorder the solver's input from the seed (variables, clauses, facts): same solutions, "

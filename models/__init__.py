@@ -78,7 +78,9 @@ def register(family: Family) -> None:
 
 
 def detect_family(path: str) -> Family:
-    """Which family a file belongs to: by its folder name, then by its content."""
+    """Which family a file belongs to: ``.toml`` is always logic (docs/logic.md), then by folder name, then by content."""
+    if path.endswith(".toml") and "logic" in FAMILIES:
+        return FAMILIES["logic"]
     parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
     for part in reversed(parts[:-1]):
         if part in FAMILIES:

@@ -20,3 +20,12 @@ def level_path(family: str, stem_name: str) -> str:
 
 def stem(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0]
+
+
+def run_trisolve(*args: str, timeout: float = 120, **kwargs) -> "subprocess.CompletedProcess[str]":
+    """``python -m trisolve ARGS`` from the repository root, output captured as text."""
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "trisolve", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT, **kwargs)
