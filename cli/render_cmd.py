@@ -86,18 +86,27 @@ def write_solution_pictures(directory: str, instance: str, solutions: Sequence["
 
 
 def read_solution(path: str, index: int, level: "api.Level") -> "api.Solution":
-    """The solution a JSON file holds, checked against the level by the family's validator."""
+    """The solution a JSON file holds, checked against the level by the family's validator.
+
+    The file is ``solve --json`` output, one solution object from it, or JSON
+    lines (``solve --jsonl``, or ``--json`` over many files): then the line
+    about this level's file is used.
+    """
     try:
         if os.path.getsize(path) > MAX_SOLUTION_BYTES:
             raise UsageProblem(f"{path}: larger than {MAX_SOLUTION_BYTES} bytes; not a solution file")
         with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+            text = handle.read()
     except OSError as problem:
         raise UsageProblem(f"{path}: cannot read: {problem.strerror or problem}") from None
     except UnicodeDecodeError:
         raise UsageProblem(f"{path}: not UTF-8 text") from None
+    try:
+        data = json.loads(text)
     except json.JSONDecodeError as problem:
-        raise UsageProblem(f"{path}:{problem.lineno}: not JSON: {problem.msg}") from None
+        if problem.msg != "Extra data":
+            raise UsageProblem(f"{path}:{problem.lineno}: not JSON: {problem.msg}") from None
+        data = _line_about(path, text, level)
     if not isinstance(data, dict):
         raise UsageProblem(f"{path}: expected a JSON object (solve --json output or one solution)")
     if data.get("family", level.family) != level.family:
@@ -122,6 +131,27 @@ def read_solution(path: str, index: int, level: "api.Level") -> "api.Solution":
         shown = "; ".join(violations[:3]) + ("; ..." if len(violations) > 3 else "")
         raise UsageProblem(f"{path}: not a solution of {level.run_path}: {shown}")
     return solution
+
+
+def _line_about(path: str, text: str, level: "api.Level") -> dict:
+    """From JSON lines, the record whose ``instance`` is the level's file (by path, else by name)."""
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as problem:
+                raise UsageProblem(f"{path}:{number}: not a JSON line: {problem.msg}") from None
+    records = [r for r in records if isinstance(r, dict) and isinstance(r.get("instance"), str)]
+    wanted = os.path.abspath(level.run_path)
+    same = [r for r in records if os.path.abspath(r["instance"]) == wanted]
+    if not same:
+        name = os.path.basename(level.run_path)
+        same = [r for r in records if os.path.basename(r["instance"]) == name]
+    if len({r["instance"] for r in same}) != 1:
+        what = "no line" if not same else "lines about different files"
+        raise UsageProblem(f"{path}: {what} for {level.run_path} among its {len(records)} JSON lines")
+    return same[0]
 
 
 def _solve(level: "api.Level", backend_spec: str | None, timeout: float | None) -> "api.Solution | None":

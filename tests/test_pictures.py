@@ -222,6 +222,21 @@ def test_render_draws_the_solution_solve_printed_as_png(tmp_path, family, name):
     assert again.read_bytes() == out.read_bytes()
 
 
+def test_render_finds_the_levels_line_in_solve_jsonl(tmp_path):
+    log = tmp_path / "runs.jsonl"
+    solved = trisolve("solve", "levels/hexiom/level01.txt", "levels/hexiom/level08.txt", "--jsonl", str(log))
+    assert solved.returncode == 0, solved.stderr
+    out = tmp_path / "l08.svg"
+    done = trisolve("render", "levels/hexiom/level08.txt", "--solution", str(log), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    from trisolve.models import hexiom
+
+    level = hexiom.parse(level_path("hexiom", "level08"))
+    assert len([t for t in texts(out.read_text(encoding="utf-8")) if t.isdigit()]) == level.tile_total
+    other = trisolve("render", "levels/hexiom/level09.txt", "--solution", str(log), "-o", str(out))
+    assert other.returncode == 2 and "no line for levels/hexiom/level09.txt" in other.stderr
+
+
 def test_render_solve_draws_a_valid_solution(tmp_path):
     out = tmp_path / "l08.svg"
     done = trisolve("render", "levels/hexiom/level08.txt", "--solve", "--backend", "pysat", "-o", str(out))
