@@ -192,8 +192,25 @@ def test_importing_the_models_does_not_load_the_drawing_library():
 
 
 def trisolve(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    """The installed command, in its own process (once, end to end)."""
     return subprocess.run([sys.executable, "-m", "trisolve", *args], capture_output=True, text=True,
                           timeout=timeout, cwd=ROOT)
+
+
+@pytest.fixture
+def cli(capsys, monkeypatch):
+    """The command run in this process (no interpreter start-up per call), from the repository's root."""
+    from trisolve.common import run_cli
+    from trisolve.main import cli as group
+
+    monkeypatch.chdir(ROOT)
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        code = run_cli(group, list(args))
+        printed = capsys.readouterr()
+        return subprocess.CompletedProcess(args, code, printed.out, printed.err)
+
+    return run
 
 
 def test_render_draws_level_38_as_an_svg_that_renders(tmp_path):
@@ -205,41 +222,41 @@ def test_render_draws_level_38_as_an_svg_that_renders(tmp_path):
 
 @pytest.mark.parametrize("family, name", [("hexiom", "level10"), ("sigils", "gate-6x4"), ("logic", "zebra")],
                          ids=["hexiom", "sigils", "logic"])
-def test_render_draws_the_solution_solve_printed_as_png(tmp_path, family, name):
-    solved = trisolve("solve", level_path(family, name), "--json")
+def test_render_draws_the_solution_solve_printed_as_png(cli, tmp_path, family, name):
+    solved = cli("solve", level_path(family, name), "--json")
     assert solved.returncode == 0, solved.stderr
     (tmp_path / "solution.json").write_text(solved.stdout, encoding="utf-8")
     out = tmp_path / "solved.png"
-    done = trisolve("render", level_path(family, name), "--solution", str(tmp_path / "solution.json"), "-o", str(out))
+    done = cli("render", level_path(family, name), "--solution", str(tmp_path / "solution.json"), "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert_real_picture(out.read_bytes())
     # the bare solution object works too, and draws the same picture
     solution = json.loads(solved.stdout)["solutions"][0]
     (tmp_path / "one.json").write_text(json.dumps(solution), encoding="utf-8")
     again = tmp_path / "again.png"
-    assert trisolve("render", level_path(family, name), "--solution", str(tmp_path / "one.json"),
+    assert cli("render", level_path(family, name), "--solution", str(tmp_path / "one.json"),
                     "-o", str(again)).returncode == 0
     assert again.read_bytes() == out.read_bytes()
 
 
-def test_render_finds_the_levels_line_in_solve_jsonl(tmp_path):
+def test_render_finds_the_levels_line_in_solve_jsonl(cli, tmp_path):
     log = tmp_path / "runs.jsonl"
-    solved = trisolve("solve", "levels/hexiom/level01.txt", "levels/hexiom/level08.txt", "--jsonl", str(log))
+    solved = cli("solve", "levels/hexiom/level01.txt", "levels/hexiom/level08.txt", "--jsonl", str(log))
     assert solved.returncode == 0, solved.stderr
     out = tmp_path / "l08.svg"
-    done = trisolve("render", "levels/hexiom/level08.txt", "--solution", str(log), "-o", str(out))
+    done = cli("render", "levels/hexiom/level08.txt", "--solution", str(log), "-o", str(out))
     assert done.returncode == 0, done.stderr
     from trisolve.models import hexiom
 
     level = hexiom.parse(level_path("hexiom", "level08"))
     assert len([t for t in texts(out.read_text(encoding="utf-8")) if t.isdigit()]) == level.tile_total
-    other = trisolve("render", "levels/hexiom/level09.txt", "--solution", str(log), "-o", str(out))
+    other = cli("render", "levels/hexiom/level09.txt", "--solution", str(log), "-o", str(out))
     assert other.returncode == 2 and "no line for levels/hexiom/level09.txt" in other.stderr
 
 
-def test_render_solve_draws_a_valid_solution(tmp_path):
+def test_render_solve_draws_a_valid_solution(cli, tmp_path):
     out = tmp_path / "l08.svg"
-    done = trisolve("render", "levels/hexiom/level08.txt", "--solve", "--backend", "pysat", "-o", str(out))
+    done = cli("render", "levels/hexiom/level08.txt", "--solve", "--backend", "pysat", "-o", str(out))
     assert done.returncode == 0, done.stderr
     from trisolve.models import hexiom
 
@@ -248,9 +265,9 @@ def test_render_solve_draws_a_valid_solution(tmp_path):
     assert len(digits) == level.tile_total
 
 
-def test_render_solve_of_an_impossible_level_draws_the_level_and_says_so(tmp_path):
+def test_render_solve_of_an_impossible_level_draws_the_level_and_says_so(cli, tmp_path):
     out = tmp_path / "none.svg"
-    done = trisolve("render", "levels/sigils/area-mismatch.txt", "--solve", "-o", str(out))
+    done = cli("render", "levels/sigils/area-mismatch.txt", "--solve", "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert "no solution exists" in done.stderr and out.exists()
 
@@ -263,9 +280,9 @@ def test_render_solve_of_an_impossible_level_draws_the_level_and_says_so(tmp_pat
     ('{"family": "sigils", "solutions": []}', "holds a sigils solution"),
     ('{"family": "hexiom", "status": "unsat", "solutions": []}', "holds no solution"),
 ], ids=["truncated", "array", "garbage-cells", "wrong-size", "other-family", "unsat"])
-def test_render_refuses_a_bad_solution_file_with_exit_2(tmp_path, content, message):
+def test_render_refuses_a_bad_solution_file_with_exit_2(cli, tmp_path, content, message):
     (tmp_path / "bad.json").write_text(content, encoding="utf-8")
-    done = trisolve("render", "levels/hexiom/level08.txt", "--solution", str(tmp_path / "bad.json"),
+    done = cli("render", "levels/hexiom/level08.txt", "--solution", str(tmp_path / "bad.json"),
                     "-o", str(tmp_path / "x.svg"))
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "x.svg").exists()
@@ -277,15 +294,15 @@ def test_render_refuses_a_bad_solution_file_with_exit_2(tmp_path, content, messa
     (["--solve", "--solution", "s.json", "-o", "x.svg"], "not both"),
     (["--backend", "pysat", "-o", "x.svg"], "go with --solve"),
 ], ids=["kind", "folder", "both", "backend-alone"])
-def test_render_usage_errors_exit_2(args, message):
-    done = trisolve("render", "levels/hexiom/level08.txt", *args)
+def test_render_usage_errors_exit_2(cli, args, message):
+    done = cli("render", "levels/hexiom/level08.txt", *args)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
 
 
-def test_solve_svg_writes_each_solutions_picture(tmp_path):
+def test_solve_svg_writes_each_solutions_picture(cli, tmp_path):
     from trisolve.models import hexiom
 
-    done = trisolve("solve", "levels/hexiom/level01.txt", "--all", "--svg", str(tmp_path / "pics"))
+    done = cli("solve", "levels/hexiom/level01.txt", "--all", "--svg", str(tmp_path / "pics"))
     assert done.returncode == 0, done.stderr
     pictures = sorted(os.listdir(tmp_path / "pics"))
     assert pictures == sorted(f"level01-{k}.svg" for k in range(1, 13))
@@ -296,7 +313,7 @@ def test_solve_svg_writes_each_solutions_picture(tmp_path):
         assert len(digits) == level.tile_total
         boards.add((tmp_path / "pics" / name).read_text(encoding="utf-8"))
     assert len(boards) == 12  # twelve different boards, not one drawn twelve times
-    first = trisolve("solve", "levels/sigils/gate-4x4.txt", "--svg", str(tmp_path / "one"))
+    first = cli("solve", "levels/sigils/gate-4x4.txt", "--svg", str(tmp_path / "one"))
     assert first.returncode == 0 and os.listdir(tmp_path / "one") == ["gate-4x4.svg"]
-    counted = trisolve("solve", "levels/hexiom/level01.txt", "--count", "--svg", str(tmp_path / "none"))
+    counted = cli("solve", "levels/hexiom/level01.txt", "--count", "--svg", str(tmp_path / "none"))
     assert counted.returncode == 2 and "--count shows none" in counted.stderr
