@@ -339,6 +339,7 @@ def solve(
     symmetry_breaking: bool = False,
     isolate: bool = True,
     sat_command: str | None = None,
+    memory: int | None = None,
     on_solution: Callable[[Solution], None] | None = None,
 ) -> Result:
     """Solve a level: its first solution, or every solution (``all``), or the count (``count``).
@@ -354,7 +355,8 @@ def solve(
     search (pysat, which has no seed, renumbers its variables from it);
     ``shuffle`` also reorders every backend's input from it: the same
     solutions, other luck.  The stats record both, and ``times`` gains CPU
-    seconds per phase (``solve_cpu``, ...).
+    seconds per phase (``solve_cpu``, ...).  ``memory`` is the ``dp``
+    counter's budget in bytes (the solvers ignore it).
     """
     from trisolve.backends.base import Limits, Options, cpu_phase_times
     from trisolve.backends.runner import Job
@@ -368,8 +370,10 @@ def solve(
     if timeout is not None and timeout <= 0:
         raise UsageError("timeout must be more than 0 seconds")
     limits = Limits(time=timeout, solutions=limit)
+    if memory is not None and memory <= 0:
+        raise UsageError("memory must be a positive number of bytes")
     options = Options(enumerate=enumerate_, symmetry_breaking=symmetry_breaking, seed=seed, shuffle=shuffle,
-                      sat_command=sat_command)
+                      sat_command=sat_command, memory=memory)
 
     def stream(data: Any) -> None:
         if on_solution is not None and data is not None:

@@ -45,8 +45,11 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3}
               help='External SAT solver for --backend dimacs (e.g. "kissat"); with auto it joins the race.')
 @click.option("--svg", "svg_dir", default=None, metavar="DIR",
               help="Also draw each solution shown (the first, or every one with --all) as DIR/NAME.svg.")
+@click.option("--memory", default=None, metavar="SIZE",
+              help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default 4G); a count that would "
+                   "exceed it stops as incomplete. The solvers ignore it.")
 def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking, family, seed, shuffle, as_json, jsonl,
-            colour, sat_command, svg_dir):
+            colour, sat_command, svg_dir, memory):
     """Solve each FILE (and each instance file in each DIR): the first solution, every solution
     (--all) or the count (--count). The solver is imported once; each run is a forked child
     with a hard kill behind --timeout. Exit code: the worst of the runs."""
@@ -60,6 +63,7 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
         raise UsageProblem("--backend auto races for the first solution; use one backend with --all/--count")
     if svg_dir and count:
         raise UsageProblem("--svg draws the solutions shown; --count shows none (use --all)")
+    memory = _memory_size(memory)
     files = api.instance_files(paths)
     many = len(files) > 1
     render_options = {"colour": sys.stdout.isatty() if colour is None else colour}
@@ -71,7 +75,8 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
                 click.echo(("\n" if index else "") + f"==> {path} <==")
             code = _solve_one(path, family, backend_spec, all_=all_, count=count, limit=limit, timeout=timeout,
                               seed=seed, shuffle=shuffle, symmetry_breaking=symmetry_breaking, sat_command=sat_command,
-                              as_json=as_json, log=log, render_options=render_options, many=many, svg_dir=svg_dir)
+                              memory=memory, as_json=as_json, log=log, render_options=render_options, many=many,
+                              svg_dir=svg_dir)
             worst = max(worst, code, key=_SEVERITY.__getitem__)
     finally:
         if log is not None:
@@ -80,9 +85,25 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
         raise click.exceptions.Exit(worst)
 
 
+def _memory_size(text: str | None) -> int | None:
+    """Bytes from "12G", "800M", "64K" or a plain number of bytes."""
+    if text is None:
+        return None
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+    spec = text.strip().upper().removesuffix("B").removesuffix("I")
+    scale = units.get(spec[-1:], 1)
+    try:
+        size = int(float(spec[:-1] if spec[-1:] in units else spec) * scale)
+    except ValueError:
+        raise UsageProblem(f"--memory {text!r}: expected a size such as 12G, 800M or 1000000") from None
+    if size <= 0:
+        raise UsageProblem(f"--memory {text!r}: must be positive")
+    return size
+
+
 def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_: bool, count: bool,
                limit: int | None, timeout: float | None, seed: int, shuffle: bool, symmetry_breaking: bool,
-               sat_command: str | None, as_json: bool, log, render_options: dict, many: bool,
+               sat_command: str | None, memory: int | None, as_json: bool, log, render_options: dict, many: bool,
                svg_dir: str | None = None) -> int:
     """Solve one instance and print it; returns its exit code (bad input among many is reported, not raised)."""
     from . import api
@@ -109,7 +130,8 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_:
 
     try:
         result = api.solve(level, backend_spec, count=count, all=all_, limit=limit, timeout=timeout, seed=seed,
-                           shuffle=shuffle, symmetry_breaking=symmetry_breaking, sat_command=sat_command, on_solution=on_solution)
+                           shuffle=shuffle, symmetry_breaking=symmetry_breaking, sat_command=sat_command, memory=memory,
+                           on_solution=on_solution)
     finally:
         progress.close()
     if result.portfolio:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
+import os
 import time
 
 import pytest
@@ -19,7 +21,7 @@ from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.models import HEXIOM, hexiom
 
-from support import level_path
+from support import LEVELS, level_path
 
 BIG = Limits(time=120)
 ENUMERATE = Options(enumerate=True)
@@ -170,14 +172,6 @@ def test_shipped_side4_levels_count_like_pysat(name):
     assert_matches_pysat(name)
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name, count", [("level22", 109821), ("level23", 112320), ("level37", 36278)])
-def test_levels_beyond_enumeration_keep_their_counts(name, count):
-    """Counts no enumeration here finished (over 10^5, or minutes): this guards the program against regressions."""
-    result = dp().run(hexiom.parse(level_path("hexiom", name)), Limits(time=600), ENUMERATE)
-    assert result.complete and result.count == count
-
-
 # ----------------------------------------------- first solution, lex-leaders
 
 
@@ -204,11 +198,34 @@ def test_a_time_limit_holds_and_leaves_the_count_open():
         assert result.status is Status.UNKNOWN and not result.complete and result.stopped_by == "time limit"
 
 
-def test_a_state_limit_stops_the_run_as_incomplete():
-    from trisolve.backends.dp.hexiom import DpHexiom
+@pytest.mark.parametrize("options, count", [(ENUMERATE, 109821), (CLASSES, 9212), (Options(), 1)],
+                         ids=["count", "classes", "first"])
+def test_a_memory_budget_stops_the_run_as_incomplete(options, count):
+    level = hexiom.parse(level_path("hexiom", "level22"))
+    result = dp().run(level, BIG, dataclasses.replace(options, memory=200_000))
+    assert result.status is Status.UNKNOWN and not result.complete and result.count == 0
+    assert result.stopped_by in ("memory budget", "state limit")
+    roomy = dp().run(level, BIG, dataclasses.replace(options, memory=1 << 30))
+    assert roomy.status is Status.SAT and roomy.count == count
 
-    result = DpHexiom(max_states=500).run(hexiom.parse(level_path("hexiom", "level22")), BIG, ENUMERATE)
-    assert result.status is Status.UNKNOWN and not result.complete and result.stopped_by == "state limit"
+
+def test_solve_takes_a_memory_budget_and_refuses_a_bad_one():
+    import subprocess
+    import sys
+
+    from support import ROOT
+
+    def solve(*args):
+        return subprocess.run([sys.executable, "-m", "trisolve", "solve", level_path("hexiom", "level22"), "--count",
+                               "--backend", "dp", "--json", *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
+
+    tight = solve("--memory", "200K")
+    assert tight.returncode == 3, tight.stderr
+    assert json.loads(tight.stdout)["complete"] is False
+    roomy = solve("--memory", "1G")
+    assert roomy.returncode == 0 and json.loads(roomy.stdout)["count"] == 109821
+    bad = solve("--memory", "lots")
+    assert bad.returncode == 2 and "--memory" in bad.stderr and "Traceback" not in bad.stderr
 
 
 # --------------------------------------------- registry, runner, cross-checker
@@ -246,3 +263,29 @@ def test_a_count_only_run_agrees_with_listed_solutions_in_the_judge():
     assert verdict.status == "agree" and verdict.count == 258
     wrong = dataclasses.replace(ours, backend="other", count=257)
     assert judge(HEXIOM, level, path, [ours, wrong]).status == "DISAGREE"
+
+
+# ------------------------------------------- every public level vs expected.json
+
+with open(os.path.join(LEVELS, "hexiom", "expected.json"), encoding="utf-8") as _handle:
+    EXPECTED = json.load(_handle)
+#: counts that take the array program more than a few seconds (CPU, idle machine), and Burnside
+#: class counts that take a minute (twelve folds, some with wide frontiers)
+SLOW_COUNTS = {"level38", "level39"}
+HEAVY_CLASSES = {"level36", "level37", "level38", "level39"}
+
+
+def public(marked: set[str], mark) -> list:
+    return [pytest.param(f"level{i:02d}", marks=mark) if f"level{i:02d}" in marked else f"level{i:02d}" for i in range(40)]
+
+
+@pytest.mark.parametrize("name", public(SLOW_COUNTS, pytest.mark.slow))
+def test_counts_of_every_public_level_match_expected(name):
+    result = dp().run(hexiom.parse(level_path("hexiom", name)), Limits(time=300), ENUMERATE)
+    assert result.complete and result.count == EXPECTED[name]["count"]
+
+
+@pytest.mark.parametrize("name", public(HEAVY_CLASSES, pytest.mark.heavy))
+def test_classes_of_every_public_level_match_expected(name):
+    result = dp().run(hexiom.parse(level_path("hexiom", name)), Limits(time=600), CLASSES)
+    assert result.complete and result.count == EXPECTED[name]["orbits"]

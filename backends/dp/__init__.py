@@ -4,7 +4,8 @@ A fourth, solver-free opinion for the cross-checker, and the only exact
 reference where a level has too many solutions to list.  Enumeration runs
 are count-only (``solutions=()``, so the cross-checker compares them by
 count); first-solution runs rebuild one board.  Symmetry classes are
-counted for Hexiom (Burnside); for sigils such runs answer ``unknown``.  Pure Python: always available.
+counted for Hexiom (Burnside); for sigils such runs answer ``unknown``.  Python and numpy (a
+dependency): always available.
 See ``backends/dp/<family>.py``; nothing here imports it.
 """
 
@@ -26,7 +27,7 @@ NO_SYMMETRY_BREAKING: set[str] = {"sigils"}
 
 
 def available() -> str | None:
-    """Always usable: the program is pure Python."""
+    """Always usable: the programs need only Python and numpy."""
     return None
 
 

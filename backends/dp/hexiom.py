@@ -35,6 +35,7 @@ with the solver translators.
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Sequence
@@ -49,9 +50,12 @@ VARIANTS: dict[str, str] = {
 }
 DEFAULT = "frontier"
 
-#: States (frontier, stock) in one layer above which a run stops as incomplete (~100 bytes each;
-#: a count holds two layers, a first-solution run a few more while it walks back).
-DEFAULT_MAX_STATES = 8_000_000
+#: Bytes a run may use for its layers unless ``--memory`` says otherwise.
+DEFAULT_MEMORY = 4 << 30
+#: Bytes of one state (frontier, stock) in the dictionary program that rebuilds a board (a first-solution
+#: run holds two layers, and a few more while it walks back): the memory budget divided by this is its state limit.
+DICT_BYTES_PER_STATE = 500
+DEFAULT_MAX_STATES = DEFAULT_MEMORY // DICT_BYTES_PER_STATE
 #: Frontiers processed between two looks at the clock inside one step.
 CLOCK_EVERY = 64
 
@@ -452,7 +456,7 @@ class Program:
                 self.transitions += 1
             if states > self.max_states:
                 self.peak_states = max(self.peak_states, states)
-                raise Stopped("state limit")
+                raise Stopped("memory budget")
         self.peak_states = max(self.peak_states, states)
         return nxt
 
@@ -510,22 +514,15 @@ class Program:
         return left + right, state
 
 
-def count_boards(level: Level, plan: Plan, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES,
-                 progress: Callable[[int, int, int], None] | None = None) -> Outcome:
+def count_boards(level: Level, plan: Plan, *, deadline: float | None = None, memory: int | None = DEFAULT_MEMORY,
+                 progress: Callable[[dict[str, Any]], None] | None = None) -> Outcome:
     """The number of solutions on a fold of the level (the plain count on the identity fold).
 
-    ``progress(step, frontiers, states)`` is called after each step (for long runs).
+    Runs the array program (``hexiom_layers``); ``progress`` gets a dict after each step.
     """
-    program = Program(level, plan, deadline=deadline, max_states=max_states)
-    layer = program.start
-    try:
-        for i in range(len(plan.steps)):
-            layer = program.next_layer(i, layer)
-            if progress is not None:
-                progress(i, len(layer), sum(len(b) for b in layer.values()))
-    except Stopped as stop:
-        return Outcome(0, False, str(stop), program.stats())
-    return Outcome(program.final_count(layer), True, None, program.stats())
+    from .hexiom_layers import count_layers
+
+    return count_layers(level, plan, deadline=deadline, memory=memory, progress=progress)
 
 
 def find_board(level: Level, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES) -> tuple[Outcome, Solution | None]:
@@ -562,7 +559,8 @@ def find_board(level: Level, *, deadline: float | None = None, max_states: int =
 
 
 def count_classes(
-    level: Level, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES
+    level: Level, *, deadline: float | None = None, memory: int | None = DEFAULT_MEMORY,
+    progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[Outcome, list[int]]:
     """Symmetry classes of solutions by Burnside: the mean over the level's symmetries of the boards each fixes.
 
@@ -571,7 +569,7 @@ def count_classes(
     fixed: list[int] = []
     stats: dict[str, Any] = {"peak_states": 0}
     for perm in level.symmetries:
-        outcome = count_boards(level, make_plan(fold(level, perm)), deadline=deadline, max_states=max_states)
+        outcome = count_boards(level, make_plan(fold(level, perm)), deadline=deadline, memory=memory, progress=progress)
         stats["peak_states"] = max(stats["peak_states"], outcome.stats["peak_states"])
         if not outcome.complete:
             return Outcome(0, False, outcome.stopped_by, stats), fixed
@@ -586,23 +584,39 @@ def count_classes(
 # ---------------------------------------------------------------- the backend
 
 
+def progress_to_stderr(started: float, quiet_for: float = 5.0) -> Callable[[dict[str, Any]], None]:
+    """A progress sink for long counts: one line per step on stderr once the run has taken ``quiet_for`` seconds."""
+
+    def show(report: dict[str, Any]) -> None:
+        elapsed = time.monotonic() - started
+        if elapsed < quiet_for:
+            return
+        left = report["steps"] - report["step"]
+        print(f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, {report['states']} states, "
+              f"{report['bytes'] / 2**30:.2f} GiB, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
+              f"(at that pace ~{left * report['step_seconds']:.0f} s left)", file=sys.stderr, flush=True)
+
+    return show
+
+
+
 class DpHexiom:
     """``dp:frontier`` on hexiom: an exact counter that the solver backends are checked against."""
 
     family = "hexiom"
 
-    def __init__(self, variant: str = DEFAULT, max_states: int = DEFAULT_MAX_STATES) -> None:
+    def __init__(self, variant: str = DEFAULT) -> None:
         if variant not in VARIANTS:
             raise ValueError(f"dp has no variant {variant!r} for hexiom; known: {', '.join(VARIANTS)}")
         self.variant = variant
         self.name = f"dp:{variant}"
-        self.max_states = max_states
 
     def run(self, level: Level, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumerate: count-only, classes with symmetry breaking) or rebuild one board."""
         started = time.monotonic()
         deadline = limits.deadline(started)
         watch = base.Stopwatch()
+        memory = DEFAULT_MEMORY if options.memory is None else options.memory
         if not options.enumerate and limits.solutions is not None and limits.solutions <= 0:
             return self._unknown({}, watch, "solution limit")
         if options.enumerate:
@@ -611,9 +625,10 @@ class DpHexiom:
             # exact whatever limits.solutions says: it costs nothing more.
             watch.start("count")
             if options.symmetry_breaking:
-                outcome, _ = count_classes(level, deadline=deadline, max_states=self.max_states)
+                outcome, _ = count_classes(level, deadline=deadline, memory=memory, progress=progress_to_stderr(started))
             else:
-                outcome = count_boards(level, make_plan(fold(level)), deadline=deadline, max_states=self.max_states)
+                outcome = count_boards(level, make_plan(fold(level)), deadline=deadline, memory=memory,
+                                       progress=progress_to_stderr(started))
             watch.stop("count")
             if not outcome.complete:
                 return self._unknown(outcome.stats, watch, outcome.stopped_by)
@@ -621,7 +636,7 @@ class DpHexiom:
             return Result(self.name, self.family, status, (), True, outcome.count, dict(outcome.stats), dict(watch.times))
 
         watch.start("count")
-        outcome, solution = find_board(level, deadline=deadline, max_states=self.max_states)
+        outcome, solution = find_board(level, deadline=deadline, max_states=memory // DICT_BYTES_PER_STATE)
         watch.stop("count")
         stats = dict(outcome.stats)
         if not outcome.complete:
