@@ -28,7 +28,9 @@ import time
 from typing import Any
 
 from . import pysat as _cnf_backend
+from . import registry
 from .base import BackendUnavailable, Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed
+from .catalog import Catalog
 
 
 def _encoding_of(variant: str) -> str:
@@ -36,14 +38,15 @@ def _encoding_of(variant: str) -> str:
     return variant.partition("@")[0]
 
 
-VARIANTS: dict[str, dict[str, str]] = {
-    family: {
-        _encoding_of(default): f"pysat's {_encoding_of(default)} CNF solved by the external --sat-command binary; "
-        "first solution and unsat proofs, counts by re-running it with blocking clauses (slow)"
-    }
-    for family, default in _cnf_backend.DEFAULT_VARIANT.items()
-}
-DEFAULT_VARIANT: dict[str, str] = {family: next(iter(names)) for family, names in VARIANTS.items()}
+def catalog(family: str) -> Catalog | None:
+    """One variant per family: the encoding of pysat's default (read from pysat's catalog)."""
+    cnf = registry.catalog("pysat", family)
+    if cnf is None:
+        return None
+    encoding = _encoding_of(cnf.default)
+    return Catalog(default=encoding, variants={
+        encoding: f"pysat's {encoding} CNF solved by the external --sat-command binary; "
+        "first solution and unsat proofs, counts by re-running it with blocking clauses (slow)"})
 
 #: Statistics lines of kissat/cadical (``c conflicts: 123``) and picosat -v (``c 123 conflicts``).
 _STAT_NAMES = ("conflicts", "decisions", "propagations")
@@ -64,16 +67,16 @@ class DimacsBackend:
     """One pysat CNF encoding, solved by whatever ``options.sat_command`` names."""
 
     def __init__(self, family: str, variant: str) -> None:
-        from .pysat.engine import translator
+        from .pysat.engine import encodings
 
         if "@" in variant:
             raise ValueError(f"dimacs variants name a CNF encoding only (the solver is --sat-command): {variant!r}")
         self.family = family
         self.name = f"dimacs:{variant}"
         self.encoding = variant
-        self.translator = translator(family)
-        if variant not in self.translator.VARIANTS:
-            known = ", ".join(self.translator.VARIANTS)
+        self.translator = registry.translator("pysat", family)
+        if variant not in encodings(self.translator):
+            known = ", ".join(encodings(self.translator))
             raise ValueError(f"dimacs has no {family} encoding {variant!r}; known: {known}")
 
     # ------------------------------------------------------------------ run

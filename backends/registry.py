@@ -1,35 +1,48 @@
 """Names to backends: ``pysat``, ``pysat:totalizer``, ``clingo:count`` ...
 
-Each backend package (``trisolve.backends.<name>``) exposes, without
-importing its solver library:
+A shipped backend is a folder ``backends/<name>/`` whose ``__init__`` exposes,
+without importing its solver library:
 
-* ``VARIANTS``: ``{family: {variant: one-line description}}`` — the
-  configurations the cross-checker runs by default;
-* ``DEFAULT_VARIANT``: ``{family: variant}`` — the measured fastest;
 * ``make(family, variant) -> Backend`` — imports the solver lazily;
 * ``available() -> str | None`` — None when usable, else an install hint;
 * optionally ``preload(family)`` — import the solver library and the family's
   translator now (see ``preload`` below);
-* optionally ``NO_SYMMETRY_BREAKING: set[str]`` — families whose runs cannot
-  break symmetries (the cross-checker then runs them plain only).
+
+and one translator module per family, ``backends/<name>/<family>.py``, that
+declares its variants, default and capabilities once, as ``CATALOG``
+(``backends/catalog.py``).  The registry reads that declaration without
+importing the translator, so listing backends stays light.
+
+A backend added at run time (``register``: the tests' mutants, users' own
+encodings via --plugin) is a module with ``make`` and ``available`` and
+either ``catalog(family) -> Catalog | None`` or the tables ``VARIANTS``
+(``{family: {variant: description}}``), ``DEFAULT_VARIANT`` (``{family:
+variant}``) and optionally ``NO_SYMMETRY_BREAKING`` (a set of families).
+A translator for a family added at run time is registered with
+``register_translator``.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+from functools import lru_cache
 from types import ModuleType
 from typing import Iterable
 
 from .base import Backend, BackendUnavailable, UnsupportedFamily
+from .catalog import Catalog, from_tables, read
 
 #: Backends in the order tables show them; the cross-checker runs these by default.
 BACKENDS: tuple[str, ...] = ("pysat", "clingo", "cpsat", "dp")
 #: Backends ``--backend auto`` races for a first solution: the three paradigms.
-#: (``dp`` counts well but finds a first solution slowly: 45 s CPU on level 38.)
+#: (``dp`` counts well but rebuilds a first solution slowly: docs/bench/timing-notes.md.)
 PORTFOLIO: tuple[str, ...] = ("pysat", "clingo", "cpsat")
 #: Backends that work only with something outside Python (``dimacs`` runs an
 #: external SAT solver binary): known by name, never run unless asked for.
 OPTIONAL_BACKENDS: tuple[str, ...] = ("dimacs",)
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class UnknownBackend(ValueError):
@@ -38,11 +51,18 @@ class UnknownBackend(ValueError):
 
 #: Backends added at run time (mutants in the tests, users' own encodings via --plugin).
 _EXTRA: dict[str, ModuleType] = {}
+#: Translators added at run time, for families added at run time: (backend, family) -> module.
+_TRANSLATORS: dict[tuple[str, str], ModuleType] = {}
 
 
 def register(name: str, module: ModuleType) -> None:
-    """Add a backend under ``name``; ``module`` exposes VARIANTS, DEFAULT_VARIANT, make, available."""
+    """Add a backend under ``name`` (see the module docstring for what ``module`` exposes)."""
     _EXTRA[name] = module
+
+
+def register_translator(backend: str, family: str, module: ModuleType) -> None:
+    """Give a backend a translator for a family registered at run time (``module.CATALOG``, ``encode`` ...)."""
+    _TRANSLATORS[backend, family] = module
 
 
 def names() -> tuple[str, ...]:
@@ -70,12 +90,46 @@ def split_spec(spec: str) -> tuple[str, str | None]:
     return name.strip(), (variant.strip() or None)
 
 
-def default_variant(name: str, family: str) -> str:
+@lru_cache(maxsize=None)
+def _declared(name: str, family: str) -> Catalog | None:
+    path = os.path.join(_HERE, name, f"{family}.py")
+    return read(path) if os.path.isfile(path) else None
+
+
+def catalog(name: str, family: str) -> Catalog | None:
+    """What backend ``name`` offers for ``family`` (None: no translator), read without importing solvers."""
+    if (name, family) in _TRANSLATORS:
+        return _TRANSLATORS[name, family].CATALOG
     module = _module(name)
+    if hasattr(module, "catalog"):
+        return module.catalog(family)
+    if hasattr(module, "VARIANTS"):
+        return from_tables(module, family)
+    return _declared(name, family)
+
+
+def _catalog(name: str, family: str) -> Catalog:
+    found = catalog(name, family)
+    if found is None:
+        raise UnsupportedFamily(f"backend {name} has no translator for {family}")
+    return found
+
+
+def translator(backend: str, family: str) -> ModuleType:
+    """The module that translates ``family`` for ``backend``: ``backends/<backend>/<family>.py``."""
+    if (backend, family) in _TRANSLATORS:
+        return _TRANSLATORS[backend, family]
+    name = f"{__package__}.{backend}.{family}"
     try:
-        return module.DEFAULT_VARIANT[family]
-    except KeyError:
-        raise UnsupportedFamily(f"backend {name} has no translator for {family}") from None
+        return importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name in (name, f"{__package__}.{backend}"):
+            raise UnsupportedFamily(f"backend {backend} has no translator for {family}") from None
+        raise
+
+
+def default_variant(name: str, family: str) -> str:
+    return _catalog(name, family).default
 
 
 def resolve(spec: str, family: str) -> str:
@@ -91,9 +145,8 @@ def get(spec: str, family: str) -> Backend:
     hint = module.available()
     if hint:
         raise BackendUnavailable(f"backend {name} is not usable: {hint}")
-    if family not in module.DEFAULT_VARIANT:
-        raise UnsupportedFamily(f"backend {name} has no translator for {family}")
-    return module.make(family, variant or module.DEFAULT_VARIANT[family])
+    offered = _catalog(name, family)
+    return module.make(family, variant or offered.default)
 
 
 def preload(specs: Iterable[str], family: str) -> None:
@@ -115,20 +168,18 @@ def preload(specs: Iterable[str], family: str) -> None:
 
 def breaks_symmetries(spec: str, family: str) -> bool:
     """Whether ``spec`` can run ``family`` with symmetry breaking (else it answers unknown)."""
-    return family not in getattr(_module(split_spec(spec)[0]), "NO_SYMMETRY_BREAKING", ())
+    found = catalog(split_spec(spec)[0], family)
+    return found is None or found.symmetry_breaking
 
 
 def variants(family: str, backends: tuple[str, ...] = BACKENDS) -> list[str]:
     """Every registered ``backend:variant`` for a family, defaults first per backend."""
-    names = []
+    found = []
     for name in backends:
-        module = _module(name)
-        if family not in module.VARIANTS:
-            continue
-        default = module.DEFAULT_VARIANT[family]
-        ordered = [default] + [v for v in module.VARIANTS[family] if v != default]
-        names.extend(f"{name}:{v}" for v in ordered)
-    return names
+        offered = catalog(name, family)
+        if offered is not None:
+            found.extend(f"{name}:{v}" for v in offered.ordered())
+    return found
 
 
 def expand(specs: list[str], family: str) -> list[str]:
@@ -147,10 +198,12 @@ def describe_all(family: str) -> list[tuple[str, str, bool]]:
     """(name, description, is_default) for every registered variant of a family."""
     rows = []
     for name in BACKENDS + OPTIONAL_BACKENDS:
-        module = _module(name)
-        for variant, text in module.VARIANTS.get(family, {}).items():
-            rows.append((f"{name}:{variant}", text, variant == module.DEFAULT_VARIANT.get(family)))
+        offered = catalog(name, family)
+        for variant, text in (offered.variants.items() if offered else ()):
+            rows.append((f"{name}:{variant}", text, variant == offered.default))
     return rows
 
 
-__all__ = ["BACKENDS", "OPTIONAL_BACKENDS", "Backend", "BackendUnavailable", "UnknownBackend", "UnsupportedFamily", "get", "resolve", "variants", "expand"]
+__all__ = ["BACKENDS", "OPTIONAL_BACKENDS", "Backend", "BackendUnavailable", "Catalog", "UnknownBackend",
+           "UnsupportedFamily", "catalog", "get", "register", "register_translator", "resolve", "translator",
+           "variants", "expand"]

@@ -115,7 +115,7 @@ def encode_logic(level, variant: str, options):
         if variant == "not-same-dropped" and clue.kind == "not_same":
             continue
         clues.append(clue)
-    return shipped.encode(dataclasses.replace(level, clues=tuple(clues)), shipped.DEFAULT, options)
+    return shipped.encode(dataclasses.replace(level, clues=tuple(clues)), shipped.CATALOG.default, options)
 
 
 #: Sigil mutants: the real pysat translator on a level whose pieces are read wrongly.
@@ -145,7 +145,7 @@ def encode_sigils(level, variant: str, options):
 
         pieces = tuple(OneRotationShort(p.name, p.shape) for p in level.pieces)
         level = dataclasses.replace(level, pieces=pieces)
-    return shipped.encode(level, shipped.DEFAULT, options)
+    return shipped.encode(level, shipped.CATALOG.default, options)
 
 
 MUTANT_TRANSLATORS = {

@@ -47,10 +47,10 @@ def _count(spec: str, level, symmetry_breaking: bool = False) -> int:
 def _hexiom_variants(backend: str) -> list[str]:
     from trisolve.backends import registry
 
-    module = registry._module(backend)
-    if module.available() is not None or "hexiom" not in module.VARIANTS:
+    offered = registry.catalog(backend, "hexiom")
+    if registry._module(backend).available() is not None or offered is None:
         return []
-    return [f"{backend}:{v}" for v in module.VARIANTS["hexiom"]]
+    return [f"{backend}:{v}" for v in offered.variants]
 
 
 def _needs(backend: str) -> None:

@@ -246,7 +246,7 @@ def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsy
     out = capsys.readouterr().out
     assert code == 0
     usable = [b for b in registry.PORTFOLIO if registry._module(b).available() is None
-              and "hexiom" in registry._module(b).DEFAULT_VARIANT]
+              and registry.catalog(b, "hexiom") is not None]
     if as_json:
         data = json.loads(out)
         portfolio = data["portfolio"]

@@ -2,20 +2,11 @@
 
 Nothing here imports clingo: ``make`` loads ``engine`` (and the family's
 translator) only when a backend is actually wanted.  A family plugs in by
-adding ``backends/clingo/<family>.py`` (VARIANTS, DEFAULT, rules, encode), its
-``encodings/<family>*.lp`` files, and entries below.
+adding ``backends/clingo/<family>.py`` (CATALOG, rules, encode) and its
+``encodings/<family>*.lp`` files.
 """
 
 from __future__ import annotations
-
-VARIANTS: dict[str, dict[str, str]] = {
-    "hexiom": {
-        "count": "choose each cell's tile; two one-sided #count bounds on occupied neighbours",
-        "derived": "choose each cell's tile; derive occupied_neighbours(C,K) and require K = N",
-        "occupancy": "choose only occupied cells; a tile's number is derived from its neighbours",
-    },
-}
-DEFAULT_VARIANT: dict[str, str] = {"hexiom": "count"}
 
 
 def available() -> str | None:
@@ -36,12 +27,7 @@ def make(family: str, variant: str):
 
 def preload(family: str) -> None:
     """Import clingo and the family's translator (see registry.preload)."""
-    from . import engine
+    from .. import registry
+    from . import engine  # noqa: F401
 
-    engine.translator(family)
-
-
-VARIANTS["logic"] = {"choice": "choice rule place(C,V,P) per value, #count per position, one constraint per clue kind"}
-DEFAULT_VARIANT["logic"] = "choice"
-VARIANTS["sigils"] = {"choice": "orientations and placements derived in ASP; a choice rule per type bounded by its count; #count = 1 per cell; placements decided in reading order (#heuristic)"}
-DEFAULT_VARIANT["sigils"] = "choice"
+    registry.translator("clingo", family)

@@ -11,7 +11,6 @@ the plain ``clingo`` command next to the shipped rules.
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import logging
 import os
 import queue
@@ -20,12 +19,12 @@ import shlex
 import threading
 import time
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any, Callable, Iterator, Sequence
 
 import clingo
 
-from ..base import Limits, Options, Result, SolutionSink, Stopwatch, UnsupportedFamily, finish, luck_stats, shuffle_seed, shuffler
+from .. import registry
+from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 ENCODINGS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "encodings")
 
@@ -65,19 +64,9 @@ def encoding_path(name: str) -> str:
     return path
 
 
-def translator(family: str) -> ModuleType:
-    """The family's translator module, ``backends/clingo/<family>.py``."""
-    try:
-        return importlib.import_module(f"{__package__}.{family}")
-    except ModuleNotFoundError as error:
-        if error.name == f"{__package__}.{family}":
-            raise UnsupportedFamily(f"backend clingo has no translator for {family}") from None
-        raise
-
-
 def rule_paths(family: str, variant: str, options: Options = Options()) -> list[str]:
     """The ``.lp`` files a family/variant loads, as absolute paths (for docs and the CLI)."""
-    return [encoding_path(name) for name in translator(family).rules(variant, options)]
+    return [encoding_path(name) for name in registry.translator("clingo", family).rules(variant, options)]
 
 
 def solver_arguments(program: AspProgram, options: Options) -> list[str]:
@@ -249,10 +238,8 @@ class ClingoBackend:
     """One clingo configuration (``clingo:<variant>``) for one family."""
 
     def __init__(self, family: str, variant: str) -> None:
-        self._translator = translator(family)
-        if variant not in self._translator.VARIANTS:
-            known = ", ".join(self._translator.VARIANTS)
-            raise ValueError(f"clingo has no variant {variant!r} for {family}; known: {known}")
+        self._translator = registry.translator("clingo", family)
+        self._translator.CATALOG.require(variant, "clingo", family)
         self.family = family
         self.variant = variant
         self.name = f"clingo:{variant}"

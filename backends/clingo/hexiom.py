@@ -14,14 +14,17 @@ import clingo
 
 from ...models.hexiom import Level, Solution
 from ..base import Options
+from ..catalog import Catalog
 from .engine import AspProgram
 
-VARIANTS: dict[str, str] = {
-    "count": "choose each cell's tile; two one-sided #count bounds on occupied neighbours",
-    "derived": "choose each cell's tile; derive occupied_neighbours(C,K) and require K = N",
-    "occupancy": "choose only occupied cells; a tile's number is derived from its neighbours",
-}
-DEFAULT = "count"
+CATALOG = Catalog(
+    default="count",
+    variants={
+        "count": "choose each cell's tile; two one-sided #count bounds on occupied neighbours",
+        "derived": "choose each cell's tile; derive occupied_neighbours(C,K) and require K = N",
+        "occupancy": "choose only occupied cells; a tile's number is derived from its neighbours",
+    },
+)
 
 #: Rule files per variant, after the shared hexiom.lp.
 VARIANT_RULES: dict[str, str] = {
@@ -32,7 +35,7 @@ VARIANT_RULES: dict[str, str] = {
 
 #: clingo options each variant was measured fastest with.  ``crafty`` brings
 #: SAT preprocessing (``--sat-prepro=2,...``), which is what makes level 38
-#: easy for ``count`` (about 5 conflicts; without it, tens of seconds).
+#: easy for ``count`` (docs/bench/timing-notes.md, "clingo").
 VARIANT_ARGUMENTS: dict[str, tuple[str, ...]] = {
     "count": ("--configuration=crafty",),
     "derived": ("--configuration=trendy", "--heuristic=Berkmin"),
@@ -85,8 +88,8 @@ def decoder(level: Level):
 
 
 def encode(level: Level, variant: str, options: Options) -> AspProgram:
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown clingo hexiom variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant not in CATALOG.variants:
+        raise ValueError(f"unknown clingo hexiom variant {variant!r}; known: {', '.join(CATALOG.variants)}")
     return AspProgram(
         rules=rules(variant, options),
         facts=facts(level, options),

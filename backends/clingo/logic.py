@@ -15,12 +15,13 @@ import clingo
 
 from ...models.logic import Clue, Level, Solution
 from ..base import Options
+from ..catalog import Catalog
 from .engine import AspProgram
 
-VARIANTS: dict[str, str] = {
-    "choice": "choice rule place(C,V,P) per value, #count per position, one constraint per clue kind",
-}
-DEFAULT = "choice"
+CATALOG = Catalog(
+    default="choice",
+    variants={"choice": "choice rule place(C,V,P) per value, #count per position, one constraint per clue kind"},
+)
 
 #: clue kind -> fact predicate; the argument order is (id, items..., numbers...)
 PREDICATES = {
@@ -62,8 +63,8 @@ def facts(level: Level) -> str:
 
 def rules(variant: str, options: Options) -> list[str]:
     """The ``.lp`` files for a variant, in load order (no symmetries to break)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown clingo logic variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant not in CATALOG.variants:
+        raise ValueError(f"unknown clingo logic variant {variant!r}; known: {', '.join(CATALOG.variants)}")
     return ["logic.lp"]
 
 

@@ -16,12 +16,16 @@ import clingo
 
 from ...models.sigils import Level, Solution
 from ..base import Options
+from ..catalog import Catalog
 from .engine import AspProgram
 
-VARIANTS: dict[str, str] = {
-    "choice": "orientations and placements derived in ASP; a choice rule per type bounded by its count; #count = 1 per cell; placements decided in reading order (#heuristic)",
-}
-DEFAULT = "choice"
+CATALOG = Catalog(
+    default="choice",
+    variants={
+        "choice": "orientations and placements derived in ASP; a choice rule per type bounded by its count; "
+        "#count = 1 per cell; placements decided in reading order (#heuristic)",
+    },
+)
 #: clingo options the encoding was measured fastest with (see encode)
 ARGUMENTS: tuple[str, ...] = ("--configuration=crafty", "--heuristic=Domain")
 
@@ -57,8 +61,8 @@ def facts(level: Level, symmetry_breaking: bool = False) -> str:
 
 def rules(variant: str, options: Options) -> list[str]:
     """The ``.lp`` files for a variant (symmetry breaking is in the same file, fed by facts)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown clingo sigils variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant not in CATALOG.variants:
+        raise ValueError(f"unknown clingo sigils variant {variant!r}; known: {', '.join(CATALOG.variants)}")
     return ["sigils.lp"]
 
 
@@ -75,8 +79,8 @@ def encode(level: Level, variant: str, options: Options) -> AspProgram:
                 pieces.setdefault(anchor, (t, []))[1].append(cell)
         return Solution.of((names[t], cells) for t, cells in pieces.values())
 
-    # crafty (clasp's preset for crafted problems) counted the 8x6 gate's 612
-    # tilings in 2.2 CPU seconds, against 8.3 with the default configuration
+    # crafty (clasp's preset for crafted problems) counts several times faster than
+    # the default configuration (docs/bench/timing-notes.md, "clingo")
     # every atom follows from chosen/3, and tile/3 names each chosen placement by
     # its type, anchor and cells (orientations with equal cells were merged):
     # answer sets and tilings are one to one, so clasp need not project

@@ -8,13 +8,12 @@ export needs it.
 
 from __future__ import annotations
 
-import importlib
 import time
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable, Mapping, Sequence
 
-from .. import base
+from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink
 
 #: Workers for a first-solution run when neither ``options.workers`` nor the
@@ -59,16 +58,6 @@ def apply_parameters(params: Any, values: Mapping[str, Any]) -> None:
             setattr(params, name, value)
 
 
-def translator(family: str) -> ModuleType:
-    """The family's translator module, ``backends/cpsat/<family>.py``."""
-    try:
-        return importlib.import_module(f"{__package__}.{family}")
-    except ModuleNotFoundError as error:
-        if error.name == f"{__package__}.{family}":
-            raise base.UnsupportedFamily(f"backend cpsat has no translator for {family}") from None
-        raise
-
-
 class CpsatBackend:
     """One CP-SAT configuration (``cpsat:<variant>``) for one family."""
 
@@ -76,10 +65,8 @@ class CpsatBackend:
         self.family = family
         self.variant = variant
         self.name = f"cpsat:{variant}"
-        self._translator = translator(family)
-        if variant not in self._translator.VARIANTS:
-            known = ", ".join(self._translator.VARIANTS)
-            raise ValueError(f"cpsat has no variant {variant!r} for {family}; known: {known}")
+        self._translator = registry.translator("cpsat", family)
+        self._translator.CATALOG.require(variant, "cpsat", family)
 
     # ------------------------------------------------------------- public
 

@@ -20,9 +20,9 @@ lexicographically at most their image under each of the level's symmetries
 
 Each model carries the CP-SAT parameters measured best for it (see
 ``_FIRST_SOLUTION``): first solutions of ``int`` use one worker with the full
-LP and the board's symmetry used in it (level 38: median 0.44 CPU-s over 10
-seeds, where CP-SAT's defaults found nothing in 60 s); enumeration walks the
-occupancy in reading order without LP.
+LP and the board's symmetry used in it (the only setting measured to find
+level 38 quickly: docs/bench/timing-notes.md, "cpsat"); enumeration walks
+the occupancy in reading order without LP.
 """
 
 from __future__ import annotations
@@ -32,21 +32,24 @@ from typing import Sequence
 
 from ...models.hexiom import MAX_TILE, Level, Solution
 from ..base import Options
+from ..catalog import Catalog
 from .engine import CpsatModel, cp_model
 
 EMPTY = -1
 
-VARIANTS: dict[str, str] = {
-    "int": "an integer per cell (-1 empty), channelled occupancy, per-number indicator counts",
-    "bool": "a boolean per (cell, number), linear neighbour sums enforced by each boolean",
-    "table": "an integer per cell, neighbour rule as a table over the cell and its neighbours",
-}
-DEFAULT = "int"
+CATALOG = Catalog(
+    default="int",
+    variants={
+        "int": "an integer per cell (-1 empty), channelled occupancy, per-number indicator counts",
+        "bool": "a boolean per (cell, number), linear neighbour sums enforced by each boolean",
+        "table": "an integer per cell, neighbour rule as a table over the cell and its neighbours",
+    },
+)
 
 
 def encode(level: Level, variant: str, options: Options) -> CpsatModel:
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown cpsat hexiom variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant not in CATALOG.variants:
+        raise ValueError(f"unknown cpsat hexiom variant {variant!r}; known: {', '.join(CATALOG.variants)}")
     return {"int": _encode_int, "bool": _encode_bool, "table": _encode_table}[variant](level, options)
 
 
@@ -134,11 +137,10 @@ def _count_tiles(model, level: Level, content: Sequence) -> None:
         model.add(sum(holders) == level.tile_counts[number])
 
 
-#: First solution (measured, see ``docs``/the report): the LP over the whole
-#: model with the board's symmetry exploited in it (CP-SAT's "max_lp_sym")
-#: finds level 38 in a fraction of a second where the default portfolio, no
-#: LP, or local search alone need minutes.  One worker had the lower median;
-#: asked for more, the second runs the default LP beside it.
+#: First solution: the LP over the whole model with the board's symmetry
+#: exploited in it (CP-SAT's "max_lp_sym") is what finds level 38 quickly
+#: (docs/bench/timing-notes.md, "cpsat").  One worker measured best; asked for
+#: more, the second runs the default LP beside it.
 _FIRST_SOLUTION: dict = {
     "num_workers": 1,
     "linearization_level": 2,
@@ -216,9 +218,9 @@ def _encode_bool(level: Level, options: Options) -> CpsatModel:
     return CpsatModel(model, projection, decode, _bool_search(model, projection, options))
 
 
-#: First solution for ``bool``: CP-SAT's own portfolio (two workers).  The
-#: int model's "max_lp_sym" setting does not help here (level 38 unsolved in
-#: 30 s with it, with no LP, or with local search only).
+#: First solution for ``bool``: CP-SAT's own portfolio (two workers); the
+#: int model's "max_lp_sym" setting was measured not to help here
+#: (docs/bench/timing-notes.md, "cpsat").
 _BOOL_FIRST_SOLUTION: dict = {}
 
 

@@ -20,18 +20,21 @@ from typing import Any, Callable
 
 from ...models.logic import Clue, Item, Level, Solution
 from ..base import Options
+from ..catalog import Catalog
 from .engine import CpsatModel, cp_model
 
-VARIANTS: dict[str, str] = {
-    "integer": "one integer position per value, AllDifferent per category",
-    "boolean": "one-hot booleans per (value, position), exactly-one per value and position",
-}
-DEFAULT = "integer"
+CATALOG = Catalog(
+    default="integer",
+    variants={
+        "integer": "one integer position per value, AllDifferent per category",
+        "boolean": "one-hot booleans per (value, position), exactly-one per value and position",
+    },
+)
 
 
 def encode(level: Level, variant: str, options: Options) -> CpsatModel:
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown cpsat logic variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant not in CATALOG.variants:
+        raise ValueError(f"unknown cpsat logic variant {variant!r}; known: {', '.join(CATALOG.variants)}")
     module = cp_model()  # OR-Tools is imported only when a model is built
     model = module.CpModel()
     n = level.positions

@@ -12,8 +12,8 @@ strictly ordered by placement number, so each tiling is one assignment,
 and those integers are the projection.
 
 (An interval model -- each copy an anchor and an orientation, every cell a
-1x1 box in ``AddNoOverlap2D`` -- was measured and dropped: on the 6x6 gate
-it listed 52 of 144 tilings in 67 CPU seconds, where ``booleans`` needs 2.)
+1x1 box in ``AddNoOverlap2D`` -- was measured and dropped as far slower:
+docs/bench/timing-notes.md, "cpsat".)
 
 The orientations are worked out here, from the dihedral group's eight
 matrices, independently of the model's own code.
@@ -27,13 +27,17 @@ from ortools.sat.python import cp_model
 
 from ...models.sigils import Level, Piece, Solution
 from ..base import Options
+from ..catalog import Catalog
 from .engine import CpsatModel
 
-VARIANTS: dict[str, str] = {
-    "booleans": "a boolean per placement of a type; AddExactlyOne per cell; a linear count per type",
-    "copies": "per piece copy an integer placement number; cover booleans reified on its domain; AddExactlyOne per cell",
-}
-DEFAULT = "booleans"
+CATALOG = Catalog(
+    default="booleans",
+    variants={
+        "booleans": "a boolean per placement of a type; AddExactlyOne per cell; a linear count per type",
+        "copies": "per piece copy an integer placement number; cover booleans reified on its domain; "
+        "AddExactlyOne per cell",
+    },
+)
 
 #: (r, c) -> (a*r + b*c, d*r + e*c): the four turns, then the four turns after a flip.
 TURNS = ((1, 0, 0, 1), (0, 1, -1, 0), (-1, 0, 0, -1), (0, -1, 1, 0))
@@ -58,8 +62,8 @@ def fits(shape: Offsets, row: int, col: int, level: Level) -> bool:
 
 
 def encode(level: Level, variant: str, options: Options) -> CpsatModel:
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown cpsat sigils variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant not in CATALOG.variants:
+        raise ValueError(f"unknown cpsat sigils variant {variant!r}; known: {', '.join(CATALOG.variants)}")
     model = cp_model.CpModel()
     if level.obstruction:
         # plainly unsolvable (the areas differ, or a piece fits nowhere): say so at once
@@ -75,9 +79,8 @@ def encode(level: Level, variant: str, options: Options) -> CpsatModel:
 def parameters(options: Options) -> dict[str, Any]:
     """CP-SAT parameters measured to suit these models.
 
-    Enumerating, the LP relaxation costs far more than it prunes: counting
-    the 612 tilings of gate-8x6 took 117 CPU seconds with the default
-    linearization, 7 without.
+    Enumerating, the LP relaxation costs far more than it prunes
+    (docs/bench/timing-notes.md, "cpsat").
     """
     return {"linearization_level": 0} if options.enumerate else {}
 
@@ -117,8 +120,8 @@ def _booleans(model: cp_model.CpModel, level: Level, options: Options) -> CpsatM
         lex_leader(model, level, place)
 
     # Search order, enumerating: placements by anchor in reading order, "placed"
-    # first -- a tiler filling the frame from its top-left corner.  Listing the
-    # 6x10 pentomino rectangle's tilings went from 630 to 2026 in 30 s with it.
+    # first -- a tiler filling the frame from its top-left corner (measured:
+    # docs/bench/timing-notes.md, "cpsat").
     search = dict(parameters(options))
     if options.enumerate:
         by_anchor = sorted(place, key=lambda key: (key[1][0], level.type_index[key[0]], key[1]))

@@ -43,12 +43,16 @@ from typing import Any, Callable, Sequence
 from ...models.hexiom import MAX_TILE, Level, Solution, apply_symmetry, symmetry_key
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
+from ..catalog import Catalog
 
-VARIANTS: dict[str, str] = {
-    "frontier": "exact count by a DP over occupancy in reading order (frontier neighbour counts + tile stock); "
-    "enumeration is count-only, a first-solution run rebuilds one board; symmetry classes by Burnside",
-}
-DEFAULT = "frontier"
+CATALOG = Catalog(
+    default="frontier",
+    variants={
+        "frontier": "exact count by a DP over occupancy in reading order (frontier neighbour counts + tile stock); "
+        "enumeration is count-only, a first-solution run rebuilds one board; symmetry classes by Burnside",
+    },
+    count_only=True,
+)
 
 #: Bytes a run may use for its layers unless ``--memory`` says otherwise.
 DEFAULT_MEMORY = 4 << 30
@@ -605,9 +609,9 @@ class DpHexiom:
 
     family = "hexiom"
 
-    def __init__(self, variant: str = DEFAULT) -> None:
-        if variant not in VARIANTS:
-            raise ValueError(f"dp has no variant {variant!r} for hexiom; known: {', '.join(VARIANTS)}")
+    def __init__(self, variant: str = CATALOG.default) -> None:
+        if variant not in CATALOG.variants:
+            raise ValueError(f"dp has no variant {variant!r} for hexiom; known: {', '.join(CATALOG.variants)}")
         self.variant = variant
         self.name = f"dp:{variant}"
 
@@ -669,3 +673,8 @@ class DpHexiom:
 
     def _unknown(self, stats: dict, watch: base.Stopwatch, why: str | None) -> Result:
         return Result(self.name, self.family, Status.UNKNOWN, (), False, 0, dict(stats), dict(watch.times), stopped_by=why)
+
+
+def make(variant: str) -> DpHexiom:
+    """The dp backend for this family (what ``backends/dp/__init__.make`` returns)."""
+    return DpHexiom(variant)

@@ -32,12 +32,18 @@ from typing import Any
 from ...models.sigils import Level, Piece, Solution
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
+from ..catalog import Catalog
 
-VARIANTS: dict[str, str] = {
-    "scanline": "exact count by a DP along the frame's shorter side (covered window + piece stock); "
-    "enumeration is count-only, a first-solution run rebuilds one tiling; no symmetry breaking",
-}
-DEFAULT = "scanline"
+CATALOG = Catalog(
+    default="scanline",
+    variants={
+        "scanline": "exact count by a DP along the frame's shorter side (covered window + piece stock); "
+        "enumeration is count-only, a first-solution run rebuilds one tiling; no symmetry breaking",
+    },
+    count_only=True,
+    #: no Burnside count of tilings yet: symmetry-breaking runs would only say "unknown"
+    symmetry_breaking=False,
+)
 
 #: States in one layer above which a run stops as incomplete (about 100 bytes each).
 DEFAULT_MAX_STATES = 8_000_000
@@ -207,9 +213,9 @@ class DpSigils:
 
     family = "sigils"
 
-    def __init__(self, variant: str = DEFAULT, max_states: int = DEFAULT_MAX_STATES) -> None:
-        if variant not in VARIANTS:
-            raise ValueError(f"dp has no variant {variant!r} for sigils; known: {', '.join(VARIANTS)}")
+    def __init__(self, variant: str = CATALOG.default, max_states: int = DEFAULT_MAX_STATES) -> None:
+        if variant not in CATALOG.variants:
+            raise ValueError(f"dp has no variant {variant!r} for sigils; known: {', '.join(CATALOG.variants)}")
         self.variant = variant
         self.name = f"dp:{variant}"
         self.max_states = max_states
@@ -256,3 +262,8 @@ class DpSigils:
 
     def _unknown(self, stats: dict, watch: base.Stopwatch, why: str | None) -> Result:
         return Result(self.name, self.family, Status.UNKNOWN, (), False, 0, dict(stats), dict(watch.times), stopped_by=why)
+
+
+def make(variant: str) -> DpSigils:
+    """The dp backend for this family (what ``backends/dp/__init__.make`` returns)."""
+    return DpSigils(variant)

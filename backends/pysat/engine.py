@@ -8,17 +8,17 @@ so adding a family means adding a translator module and nothing else.
 
 from __future__ import annotations
 
-import importlib
 import threading
 import time
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Collection, Iterable, Mapping
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from ..base import Limits, Options, Result, SolutionSink, Stopwatch, UnsupportedFamily, finish, luck_stats, shuffle_seed, shuffler
+from .. import registry
+from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 #: SAT solvers a variant may name after ``@``.  All of them add clauses between
 #: solves (enumeration needs it) and can stop early (time limits need it);
@@ -34,8 +34,8 @@ SOLVERS: tuple[str, ...] = (
     "maplesat",
     "mergesat3",
 )
-#: Chosen by measurement on Hexiom (first solutions, levels 38 and 40, medians over variable
-#: shuffles): CaDiCaL and Glucose tie without symmetry breaking; with it CaDiCaL is far faster.
+#: Chosen by measurement: with symmetry breaking CaDiCaL is far faster than Glucose
+#: (figures: docs/bench/timing-notes.md, "pysat").
 DEFAULT_SOLVER = "cadical195"
 #: Solvers whose ``interrupt()`` is not implemented in PySAT: their time limit is
 #: kept with conflict budgets instead.
@@ -84,14 +84,9 @@ def split_variant(variant: str) -> tuple[str, str]:
     return encoding.strip(), (solver.strip() or DEFAULT_SOLVER)
 
 
-def translator(family: str) -> ModuleType:
-    """The family's translator module, ``backends/pysat/<family>.py``."""
-    try:
-        return importlib.import_module(f"{__package__}.{family}")
-    except ModuleNotFoundError as error:
-        if error.name == f"{__package__}.{family}":
-            raise UnsupportedFamily(f"backend pysat has no translator for {family}") from None
-        raise
+def encodings(translator: ModuleType) -> Collection[str]:
+    """The CNF encodings a translator accepts: its ``ENCODINGS`` when it has more than it registers."""
+    return getattr(translator, "ENCODINGS", None) or translator.CATALOG.variants
 
 
 class PysatBackend:
@@ -101,9 +96,9 @@ class PysatBackend:
         self.family = family
         self.name = f"pysat:{variant}"
         self.encoding, self.solver = split_variant(variant)
-        self.translator = translator(family)
-        if self.encoding not in self.translator.VARIANTS:
-            known = ", ".join(self.translator.VARIANTS)
+        self.translator = registry.translator("pysat", family)
+        if self.encoding not in encodings(self.translator):
+            known = ", ".join(encodings(self.translator))
             raise ValueError(f"pysat has no {family} encoding {self.encoding!r}; known: {known}")
         if self.solver not in SOLVERS:
             raise ValueError(f"pysat solver {self.solver!r} is not supported; known: {', '.join(SOLVERS)}")

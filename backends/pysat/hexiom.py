@@ -7,7 +7,7 @@ is derived, and solutions are counted on the tile variables only.
 
 A variant names the cardinality encoding of the tile counts (``seqcounter``,
 ``totalizer``, ...), optionally followed by ``+binomial`` or ``+gated`` for a
-different neighbour rule; see ``VARIANTS``.
+different neighbour rule; see ``ENCODINGS`` and ``CATALOG``.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pysat.formula import IDPool
 
 from ...models.hexiom import MAX_TILE, Level, Solution
 from ..base import Options
+from ..catalog import Catalog
 from .engine import CnfEncoding, lex_leq
 
 #: Cardinality encodings (pysat.card.EncType) a variant may use for the tile counts.
@@ -38,21 +39,29 @@ NEIGHBOUR_RULES: dict[str, str] = {
     "gated": "for each number, a CardEnc 'exactly d' over the neighbours, switched on by the tile variable",
 }
 
-VARIANTS: dict[str, str] = {}
-for _tiles in TILE_COUNT_ENCODINGS:
-    VARIANTS[_tiles] = f"tile counts by {_tiles}; neighbour rule by a per-cell unary neighbour counter"
-    for _rule in ("binomial", "gated"):
-        VARIANTS[f"{_tiles}+{_rule}"] = f"tile counts by {_tiles}; neighbour rule: {NEIGHBOUR_RULES[_rule]}"
-del _tiles, _rule
+#: Every encoding ``encode`` accepts: a tile-count encoding, optionally ``+binomial`` or ``+gated``.
+ENCODINGS: tuple[str, ...] = tuple(
+    f"{tiles}{rule}" for tiles in TILE_COUNT_ENCODINGS for rule in ("", "+binomial", "+gated")
+)
 
-DEFAULT = "totalizer"
+#: The registered variants (``encoding@solver``); the default is the measured fastest on the
+#: hard levels (docs/bench/timing-notes.md, "pysat").
+CATALOG = Catalog(
+    default="totalizer",
+    variants={
+        "totalizer": "tile counts by totalizer, per-cell unary neighbour counter; CaDiCaL 1.9.5",
+        "seqcounter+binomial": "tile counts by sequential counter, binomial neighbour clauses; CaDiCaL 1.9.5",
+        "seqcounter+gated": "tile counts by sequential counter, guarded CardEnc neighbour counts; CaDiCaL 1.9.5",
+        "totalizer@glucose4": "tile counts by totalizer, per-cell unary neighbour counter; Glucose 4",
+    },
+)
 
 
 def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     """The level as CNF under one encoding variant (see the module docstring)."""
     tile_encoding, _, neighbour_rule = variant.partition("+")
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown hexiom CNF variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant not in ENCODINGS:
+        raise ValueError(f"unknown hexiom CNF variant {variant!r}; known: {', '.join(ENCODINGS)}")
     neighbour_rule = neighbour_rule or "counter"
 
     board = level.board

@@ -17,18 +17,22 @@ from pysat.formula import IDPool
 
 from ...models.logic import Clue, Item, Level, Solution
 from ..base import Options
+from ..catalog import Catalog
 from .engine import CnfEncoding
 
-VARIANTS: dict[str, str] = {
-    "pairwise": "one-hot place(value, position); exactly-one as one clause + pairwise exclusions",
-    "seqcounter": "one-hot place(value, position); exactly-one by the sequential counter (auxiliaries)",
-}
-DEFAULT = "pairwise"
+CATALOG = Catalog(
+    default="pairwise",
+    variants={
+        "pairwise": "one-hot place(value, position); exactly-one as one clause + pairwise exclusions; CaDiCaL 1.9.5",
+        "seqcounter": "one-hot place(value, position); exactly-one by the sequential counter (auxiliaries); "
+        "CaDiCaL 1.9.5",
+    },
+)
 
 
 def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown pysat logic variant {variant!r}; known: {', '.join(VARIANTS)}")
+    if variant not in CATALOG.variants:
+        raise ValueError(f"unknown pysat logic variant {variant!r}; known: {', '.join(CATALOG.variants)}")
     pool = IDPool()
     n = level.positions
     positions = range(1, n + 1)

@@ -9,7 +9,7 @@ and a tiling is one assignment.  The rules:
 * each piece type is placed exactly as many times as the level lists it.
 
 A variant names the cardinality encodings (PySAT ``EncType``) of those two
-rules; see ``VARIANTS``.  Solutions are counted on the placement variables.
+rules; see ``ENCODINGS`` and ``CATALOG``.  Solutions are counted on the placement variables.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pysat.formula import IDPool
 
 from ...models.sigils import Level, Solution
 from ..base import Options
+from ..catalog import Catalog
 from .engine import CnfEncoding, lex_leq
 
 #: variant -> (at-most-one per cell, exact count per piece type)
@@ -27,13 +28,15 @@ ENCODINGS: dict[str, tuple[int, int]] = {
     "seqcounter": (EncType.seqcounter, EncType.seqcounter),
 }
 
-VARIANTS: dict[str, str] = {
-    "totalizer": "placement booleans; one per cell by pairwise at-most-one; piece counts by totalizer",
-    "seqcounter": "placement booleans; one per cell and piece counts by sequential counters",
-}
-#: Counting the 612 tilings of gate-8x6 with CaDiCaL 1.9.5: totalizer 6.3 CPU s,
-#: seqcounter 8.1, ladder at-most-one with cardinality-network counts 9.2.
-DEFAULT = "totalizer"
+#: The default by measurement: docs/bench/timing-notes.md, "pysat".
+CATALOG = Catalog(
+    default="totalizer",
+    variants={
+        "totalizer": "placement booleans; one per cell by pairwise at-most-one; piece counts by totalizer; "
+        "CaDiCaL 1.9.5",
+        "seqcounter": "placement booleans; one per cell and piece counts by sequential counters; CaDiCaL 1.9.5",
+    },
+)
 
 Placement = tuple[str, tuple[int, ...]]
 
@@ -55,7 +58,7 @@ def placements(level: Level) -> list[Placement]:
 def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     """The level as CNF under one encoding variant (see the module docstring)."""
     if variant not in ENCODINGS:
-        raise ValueError(f"unknown sigils CNF variant {variant!r}; known: {', '.join(VARIANTS)}")
+        raise ValueError(f"unknown sigils CNF variant {variant!r}; known: {', '.join(ENCODINGS)}")
     one_per_cell, counts = ENCODINGS[variant]
     pool = IDPool()
     clauses: list[list[int]] = []

@@ -1,0 +1,84 @@
+"""What one backend offers for one family, declared once beside its translator.
+
+Each translator module (``backends/<backend>/<family>.py``) starts with::
+
+    CATALOG = Catalog(
+        default="count",
+        variants={"count": "one line: what this encoding does", ...},
+    )
+
+That one declaration is read two ways: the engine imports the module and
+uses ``CATALOG`` as an object; the registry, ``trisolve backends`` and
+``--help`` read the same lines *without* importing the module (``read``
+parses the file), because a translator imports its solver library and
+OR-Tools alone costs most of a second.  So ``CATALOG = Catalog(...)`` must
+hold literals only (strings, booleans, a dict of strings).
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Mapping
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """A (backend, family) pair's registered variants, its default and what its runs can do."""
+
+    #: the measured fastest variant; listed first wherever variants are listed
+    default: str
+    #: variant -> one-line description: the configurations the cross-checker runs by default
+    variants: Mapping[str, str] = field(default_factory=dict)
+    #: whether runs can keep one solution per symmetry class (else they answer unknown)
+    symmetry_breaking: bool = True
+    #: whether enumerations report a count without listing the solutions (dp)
+    count_only: bool = False
+    #: whether only a first solution can be asked for (no enumeration at all)
+    first_solution_only: bool = False
+
+    def __post_init__(self) -> None:
+        if self.default not in self.variants:
+            raise ValueError(f"default variant {self.default!r} is not among {', '.join(self.variants)}")
+
+    def ordered(self) -> list[str]:
+        """The variants, default first."""
+        return [self.default] + [v for v in self.variants if v != self.default]
+
+    def require(self, variant: str, backend: str, family: str) -> None:
+        """Refuse a variant this catalog does not list, naming the ones it does."""
+        if variant not in self.variants:
+            raise ValueError(f"{backend} has no variant {variant!r} for {family}; known: {', '.join(self.variants)}")
+
+
+def read(path: str) -> Catalog | None:
+    """The ``CATALOG = Catalog(...)`` of a translator file, without importing it (None if it has none)."""
+    with open(path, encoding="utf-8") as handle:
+        tree = ast.parse(handle.read(), filename=path)
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign):
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id == "CATALOG":
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "Catalog"
+                    and not value.args):
+                raise ValueError(f"{path}:{node.lineno}: CATALOG must be Catalog(keyword=literal, ...)")
+            try:
+                fields = {k.arg: ast.literal_eval(k.value) for k in value.keywords}
+            except ValueError:
+                raise ValueError(f"{path}:{node.lineno}: CATALOG must hold literals only") from None
+            return Catalog(**fields)
+    return None
+
+
+def from_tables(module: object, family: str) -> Catalog | None:
+    """A plugin module's catalog for a family, from its VARIANTS / DEFAULT_VARIANT / NO_SYMMETRY_BREAKING tables."""
+    variants = getattr(module, "VARIANTS", {}).get(family)
+    if not variants:
+        return None
+    default = getattr(module, "DEFAULT_VARIANT", {}).get(family, next(iter(variants)))
+    return Catalog(default=default, variants=dict(variants),
+                   symmetry_breaking=family not in getattr(module, "NO_SYMMETRY_BREAKING", ()))

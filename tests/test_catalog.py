@@ -1,0 +1,78 @@
+"""Each (backend, family) declares its variants once, in its translator's CATALOG.
+
+The registry reads that declaration without importing the translator; these
+tests prove the reading equals the object the engine imports, and that
+listing every backend imports no solver library.
+"""
+
+from __future__ import annotations
+
+import glob
+import importlib
+import os
+import subprocess
+import sys
+
+import pytest
+
+from trisolve.backends import catalog, registry
+from trisolve.models import FAMILIES
+
+BACKENDS_DIR = os.path.dirname(registry.__file__)
+TRANSLATORS = sorted(
+    (os.path.basename(os.path.dirname(path)), os.path.splitext(os.path.basename(path))[0])
+    for path in glob.glob(os.path.join(BACKENDS_DIR, "*", "*.py"))
+    if os.path.splitext(os.path.basename(path))[0] in FAMILIES
+)
+
+
+def test_every_shipped_backend_translates_every_family() -> None:
+    assert {(b, f) for b in registry.BACKENDS for f in FAMILIES if registry.catalog(b, f)} == set(TRANSLATORS) - {
+        ("dp", "logic")
+    }
+
+
+@pytest.mark.parametrize("backend,family", TRANSLATORS, ids=[f"{b}-{f}" for b, f in TRANSLATORS])
+def test_reading_without_import_equals_the_imported_catalog(backend: str, family: str) -> None:
+    if registry._module(backend).available() is not None:
+        pytest.skip(f"{backend} is not installed")
+    module = importlib.import_module(f"trisolve.backends.{backend}.{family}")
+    assert registry.catalog(backend, family) == module.CATALOG
+    assert registry.translator(backend, family) is module
+
+
+def test_listing_imports_no_solver() -> None:
+    code = (
+        "import sys; from trisolve.backends import registry; from trisolve.models import FAMILIES; "
+        "[registry.describe_all(f) for f in FAMILIES]; "
+        "loaded = [m for m in ('pysat', 'clingo', 'ortools') if m in sys.modules]; "
+        "assert not loaded, loaded"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_dp_capabilities_are_declared_per_family() -> None:
+    # the drift this catalog ended: dp counts Hexiom's symmetry classes (Burnside), not sigils'
+    assert registry.breaks_symmetries("dp", "hexiom")
+    assert not registry.breaks_symmetries("dp", "sigils")
+    assert registry.catalog("dp", "hexiom").count_only and registry.catalog("dp", "sigils").count_only
+    assert not registry.catalog("pysat", "hexiom").count_only
+
+
+def test_a_catalog_must_hold_literals(tmp_path) -> None:
+    path = tmp_path / "toy.py"
+    path.write_text("NAME = 'a'\nCATALOG = Catalog(default=NAME, variants={NAME: 'x'})\n")
+    with pytest.raises(ValueError, match="literals"):
+        catalog.read(str(path))
+
+
+def test_default_must_be_listed() -> None:
+    with pytest.raises(ValueError, match="not among"):
+        catalog.Catalog(default="b", variants={"a": "x"})
+
+
+def test_unknown_family_is_unsupported() -> None:
+    with pytest.raises(registry.UnsupportedFamily):
+        registry.get("pysat", "no-such-family")
+    with pytest.raises(registry.UnsupportedFamily):
+        registry.translator("clingo", "no-such-family")
