@@ -31,10 +31,6 @@ if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing mach
     from trisolve.bench.runner import BenchRun
     from trisolve.crosscheck.compare import Verdict
 
-#: The measured fastest backend per family (see README, "Backends and encodings").
-DEFAULT_BACKEND = {"hexiom": "clingo", "sigils": "clingo", "logic": "pysat"}
-
-
 class UsageError(TrisolveError, ValueError):
     """A request that cannot be run as asked (unknown backend, conflicting options).
 
@@ -218,11 +214,11 @@ def _levels(levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLi
 
 
 def backend_name(spec: str | None, family: str) -> str:
-    """The full ``backend:variant`` a spec stands for (None: the family's default), checked usable."""
+    """The full ``backend:variant`` a spec stands for (None: the family's ``default_backend``), checked usable."""
     from trisolve.backends import registry
 
     try:
-        name = registry.resolve(spec or DEFAULT_BACKEND.get(family, "pysat"), family)
+        name = registry.resolve(spec or FAMILIES[family].default_backend, family)
         registry.get(name, family)  # instantiation is cheap; solvers import lazily at run time
         return name
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:

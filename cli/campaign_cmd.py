@@ -8,11 +8,11 @@ import sys
 import click
 
 from .common import COUNT, JOBS, SEED, TIMEOUT, UsageProblem, print_json, resolve_backends, split_list
-from .generate_cmd import family_params, size_options
+from .generate_cmd import family_params, generating_families, size_options
 
 
 @click.command(name="campaign")
-@click.option("--family", required=True, type=click.Choice(["hexiom", "logic", "sigils"]))
+@click.option("--family", required=True, type=generating_families())
 @click.option("--generate", "count", type=COUNT, required=True, help="How many instances.")
 @size_options
 @click.option("--unique", is_flag=True, help="Generate levels with a unique solution (see trisolve generate).")
@@ -30,7 +30,7 @@ from .generate_cmd import family_params, size_options
 @click.option("--minimize-dir", type=click.Path(file_okay=False), default=None,
               help="Where minimised disagreements go (default: <jsonl stem>-disagreements/).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-def command(family, count, side, fill, width, height, positions, categories, unique, seed, jsonl, executor,
+def command(family, count, sizes, unique, seed, jsonl, executor,
             scheduler, parallel, backends, timeout, minimize_dir, as_json):
     """Generate and cross-check instances; exit 0 when all agree, 1 on any disagreement or invalid solution."""
     from trisolve.generate.campaign import run_campaign
@@ -42,7 +42,7 @@ def command(family, count, side, fill, width, height, positions, categories, uni
             import distributed  # noqa: F401
         except ImportError:
             raise UsageProblem('--executor dask needs the dask extra: pip install "trisolve[dask]"') from None
-    params = family_params(family, side, width, height, positions, categories, fill)
+    params = family_params(family, sizes)
     params["unique"] = unique
     names = resolve_backends(split_list(backends), family) if backends else None
     if minimize_dir is None:

@@ -10,7 +10,8 @@ from typing import Any, Iterable, Iterator
 
 import click
 
-from .main import EXIT_INTERNAL, EXIT_USAGE
+#: exit codes, one meaning each
+EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
 
 
 class UsageProblem(click.ClickException):

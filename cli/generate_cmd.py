@@ -7,36 +7,53 @@ import click
 from .common import COUNT, FiniteRange, SEED, UsageProblem, print_json
 
 
-def family_params(family: str, side, width, height, positions, categories, fill) -> dict:
+def family_params(family: str, sizes: dict) -> dict:
     """The generator's size options for one family; options of other families are refused."""
-    given = {"--side": side, "--fill": fill, "--width": width, "--height": height,
-             "--positions": positions, "--categories": categories}
-    own = {"hexiom": {"--side": "side", "--fill": "fill"},
-           "sigils": {"--width": "width", "--height": "height"},
-           "logic": {"--positions": "positions", "--categories": "categories"}}[family]
-    stray = [option for option, value in given.items() if value is not None and option not in own]
+    from trisolve.models import FAMILIES
+
+    own = [parameter.name for parameter in FAMILIES[family].generator_parameters]
+    stray = [f"--{name}" for name, value in sizes.items() if value is not None and name not in own]
     if stray:
-        raise UsageProblem(f"{', '.join(stray)} does not apply to {family}; its options: {', '.join(own)}")
-    return {name: given[option] for option, name in own.items() if given[option] is not None}
+        raise UsageProblem(f"{', '.join(stray)} does not apply to {family}; its options: "
+                           + ", ".join(f"--{name}" for name in own))
+    return {name: value for name, value in sizes.items() if value is not None}
 
 
 def size_options(function):
-    """The per-family size options, shared with ``trisolve campaign``."""
-    for decorator in reversed([
-        click.option("--side", type=click.IntRange(1, 16), default=None, help="hexiom: board side (default 3)."),
-        click.option("--fill", type=FiniteRange(0, 1, min_open=True), default=None,
-                     help="hexiom: share of cells holding a tile (default 0.5)."),
-        click.option("--width", type=click.IntRange(1, 40), default=None, help="sigils: frame width (default 4)."),
-        click.option("--height", type=click.IntRange(1, 40), default=None, help="sigils: frame height (default 4)."),
-        click.option("--positions", type=click.IntRange(1, 50), default=None, help="logic: positions (default 4)."),
-        click.option("--categories", type=click.IntRange(1, 8), default=None, help="logic: categories (default 3)."),
-    ]):
-        function = decorator(function)
-    return function
+    """Every generating family's size options (``Family.generator_parameters``), shared with ``trisolve campaign``.
+
+    The command receives them as one ``sizes`` dict, for ``family_params``.
+    """
+    import functools
+
+    from trisolve.models import FAMILIES
+
+    parameters = {}  # name -> (family names, parameter): a name two families share is one option
+    for family in FAMILIES.values():
+        for parameter in family.generator_parameters:
+            parameters.setdefault(parameter.name, ([], parameter))[0].append(family.name)
+
+    @functools.wraps(function)
+    def wrapper(**kwargs):
+        sizes = {name: kwargs.pop(name) for name in parameters}
+        return function(sizes=sizes, **kwargs)
+
+    for name, (families, parameter) in reversed(parameters.items()):
+        kind = (click.IntRange(parameter.low, parameter.high) if parameter.kind is int
+                else FiniteRange(parameter.low, parameter.high, min_open=parameter.low_open))
+        wrapper = click.option(f"--{name}", type=kind, default=None,
+                               help=f"{', '.join(families)}: {parameter.help}.")(wrapper)
+    return wrapper
+
+
+def generating_families() -> click.Choice:
+    from trisolve.generate.common import generating_families as names
+
+    return click.Choice(names())
 
 
 @click.command(name="generate")
-@click.argument("family", type=click.Choice(["hexiom", "logic", "sigils"]))
+@click.argument("family", type=generating_families())
 @size_options
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed, same files.")
 @click.option("--unique", is_flag=True,
@@ -44,12 +61,13 @@ def size_options(function):
 @click.option("--count", "-n", type=COUNT, default=1, show_default=True)
 @click.option("--output", "-o", "folder", type=click.Path(file_okay=False), required=True, help="Folder to write to.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per level.")
-def command(family, side, fill, width, height, positions, categories, seed, unique, count, folder, as_json):
+def command(family, sizes, seed, unique, count, folder, as_json):
     """Write COUNT generated FAMILY levels to a folder, each with its intended solution
     in ``<name>.solution.json``; instance i uses a seed derived from --seed and i."""
     from trisolve.generate import generator, instance_seed, write_generated
+    from trisolve.models import FAMILIES
 
-    params = family_params(family, side, width, height, positions, categories, fill)
+    params = family_params(family, sizes)
     make = generator(family)
     failed = 0
     for index in range(count):
@@ -59,7 +77,7 @@ def command(family, side, fill, width, height, positions, categories, seed, uniq
         except ValueError as problem:
             raise UsageProblem(str(problem)) from None
         path = write_generated(generated, folder, stem)
-        wanted_unique = unique or family == "logic"
+        wanted_unique = unique or FAMILIES[family].always_unique
         if wanted_unique and not generated.unique:
             failed += 1
             click.echo(f"trisolve: {path}: could not prove a unique solution (time limit or attempts ran out)", err=True)

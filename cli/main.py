@@ -9,6 +9,7 @@ import sys
 import click
 
 from . import __version__
+from .common import EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, run_cli  # noqa: F401 (the exit codes' old home)
 
 #: command name -> (module in this package, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -21,10 +22,6 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "generate": ("generate_cmd", "Generate instances (optionally with a unique solution)."),
     "campaign": ("campaign_cmd", "Generate and cross-check many instances, resumably."),
 }
-
-#: exit codes, one meaning each
-EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
-
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -60,8 +57,6 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    from .common import run_cli
-
     sys.exit(run_cli(cli, argv))
 
 

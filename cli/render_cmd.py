@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Sequence
 import click
 
 from .common import UsageProblem, as_usage_problem, load_level
-from .main import EXIT_INTERNAL, EXIT_LIMIT
+from .common import EXIT_INTERNAL, EXIT_LIMIT
 
 #: Largest solution file read (a ``solve --all --json`` of thousands of tilings is a few MB).
 MAX_SOLUTION_BYTES = 64_000_000

@@ -12,8 +12,7 @@ import time
 
 import click
 
-from .common import SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem
-from .main import EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE
+from .common import EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem
 
 #: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
 #: solution) outranks bad input, which outranks a run stopped by a limit
@@ -118,8 +117,7 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_:
             raise
         click.echo(f"trisolve: {problem}", err=True)
         return EXIT_USAGE
-    if level.family != "sigils":
-        render_options = {}
+    render_options = {k: v for k, v in render_options.items() if k in level.kind.render_options}
     enumerate_ = all_ or count
     progress = _Progress(enabled=enumerate_ and not as_json and sys.stderr.isatty())
 

@@ -33,7 +33,7 @@ def _check(family: Family, level: Any, backends: Sequence[str], timeout: float, 
            symmetry_breaking: bool) -> Verdict:
     """Cross-check ``level`` (given as a model, written to a temporary file) on the backends."""
     text = family.format_level(level)
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as handle:
+    with tempfile.NamedTemporaryFile("w", suffix=family.suffix, delete=False, encoding="utf-8") as handle:
         handle.write(text)
         path = handle.name
     try:

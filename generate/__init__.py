@@ -7,6 +7,7 @@ generates and cross-checks many instances, resumably.
 
 from __future__ import annotations
 
-from .common import FAMILIES, Generated, count_solutions, generator, instance_seed, write_generated
+from .common import Generated, count_solutions, generating_families, generator, instance_seed, suffix, write_generated
 
-__all__ = ["FAMILIES", "Generated", "count_solutions", "generator", "instance_seed", "write_generated"]
+__all__ = ["Generated", "count_solutions", "generating_families", "generator", "instance_seed", "suffix",
+           "write_generated"]

@@ -47,7 +47,11 @@ def instance_seed(base_seed: int, index: int) -> int:
     return base_seed * 1_000_003 + index
 
 
-EXTENSIONS: Mapping[str, str] = {"hexiom": ".txt", "logic": ".toml", "sigils": ".txt"}
+def suffix(family: str) -> str:
+    """The file suffix of a family's levels (``Family.suffix``)."""
+    from trisolve.models import FAMILIES
+
+    return FAMILIES[family].suffix if family in FAMILIES else ".txt"
 
 
 def write_generated(generated: Generated, folder: str, stem: str) -> str:
@@ -56,7 +60,7 @@ def write_generated(generated: Generated, folder: str, stem: str) -> str:
     The sidecar ends in ``.json`` so instance-folder scans skip it.
     """
     os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, stem + EXTENSIONS[generated.family])
+    path = os.path.join(folder, stem + suffix(generated.family))
     sidecar = {
         "family": generated.family,
         "seed": generated.seed,
@@ -77,13 +81,20 @@ def _write_atomically(path: str, text: str) -> None:
     os.replace(temporary, path)
 
 
-FAMILIES: tuple[str, ...] = ("hexiom", "logic", "sigils")
+def generating_families() -> list[str]:
+    """The families that have a generator (``Family.generator``)."""
+    from trisolve.models import FAMILIES
+
+    return [name for name, family in FAMILIES.items() if family.generator]
 
 
 def generator(family: str) -> Callable[..., Generated]:
-    """The ``generate`` function of a family's generator module (imported on demand)."""
-    if family not in FAMILIES:
-        raise KeyError(f"no generator for {family!r}; known: {', '.join(FAMILIES)}")
+    """A family's generator function (``Family.generator``, imported on demand)."""
     import importlib
 
-    return importlib.import_module(f"{__package__}.{family}").generate
+    from trisolve.models import FAMILIES
+
+    if family not in generating_families():
+        raise KeyError(f"no generator for {family!r}; known: {', '.join(generating_families())}")
+    module, _, function = FAMILIES[family].generator.partition(":")
+    return getattr(importlib.import_module(module), function)

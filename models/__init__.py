@@ -9,7 +9,7 @@ import os
 
 from . import hexiom, logic, pictures, sigils
 from .errors import LevelSyntaxError, TrisolveError, read_instance_text
-from .family import Family
+from .family import Family, Parameter
 
 
 def _first_line(text: str) -> str:
@@ -35,6 +35,12 @@ HEXIOM = Family(
     format_level=hexiom.format_level,
     shrink=hexiom.shrink_candidates,
     picture=pictures.hexiom_svg,
+    default_backend="clingo",
+    generator="trisolve.generate.hexiom:generate",
+    generator_parameters=(
+        Parameter("side", int, 1, 16, "board side (default 3)"),
+        Parameter("fill", float, 0, 1, "share of cells holding a tile (default 0.5)", low_open=True),
+    ),
 )
 
 LOGIC = Family(
@@ -49,6 +55,14 @@ LOGIC = Family(
     format_level=logic.format_level,
     shrink=logic.shrink_candidates,
     picture=pictures.logic_svg,
+    suffix=".toml",
+    default_backend="pysat",
+    generator="trisolve.generate.logic:generate",
+    generator_parameters=(
+        Parameter("positions", int, 1, 50, "positions (default 4)"),
+        Parameter("categories", int, 1, 8, "categories (default 3)"),
+    ),
+    always_unique=True,
 )
 
 SIGILS = Family(
@@ -67,13 +81,20 @@ SIGILS = Family(
     shrink=sigils.shrink_candidates,
     obstruction=lambda level: level.obstruction,
     picture=pictures.sigils_svg,
+    default_backend="clingo",
+    render_options=("colour",),
+    generator="trisolve.generate.sigils:generate",
+    generator_parameters=(
+        Parameter("width", int, 1, 40, "frame width (default 4)"),
+        Parameter("height", int, 1, 40, "frame height (default 4)"),
+    ),
 )
 
-FAMILIES: dict[str, Family] = {"hexiom": HEXIOM, "logic": LOGIC}
-FAMILIES["sigils"] = SIGILS
+FAMILIES: dict[str, Family] = {family.name: family for family in (HEXIOM, LOGIC, SIGILS)}
 
 
 def register(family: Family) -> None:
+    """Add a family at run time (a plugin, a test); its translators go to ``registry.register_translator``."""
     FAMILIES[family.name] = family
 
 
@@ -92,4 +113,4 @@ def detect_family(path: str) -> Family:
     raise LevelSyntaxError(path, None, f"cannot tell which puzzle family this file is (known: {', '.join(FAMILIES)}); use --family")
 
 
-__all__ = ["FAMILIES", "Family", "LevelSyntaxError", "TrisolveError", "detect_family", "hexiom", "register"]
+__all__ = ["FAMILIES", "Family", "Parameter", "LevelSyntaxError", "TrisolveError", "detect_family", "hexiom", "register"]

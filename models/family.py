@@ -1,14 +1,29 @@
 """The shape every puzzle family has, so the CLI and the cross-checker need no special cases.
 
 A family is a module with a parser, a validator, a renderer and a way to turn
-solutions into JSON and canonical keys.  ``Family`` bundles those functions;
-``models.FAMILIES`` lists the known families by name.
+solutions into JSON and canonical keys.  ``Family`` bundles those functions
+and the facts the commands would otherwise hard-code (file suffix, default
+backend, render options, generator and its size parameters);
+``models.FAMILIES`` lists the known families by name, and ``models.register``
+adds one at run time.  See docs/adding-a-family.md.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Mapping, Sequence
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One size parameter of a family's generator; ``trisolve generate`` offers it as ``--<name>``."""
+
+    name: str  # the generator's keyword argument
+    kind: type  # int or float
+    low: float
+    high: float
+    help: str
+    low_open: bool = False  # low itself is not allowed
 
 
 @dataclass(frozen=True)
@@ -43,3 +58,15 @@ class Family:
     obstruction: Callable[[Any], str | None] | None = None
     #: (level, solution or None) -> an SVG picture (models/pictures.py; the drawing library loads on first use)
     picture: Callable[[Any, Any], str] | None = None
+    #: the suffix generated and minimised level files get
+    suffix: str = ".txt"
+    #: what ``trisolve solve`` uses without --backend: the measured fastest for the family
+    default_backend: str = "pysat"
+    #: keyword options ``render`` accepts beyond (level, solution); "colour" is the only one the CLI knows
+    render_options: tuple[str, ...] = ()
+    #: "module:function" of the generator, ``function(seed, unique=..., name=..., **sizes) -> Generated``
+    generator: str | None = None
+    #: the generator's size parameters
+    generator_parameters: tuple[Parameter, ...] = ()
+    #: whether every generated level is unique, asked or not
+    always_unique: bool = False
