@@ -29,3 +29,46 @@ def run_trisolve(*args: str, timeout: float = 120, **kwargs) -> "subprocess.Comp
 
     return subprocess.run([sys.executable, "-m", "trisolve", *args], capture_output=True, text=True,
                           timeout=timeout, cwd=ROOT, **kwargs)
+
+
+# ------------------------------------------------------------ the contract's helpers
+
+
+def expected(family: str) -> dict:
+    """``levels/<family>/expected.json``: established counts (and orbit counts) by file stem."""
+    import json
+
+    with open(os.path.join(LEVELS, family, "expected.json"), encoding="utf-8") as handle:
+        return json.load(handle)
+
+
+def small_instances(family: str, most: int = 3, max_count: int = 60) -> list[str]:
+    """Stems of a family's smallest shipped instances with a known count of 2..max_count, plus one with none.
+
+    Chosen from expected.json, so a new family's levels are picked up without naming them.
+    """
+    known = {stem: entry for stem, entry in expected(family).items() if entry.get("complete")}
+    by_size = sorted(known, key=lambda stem: (os.path.getsize(level_path(family, stem)), stem))
+    chosen = [stem for stem in by_size if 2 <= known[stem]["count"] <= max_count][:most]
+    chosen += [stem for stem in by_size if known[stem]["count"] == 0][:1]
+    return chosen
+
+
+def assert_valid(family, level, solutions) -> None:
+    """Every solution passes the family's own validator (never a backend's word)."""
+    for solution in solutions:
+        violations = family.validate(level, solution)
+        assert not violations, f"{getattr(level, 'name', level)}: {violations[0].message}"
+
+
+def assert_listed_once(family, level, result) -> None:
+    """A complete listing holds ``count`` different valid solutions; a count-only run lists none."""
+    from trisolve.backends import registry
+
+    assert_valid(family, level, result.solutions)
+    assert result.duplicates == 0
+    backend = result.backend.split(":")[0]
+    if registry.catalog(backend, family.name).count_only:
+        assert result.solutions == ()
+    else:
+        assert len({family.canonical(level, s) for s in result.solutions}) == result.count
