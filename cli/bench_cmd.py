@@ -150,15 +150,9 @@ def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
 
 def _read_journal(path: str) -> dict:
     """runs.jsonl as results.json's shape: a header line, then one run per line (a torn last line is dropped)."""
-    with open(path, encoding="utf-8") as handle:
-        lines = handle.read().split("\n")
-    header = json.loads(lines[0])
-    runs = []
-    for line in lines[1:]:
-        try:
-            runs.append(json.loads(line))
-        except ValueError:
-            continue  # a line cut short by the kill
+    from trisolve.crosscheck.jsonl import read_lines
+
+    header, *runs = read_lines(path)
     return {"settings": header["settings"], "meta": {"backends": header["backends"], "partial": True}, "runs": runs}
 
 

@@ -19,6 +19,7 @@ from trisolve.backends.runner import Job, RunRecord, run_job
 from trisolve.models.family import Family
 
 from .compare import Verdict, expected_for, judge
+from .jsonl import cut_torn_tail, read_lines
 
 
 @dataclass(frozen=True)
@@ -63,27 +64,13 @@ def read_log(path: str) -> dict[str, RunRecord]:
     records: dict[str, RunRecord] = {}
     if not os.path.exists(path):
         return records
-    with open(path, encoding="utf-8") as handle:
-        for line in handle:
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                record = RunRecord.from_json(json.loads(line))
-            except (ValueError, TypeError, KeyError):
-                continue
-            records[record.key] = record
+    for data in read_lines(path):
+        try:
+            record = RunRecord.from_json(data)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            continue
+        records[record.key] = record
     return records
-
-
-def _cut_torn_tail(path: str) -> None:
-    """Drop a last line left half-written by a kill, so the next record starts on its own line."""
-    if not os.path.exists(path):
-        return
-    with open(path, "rb+") as handle:
-        data = handle.read()
-        if data and not data.endswith(b"\n"):
-            handle.truncate(data.rfind(b"\n") + 1)
 
 
 class Log:
@@ -96,7 +83,7 @@ class Log:
         if path:
             folder = os.path.dirname(os.path.abspath(path))
             os.makedirs(folder, exist_ok=True)
-            _cut_torn_tail(path)
+            cut_torn_tail(path)
             self.handle = open(path, "a", encoding="utf-8")
 
     def write(self, record: RunRecord) -> None:

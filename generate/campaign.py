@@ -25,7 +25,7 @@ from trisolve.backends.runner import Job, RunRecord, run_job
 from trisolve.crosscheck.run import Instance, Log, execute, judge_all, plan_jobs, read_log, reuse_finished
 from trisolve.models import FAMILIES
 
-from .common import EXTENSIONS, generator, instance_seed, write_generated
+from .common import generator, instance_seed, suffix, write_generated
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ def prepare_instances(family: str, count: int, seed: int, folder: str, params: M
     instances, fresh, unique = [], 0, 0
     for index in range(count):
         stem = f"{family}-{index:05d}"
-        path = os.path.join(folder, stem + EXTENSIONS[family])
+        path = os.path.join(folder, stem + suffix(family))
         sidecar = os.path.join(folder, stem + ".solution.json")
         level = None
         if os.path.exists(path) and os.path.exists(sidecar):
@@ -244,8 +244,7 @@ def run_campaign(
     generate_seconds = time.monotonic() - began
 
     jobs = plan_jobs(instances, lambda _: names, timeout=timeout, limit=None, seed=seed)
-    _drop_torn_tail(jsonl)
-    done = read_log(jsonl)
+    done = read_log(jsonl)  # skips a torn last line; Log cuts it before appending
     reused = sum(1 for job in jobs if job.key in done)
     if progress is not None:
         progress.start(len(jobs))
@@ -277,16 +276,6 @@ def run_campaign(
     return summary, verdicts
 
 
-def _drop_torn_tail(path: str) -> None:
-    """Cut a half-written last line (a kill mid-write), or the next record would be glued to it."""
-    if not os.path.exists(path):
-        return
-    with open(path, "rb+") as handle:
-        data = handle.read()
-        if data and not data.endswith(b"\n"):
-            handle.truncate(data.rfind(b"\n") + 1)
-
-
 def minimise_failures(verdicts, instances: Sequence[Instance], timeout: float, folder: str, budget: float) -> list[dict]:
     """Shrink each instance with a disagreement or an invalid solution (the cross-checker's minimiser)
     and write it beside a ``.repro.md`` with its findings and the command that reproduces them."""
@@ -307,7 +296,7 @@ def minimise_failures(verdicts, instances: Sequence[Instance], timeout: float, f
         level_text = result.text if result is not None else instance.family.format_level(instance.level)
         os.makedirs(folder, exist_ok=True)
         stem = os.path.splitext(os.path.basename(verdict.path))[0]
-        target = os.path.join(folder, f"{stem}-min{EXTENSIONS.get(instance.family.name, '.txt')}")
+        target = os.path.join(folder, f"{stem}-min{instance.family.suffix}")
         with open(target, "w", encoding="utf-8") as handle:
             handle.write(level_text)
         parts = ["trisolve", "crosscheck", target, "--backends", ",".join(involved), "--no-expected",
