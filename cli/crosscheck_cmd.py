@@ -103,7 +103,7 @@ def _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, folder, p
             continue
         os.makedirs(folder, exist_ok=True)
         stem = os.path.splitext(os.path.basename(verdict.path))[0]
-        target = os.path.join(folder, f"{stem}-min{instance.family.suffix}")
+        target = os.path.join(folder, f"{stem}-min{level.kind.suffix}")
         with open(target, "w", encoding="utf-8") as handle:
             handle.write(result.text)
         parts = ["trisolve", "crosscheck", target, "--backends", ",".join(involved), "--no-expected",
