@@ -13,6 +13,7 @@ import json
 import os
 import time
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -289,3 +290,60 @@ def test_counts_of_every_public_level_match_expected(name):
 def test_classes_of_every_public_level_match_expected(name):
     result = dp().run(hexiom.parse(level_path("hexiom", name)), Limits(time=600), CLASSES)
     assert result.complete and result.count == EXPECTED[name]["orbits"]
+
+
+# ------------------------------------------- the array program's own devices
+
+
+def occupancy_histograms(board: hexiom.Board) -> np.ndarray:
+    """Per occupancy pattern of the board (bit c: cell c occupied), how many tiles show each number."""
+    patterns = np.arange(1 << board.size, dtype=np.int64)
+    occupied = (patterns[:, None] >> np.arange(board.size)) & 1
+    histogram = np.zeros((len(patterns), hexiom.MAX_TILE + 1), dtype=np.int64)
+    for c in range(board.size):
+        number = occupied[:, list(board.neighbours[c])].sum(axis=1) if board.neighbours[c] else np.zeros(len(patterns), np.int64)
+        np.add.at(histogram, (np.flatnonzero(occupied[:, c]), number[occupied[:, c] == 1]), 1)
+    return histogram
+
+
+def test_side3_counts_with_the_mirror_merge_match_every_occupancy_pattern():
+    """Side 3 (19 cells), no locks or blocks: the mirror merge applies at every row end; the brute force
+    counts, for each histogram some pattern has, the patterns with that histogram."""
+    from trisolve.backends.dp.hexiom import fold, make_plan
+    from trisolve.backends.dp.hexiom_layers import count_layers, mirror_merges
+
+    board = hexiom.Board(3)
+    histograms = occupancy_histograms(board)
+    distinct, tally = np.unique(histograms, axis=0, return_counts=True)
+    rng = np.random.default_rng(17)
+    picked = rng.choice(len(distinct), size=12, replace=False)
+    for k in [*picked, int(np.argmax(tally))]:
+        level = hexiom.Level(board, tuple(int(n) for n in distinct[k]), (), frozenset())
+        plan = make_plan(fold(level))
+        assert len(mirror_merges(level, plan)) == 4  # the ends of rows 0-3 (row 4 ends with nothing open)
+        merged = count_layers(level, plan)
+        plain = count_layers(level, plan, mirror=False)
+        assert merged.complete and merged.count == plain.count == tally[k], hexiom.format_level(level)
+        assert merged.stats["peak_states"] <= plain.stats["peak_states"]
+
+
+def test_the_mirror_merge_halves_states_on_a_symmetric_level_and_keeps_the_count():
+    from trisolve.backends.dp.hexiom import fold, make_plan
+    from trisolve.backends.dp.hexiom_layers import count_layers
+
+    level = hexiom.parse(level_path("hexiom", "level22"))
+    plan = make_plan(fold(level))
+    merged, plain = count_layers(level, plan), count_layers(level, plan, mirror=False)
+    assert merged.count == plain.count == 109821
+    assert merged.stats["peak_states"] < 0.75 * plain.stats["peak_states"]
+
+
+def test_counts_turn_into_python_ints_before_they_could_overflow(monkeypatch):
+    from trisolve.backends.dp import hexiom_layers
+    from trisolve.backends.dp.hexiom import fold, make_plan
+
+    level = hexiom.parse(level_path("hexiom", "level22"))
+    program = hexiom_layers.LayerProgram(level, make_plan(fold(level)))
+    monkeypatch.setattr(hexiom_layers, "COUNT_CEILING", 1 << 16)  # as if 2**64 were 65536
+    assert program.run() == 109821
+    assert program.counts.dtype == object

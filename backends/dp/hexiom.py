@@ -565,24 +565,44 @@ def find_board(level: Level, *, deadline: float | None = None, max_states: int =
 def count_classes(
     level: Level, *, deadline: float | None = None, memory: int | None = DEFAULT_MEMORY,
     progress: Callable[[dict[str, Any]], None] | None = None,
-) -> tuple[Outcome, list[int]]:
+) -> tuple[Outcome, list[int | None]]:
     """Symmetry classes of solutions by Burnside: the mean over the level's symmetries of the boards each fixes.
 
-    Returns the outcome (count = classes) and the fixed-board count per symmetry.
+    Returns the outcome (count = classes) and the fixed-board count per
+    symmetry (None where a limit stopped it).  The folds by the other
+    symmetries are small, so they come first: when only the plain board (the
+    identity) is out of reach, their sum still fixes the plain count modulo
+    the group's size (stats ``count_modulo``: [modulus, residue]).
     """
-    fixed: list[int] = []
-    stats: dict[str, Any] = {"peak_states": 0}
-    for perm in level.symmetries:
-        outcome = count_boards(level, make_plan(fold(level, perm)), deadline=deadline, memory=memory, progress=progress)
+    symmetries = level.symmetries
+    fixed: list[int | None] = [None] * len(symmetries)
+    stats: dict[str, Any] = {"peak_states": 0, "fixed_per_symmetry": fixed}
+    for k in [*range(1, len(symmetries)), 0]:
+        outcome = count_boards(level, make_plan(fold(level, symmetries[k])), deadline=deadline, memory=memory, progress=progress)
         stats["peak_states"] = max(stats["peak_states"], outcome.stats["peak_states"])
         if not outcome.complete:
+            if k == 0:
+                stats["count_modulo"] = [len(symmetries), -sum(fixed[1:]) % len(symmetries)]
             return Outcome(0, False, outcome.stopped_by, stats), fixed
-        fixed.append(outcome.count)
+        fixed[k] = outcome.count
+        _check_conjugates(symmetries, fixed)
     classes, remainder = divmod(sum(fixed), len(fixed))
     if remainder:  # Burnside's sum is always a multiple of the group's size
         raise RuntimeError(f"dp: fixed-board counts {fixed} do not average to a whole number of classes")
-    stats["fixed_per_symmetry"] = fixed
     return Outcome(classes, True, None, stats), fixed
+
+
+def _check_conjugates(symmetries: Sequence[Sequence[int]], fixed: list[int | None]) -> None:
+    """Conjugate symmetries (g and h g h^-1) fix equally many boards: a free check of the fold counts."""
+    index = {tuple(p): k for k, p in enumerate(symmetries)}
+    for g, count in enumerate(fixed):
+        for h in symmetries:
+            inverse = [0] * len(h)
+            for cell, image in enumerate(h):
+                inverse[image] = cell
+            other = fixed[index[tuple(h[symmetries[g][inverse[c]]] for c in range(len(h)))]]
+            if count is not None and other is not None and count != other:
+                raise RuntimeError(f"dp: conjugate symmetries fix {count} and {other} boards")
 
 
 # ---------------------------------------------------------------- the backend

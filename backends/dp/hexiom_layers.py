@@ -31,6 +31,8 @@ from ...models.hexiom import MAX_TILE, Level
 from .hexiom import Outcome, Plan, Stock, Stopped
 
 EMPTY_CODE = 15
+#: counts stay uint64 while every sum of a step stays below this (then they become Python ints)
+COUNT_CEILING = 1 << 64
 #: bytes one state needs at the peak of a step (its key and count, both choices' candidates, the sort)
 BYTES_PER_STATE = 112
 ProgressSink = Callable[[dict[str, Any]], None]
@@ -75,8 +77,10 @@ class LayerProgram:
     """One fold's program, layer by layer, in arrays."""
 
     def __init__(self, level: Level, plan: Plan, *, deadline: float | None = None, memory: int | None = None,
-                 progress: ProgressSink | None = None) -> None:
+                 progress: ProgressSink | None = None, mirror: bool = True) -> None:
         self.plan = plan
+        #: step -> how the left-right mirror permutes the frontier's positions, where it may merge states
+        self.mirror_at = mirror_merges(level, plan) if mirror else {}
         self.deadline = deadline
         self.memory = memory
         self.progress = progress
@@ -177,7 +181,7 @@ class LayerProgram:
         step = self.plan.steps[i]
         # states merging into one differ only in the values that leave the frontier
         fan_in = 2 * 16 ** len(step.finalised)
-        if int(self.counts.max()) >= (1 << 64) // fan_in:
+        if int(self.counts.max()) >= COUNT_CEILING // fan_in:
             self.counts = self.counts.astype(object)
 
     def next_layer(self, i: int) -> None:
@@ -201,6 +205,11 @@ class LayerProgram:
         valid_codes = np.concatenate([c[ok] for c, (ok, _, _) in zip(codes, decided)])
         table, where = np.unique(valid_codes, return_inverse=True)
         frontiers = ((table[:, None] >> shifts) & 15).astype(np.int8) if width else np.zeros((len(table), 0), np.int8)
+        if i in self.mirror_at:  # a frontier and its mirror image have the same completions: keep the smaller code
+            mirrored = (frontiers[:, self.mirror_at[i]].astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64)
+            table, canonical = np.unique(np.minimum(table, mirrored), return_inverse=True)
+            where = canonical.reshape(-1)[where]
+            frontiers = ((table[:, None] >> shifts) & 15).astype(np.int8)
         ceiling, floor = self._bounds(i, frontiers.astype(np.int64))
         # next frontier id per (current frontier, choice), -1 when it cannot follow
         new_keys, new_counts = [], []
@@ -274,10 +283,36 @@ class LayerProgram:
         }
 
 
+def mirror_merges(level: Level, plan: Plan) -> dict[int, np.ndarray]:
+    """Steps after which the decided cells are closed under the level's left-right mirror, with the
+    permutation that mirror makes of the frontier's positions.
+
+    Then the undecided rest of the board is its own mirror image (locks and
+    blocks included: the mirror is one of the level's symmetries), so a
+    partial board and its mirror image have the same completions and their
+    states can be merged.  In reading order that is the end of every row.
+    Only on the plain board (one cell a vertex).
+    """
+    board = level.board
+    row_of = {c: r for r, row in enumerate(board.rows) for c in row}
+    mirror = next((p for p in level.symmetries[1:] if all(row_of[p[c]] == row_of[c] for c in range(board.size))), None)
+    if mirror is None or any(len(step.vertex.cells) != 1 for step in plan.steps):
+        return {}
+    merges = {}
+    decided: set[int] = set()
+    for i, (step, frontier) in enumerate(zip(plan.steps, plan.frontiers)):
+        decided.add(step.vertex.cells[0])
+        cells = [plan.steps[u].vertex.cells[0] for u in frontier]
+        position = {c: q for q, c in enumerate(cells)}
+        if len(cells) > 1 and {mirror[c] for c in decided} == decided and all(mirror[c] in position for c in cells):
+            merges[i] = np.array([position[mirror[c]] for c in cells])
+    return merges
+
+
 def count_layers(level: Level, plan: Plan, *, deadline: float | None = None, memory: int | None = None,
-                 progress: ProgressSink | None = None) -> Outcome:
+                 progress: ProgressSink | None = None, mirror: bool = True) -> Outcome:
     """The number of solutions on a fold of the level, by the array program."""
-    program = LayerProgram(level, plan, deadline=deadline, memory=memory, progress=progress)
+    program = LayerProgram(level, plan, deadline=deadline, memory=memory, progress=progress, mirror=mirror)
     try:
         count = program.run()
     except Stopped as stop:
