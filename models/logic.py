@@ -28,6 +28,7 @@ except ModuleNotFoundError:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
 from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text
+from .toml_lines import TomlSource, toml_error_line
 
 FAMILY = "logic"
 #: Largest puzzles accepted; checked before any model is built.
@@ -228,124 +229,7 @@ class Violation:
 # ------------------------------------------------------------------ parser
 
 
-class _Source:
-    """The raw file text, to point error messages at a line (tomllib gives no positions)."""
-
-    def __init__(self, text: str, file: str):
-        self.text = text
-        self.file = file
-        self.lines = text.split("\n")
-
-    def error(self, line: int | None, message: str) -> LevelSyntaxError:
-        return LevelSyntaxError(self.file, line, message)
-
-    def key_line(self, key: str, table: str | None = None) -> int | None:
-        """The first line assigning ``key`` (bare or quoted, maybe dotted under ``table``)."""
-        names = [re.escape(key), re.escape(json.dumps(key, ensure_ascii=False)), re.escape(f"'{key}'")]
-        prefix = rf"(?:{re.escape(table)}\s*\.\s*)?" if table else ""
-        pattern = re.compile(rf"^\s*{prefix}(?:{'|'.join(names)})\s*=")
-        header = self.header_line(table) if table else None
-        for number in range(header or 0, len(self.lines)):
-            if pattern.match(self.lines[number]):
-                return number + 1
-        if table:
-            return header or self.key_line(table)
-        return self.header_line(key)
-
-    def header_line(self, table: str) -> int | None:
-        """The line of the ``[table]`` or ``[[table]]`` header."""
-        pattern = re.compile(rf"^\s*\[\[?\s*{re.escape(table)}\s*\]\]?")
-        for number, line in enumerate(self.lines):
-            if pattern.match(line):
-                return number + 1
-        return None
-
-    @cached_property
-    def masked(self) -> str:
-        """The text with string contents and comments blanked out (newlines kept).
-
-        Only called on text tomllib has accepted, so strings are well formed.
-        """
-        out = []
-        i, n = 0, len(self.text)
-        while i < n:
-            ch = self.text[i]
-            if ch == "#":
-                end = self.text.find("\n", i)
-                end = n if end < 0 else end
-                out.append(" " * (end - i))
-                i = end
-            elif ch in "\"'":
-                quote = ch * 3 if self.text.startswith(ch * 3, i) else ch
-                j = i + len(quote)
-                while j < n and not self.text.startswith(quote, j):
-                    j += 2 if (ch == '"' and self.text[j] == "\\") else 1
-                j = min(n, j + len(quote))
-                while len(quote) == 3 and j < n and self.text[j] == ch:  # """a"""" ends with extra quotes
-                    j += 1
-                body = self.text[i:j]
-                out.append(quote + re.sub(r"[^\n]", " ", body[len(quote):]))
-                i = j
-            else:
-                out.append(ch)
-                i += 1
-        return "".join(out)
-
-    @cached_property
-    def clue_lines(self) -> tuple[int, ...]:
-        """The line where each clue starts, in order: ``[[clues]]`` headers or
-        the elements of a ``clues = [...]`` array."""
-        masked = self.masked
-        lines = [m.start() for m in re.finditer(r"^[ \t]*\[\[[ \t]*clues[ \t]*\]\]", masked, re.M)]
-        array = re.search(r"^[ \t]*clues[ \t]*=[ \t]*\[", masked, re.M)
-        if array:
-            depth, expecting = 1, True
-            for i in range(array.end(), len(masked)):
-                ch = masked[i]
-                if ch.isspace() or ch == "\n":
-                    continue
-                if depth == 1 and expecting and ch not in ",]":
-                    lines.append(i)
-                    expecting = False
-                if ch in "[{":
-                    depth += 1
-                elif ch in "]}":
-                    depth -= 1
-                    if depth == 0:
-                        break
-                elif ch == "," and depth == 1:
-                    expecting = True
-        return tuple(masked.count("\n", 0, offset) + 1 for offset in sorted(lines))
-
-    def clue_line(self, index: int, kind: str | None = None) -> int | None:
-        """Where clue ``index`` is: its ``kind = ...`` line inside a ``[[clues]]``
-        table, else the line where the clue starts."""
-        lines = self.clue_lines
-        if index >= len(lines):
-            return self.key_line("clues")
-        start = lines[index]
-        if kind and re.match(r"^\s*\[\[", self.lines[start - 1]):
-            pattern = re.compile(rf"^\s*(?:{re.escape(kind)}|\"{re.escape(kind)}\")\s*=")
-            for number in range(start, len(self.lines)):
-                if re.match(r"^\s*\[", self.lines[number]):
-                    break
-                if pattern.match(self.lines[number]):
-                    return number + 1
-        return start
-
-
-def _toml_error_line(exc: Exception, text: str) -> tuple[int | None, str]:
-    message = str(exc)
-    match = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
-    if match:
-        return int(match.group(1)), message[: match.start()] + f" (column {match.group(2)})"
-    match = re.search(r"\s*\(at end of document\)$", message)
-    if match:
-        return text.count("\n") + 1, message[: match.start()] + " (at end of file)"
-    return None, message
-
-
-def _check_name(source: _Source, line: int | None, what: str, name: Any) -> str:
+def _check_name(source: TomlSource, line: int | None, what: str, name: Any) -> str:
     if not isinstance(name, str):
         raise source.error(line, f"{what} must be a string in quotes, found {name!r}")
     if not name.strip():
@@ -361,11 +245,11 @@ def _is_whole(value: Any) -> bool:
 
 def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
     """Parse a puzzle in the TOML format of ``docs/logic.md``."""
-    source = _Source(text, file)
+    source = TomlSource(text, file)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line, message = _toml_error_line(exc, text)
+        line, message = toml_error_line(exc, text)
         raise LevelSyntaxError(file, line, f"not valid TOML: {message}") from None
 
     for key in data:
@@ -385,7 +269,7 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
     return Level(positions, categories, clues, questions, title=title, name=name)
 
 
-def _parse_positions(source: _Source, data: Mapping[str, Any]) -> int:
+def _parse_positions(source: TomlSource, data: Mapping[str, Any]) -> int:
     if "positions" not in data:
         raise source.error(None, "missing 'positions = N' (the number of positions in the row)")
     positions = data["positions"]
@@ -399,7 +283,7 @@ def _parse_positions(source: _Source, data: Mapping[str, Any]) -> int:
     return positions
 
 
-def _parse_categories(source: _Source, data: Mapping[str, Any], positions: int) -> tuple[Category, ...]:
+def _parse_categories(source: TomlSource, data: Mapping[str, Any], positions: int) -> tuple[Category, ...]:
     table = data.get("categories")
     if table is None:
         raise source.error(None, "missing the [categories] table (each category = its list of values)")
@@ -439,7 +323,7 @@ class _Resolver:
     share is written qualified, ``"category.value"``.
     """
 
-    def __init__(self, source: _Source, categories: Sequence[Category]):
+    def __init__(self, source: TomlSource, categories: Sequence[Category]):
         self.source = source
         self.categories = categories
         self.owners: dict[str, list[Item]] = {}
@@ -487,7 +371,7 @@ class _Resolver:
         return f"; did you mean {close[0]!r}?" if close else ""
 
 
-def _parse_position(source: _Source, value: Any, positions: int, line: int | None, where: str) -> int:
+def _parse_position(source: TomlSource, value: Any, positions: int, line: int | None, where: str) -> int:
     if not _is_whole(value):
         raise source.error(line, f"{where}: expected a position (a whole number 1..{positions}), found {value!r}")
     if not 1 <= value <= positions:
@@ -495,7 +379,7 @@ def _parse_position(source: _Source, value: Any, positions: int, line: int | Non
     return value
 
 
-def _parse_clues(source: _Source, data: Mapping[str, Any], positions: int, resolve: _Resolver) -> tuple[Clue, ...]:
+def _parse_clues(source: TomlSource, data: Mapping[str, Any], positions: int, resolve: _Resolver) -> tuple[Clue, ...]:
     raw = data.get("clues", [])
     if not isinstance(raw, list):
         raise source.error(source.key_line("clues"), "clues must be a list of tables ([[clues]] or clues = [{...}, ...])")
@@ -555,7 +439,7 @@ def _parse_clues(source: _Source, data: Mapping[str, Any], positions: int, resol
 
 
 def _parse_questions(
-    source: _Source, data: Mapping[str, Any], categories: Sequence[Category], resolve: _Resolver
+    source: TomlSource, data: Mapping[str, Any], categories: Sequence[Category], resolve: _Resolver
 ) -> tuple[Question, ...]:
     raw = data.get("question")
     if raw is None:
