@@ -167,11 +167,10 @@ class DimacsBackend:
     # --------------------------------------------------------------- export
 
     def export(self, level: Any, options: Options) -> str:
-        from .pysat.engine import to_dimacs
+        """The same DIMACS text ``pysat`` exports for this encoding (the external solver reads it)."""
+        from .pysat.engine import PysatBackend
 
-        cnf = self.translator.encode(level, self.encoding, options)
-        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} pysat:{self.encoding}"]
-        return to_dimacs(cnf, header)
+        return PysatBackend.export(self, level, options)  # type: ignore[arg-type]  # same fields: translator, encoding
 
 
 # ---------------------------------------------------------------- the binary

@@ -630,8 +630,7 @@ class DpHexiom:
     family = "hexiom"
 
     def __init__(self, variant: str = CATALOG.default) -> None:
-        if variant not in CATALOG.variants:
-            raise ValueError(f"dp has no variant {variant!r} for hexiom; known: {', '.join(CATALOG.variants)}")
+        CATALOG.require(variant, "dp", "hexiom")
         self.variant = variant
         self.name = f"dp:{variant}"
 

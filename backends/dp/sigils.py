@@ -214,8 +214,7 @@ class DpSigils:
     family = "sigils"
 
     def __init__(self, variant: str = CATALOG.default, max_states: int = DEFAULT_MAX_STATES) -> None:
-        if variant not in CATALOG.variants:
-            raise ValueError(f"dp has no variant {variant!r} for sigils; known: {', '.join(CATALOG.variants)}")
+        CATALOG.require(variant, "dp", "sigils")
         self.variant = variant
         self.name = f"dp:{variant}"
         self.max_states = max_states
