@@ -12,6 +12,8 @@ import time
 
 import pytest
 
+from support import LIMIT_SLACK
+
 clingo = pytest.importorskip("clingo")
 
 from trisolve.backends import clingo as clingo_backend  # noqa: E402
@@ -86,7 +88,7 @@ def test_hard_levels(variant, number):
 def test_zero_time_returns_unknown_at_once():
     started = time.monotonic()
     result = backend(DEFAULT).run(level(38), Limits(time=0), Options())
-    assert time.monotonic() - started < 20  # generous: solving level 38 would take far longer than nothing
+    assert time.monotonic() - started < LIMIT_SLACK
     assert result.status is Status.UNKNOWN and not result.complete
 
 
@@ -186,5 +188,5 @@ def test_time_limit_holds_while_grounding_a_huge_board():
     lvl = hexiom.Level(board, (0, 0, 0, 10, 20, 30, 40), (), frozenset(), name="huge")
     started = time.monotonic()
     result = backend(DEFAULT).run(lvl, Limits(time=1), Options(symmetry_breaking=True))
-    assert time.monotonic() - started < 20  # generous: grounding alone runs far past it
+    assert time.monotonic() - started < 1 + LIMIT_SLACK
     assert result.status is Status.UNKNOWN and result.stopped_by == "time limit"

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from support import assert_listed_once, assert_valid, expected, level_path, small_instances
+from support import LIMIT_SLACK, assert_listed_once, assert_valid, expected, level_path, small_instances
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.backends.runner import DEFAULT_GRACE, Job, run_job
@@ -23,8 +23,6 @@ from trisolve.models import FAMILIES, hexiom
 #: the shipped families (a family registered by another test module is not shipped)
 SHIPPED = ("hexiom", "logic", "sigils")
 ENUMERATE = Options(enumerate=True)
-#: generous: a limit that holds is never near it, a limit that does not hold is far past it
-LIMIT_SLACK = 20.0
 
 
 def usable(spec: str) -> bool:

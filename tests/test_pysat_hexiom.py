@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from support import LIMIT_SLACK
+
 pytest.importorskip("pysat")
 
 from trisolve.backends import pysat as pysat_backend
@@ -99,7 +101,7 @@ def test_time_limit_holds_in_one_long_solve(variant: str) -> None:
     began = time.monotonic()
     result = run(variant, 38, Limits(time=0.3))
     elapsed = time.monotonic() - began
-    assert elapsed < 20, f"a 0.3 s limit took {elapsed:.1f} s"  # generous: a loaded machine must not fail it
+    assert elapsed < 0.3 + LIMIT_SLACK, f"a 0.3 s limit took {elapsed:.1f} s"
     if result.status is Status.SAT:
         assert_valid(level(38), result.solutions)
     else:
