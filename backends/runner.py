@@ -13,6 +13,7 @@ so that every forked child starts with them loaded.
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import os
 import resource
@@ -146,22 +147,10 @@ def _child(job: Job, level: Any, conn) -> None:
 
         result = backend.run(level, job.limits, job.options, on_solution=stream)
         usage = resource.getrusage(resource.RUSAGE_SELF)
-        conn.send(
-            (
-                "result",
-                {
-                    "status": result.status.value,
-                    "count": result.count,
-                    "complete": result.complete,
-                    "duplicates": result.duplicates,
-                    "stats": dict(result.stats),
-                    "times": dict(result.times),
-                    "stopped_by": result.stopped_by,
-                    "cpu": usage.ru_utime + usage.ru_stime,
-                    "peak_rss_mb": usage.ru_maxrss / 1024.0,
-                },
-            )
-        )
+        # the solutions went one by one (a kill keeps them) and the wall time is the parent's to measure
+        record = record_from_result(job, result, wall=0.0, cpu=usage.ru_utime + usage.ru_stime,
+                                    peak_rss_mb=usage.ru_maxrss / 1024.0, solutions=())
+        conn.send(("result", record.to_json()))
     except BaseException as exc:  # reported to the parent, which decides the exit code
         conn.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
     finally:
@@ -254,62 +243,28 @@ def run_job(
         process.join(1.0)
         parent_conn.close()
     wall = time.monotonic() - started
-    mode = "all" if job.options.enumerate else "first"
-    common = dict(
-        key=job.key,
-        path=job.path,
-        family=job.family,
-        backend=job.backend,
-        mode=mode,
-        symmetry_breaking=job.options.symmetry_breaking,
-        solutions=tuple(solutions),
-        wall=wall,
-        seed=job.options.seed,
-    )
     if final is not None:
-        return RunRecord(
-            status=final["status"],
-            count=final["count"],
-            complete=final["complete"],
-            duplicates=final["duplicates"],
-            stats=final["stats"],
-            times=final["times"],
-            cpu=final["cpu"],
-            peak_rss_mb=final["peak_rss_mb"],
-            stopped_by=final["stopped_by"],
-            **common,
-        )
+        return dataclasses.replace(RunRecord.from_json(final), solutions=tuple(solutions), wall=wall)
     # Killed, crashed or stopped: keep what was streamed, never call it complete.
-    return RunRecord(
-        status=Status.SAT.value if streamed else Status.UNKNOWN.value,
-        count=streamed,
-        complete=False,
-        stopped_by=stopped_by,
-        error=error,
-        **common,
-    )
+    return record_of(job, status=Status.SAT.value if streamed else Status.UNKNOWN.value, count=streamed, complete=False,
+                     solutions=tuple(solutions), wall=wall, stopped_by=stopped_by, error=error)
 
 
-def record_from_result(job: Job, result: Result, wall: float) -> RunRecord:
-    """A record for a run made in this process (tests, the dimacs bridge)."""
-    return RunRecord(
-        key=job.key,
-        path=job.path,
-        family=job.family,
-        backend=job.backend,
-        mode="all" if job.options.enumerate else "first",
-        symmetry_breaking=job.options.symmetry_breaking,
-        status=result.status.value,
-        count=result.count,
-        complete=result.complete,
-        duplicates=result.duplicates,
-        solutions=tuple(s.to_json() for s in result.solutions),
-        stats=dict(result.stats),
-        times=dict(result.times),
-        wall=wall,
-        stopped_by=result.stopped_by,
-        seed=job.options.seed,
-    )
+def record_of(job: Job, **fields: Any) -> RunRecord:
+    """A record of ``job``: the job's own fields, then what the run produced."""
+    return RunRecord(key=job.key, path=job.path, family=job.family, backend=job.backend,
+                     mode="all" if job.options.enumerate else "first",
+                     symmetry_breaking=job.options.symmetry_breaking, seed=job.options.seed, **fields)
+
+
+def record_from_result(job: Job, result: Result, wall: float, *, cpu: float = 0.0, peak_rss_mb: float = 0.0,
+                       solutions: tuple | None = None) -> RunRecord:
+    """The one way a backend's Result becomes a record: in the runner's child, in tests, in the dimacs bridge."""
+    return record_of(job, status=result.status.value, count=result.count, complete=result.complete,
+                     duplicates=result.duplicates,
+                     solutions=tuple(s.to_json() for s in result.solutions) if solutions is None else solutions,
+                     stats=dict(result.stats), times=dict(result.times), wall=wall, cpu=cpu, peak_rss_mb=peak_rss_mb,
+                     stopped_by=result.stopped_by)
 
 
 def race(
