@@ -532,7 +532,9 @@ def crosscheck(
     ``resume`` skips runs already in it.  ``on_planned`` hears how many runs
     there are, ``on_record`` each record as it finishes (and whether it was reused).
     """
-    from trisolve.crosscheck.run import Instance, Log, execute, judge_all, plan_jobs, read_log
+    from trisolve.crosscheck.executors import execute
+    from trisolve.crosscheck.jsonl import Log, read_log
+    from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
 
     if resume and not log:
         raise UsageError("resume needs a log file")

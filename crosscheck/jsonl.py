@@ -1,14 +1,18 @@
 """JSON Lines journals that survive a kill: one record per line, a torn last line dropped.
 
 Every command that logs runs as it goes (crosscheck and campaign ``--jsonl``,
-bench's ``runs.jsonl``) reads and appends through these two functions.
+bench's ``runs.jsonl``) reads and appends through ``cut_torn_tail`` and
+``read_lines``; ``Log`` and ``read_log`` are the run-record journal on top.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import threading
 from typing import Any, Iterator
+
+from trisolve.backends.runner import RunRecord
 
 
 def cut_torn_tail(path: str) -> None:
@@ -32,3 +36,43 @@ def read_lines(path: str) -> Iterator[Any]:
                 yield json.loads(line)
             except ValueError:
                 continue
+
+
+def read_log(path: str) -> dict[str, RunRecord]:
+    """Finished records of an earlier run; a torn last line (killed mid-write) is ignored."""
+    records: dict[str, RunRecord] = {}
+    if not os.path.exists(path):
+        return records
+    for data in read_lines(path):
+        try:
+            record = RunRecord.from_json(data)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            continue
+        records[record.key] = record
+    return records
+
+
+class Log:
+    """Append-only JSONL, one record per finished run, durable at once."""
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+        self.lock = threading.Lock()
+        self.handle = None
+        if path:
+            folder = os.path.dirname(os.path.abspath(path))
+            os.makedirs(folder, exist_ok=True)
+            cut_torn_tail(path)
+            self.handle = open(path, "a", encoding="utf-8")
+
+    def write(self, record: RunRecord) -> None:
+        if self.handle is None:
+            return
+        with self.lock:
+            self.handle.write(json.dumps(record.to_json()) + "\n")
+            self.handle.flush()
+            os.fsync(self.handle.fileno())
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()

@@ -7,22 +7,22 @@ each finished run is appended to the JSONL log at once, and a rerun reuses
 every record already there: after a crash or a kill nothing finished is
 lost and nothing is run twice.
 
-Runs execute locally (``execute``, N at a time) or on a Dask distributed
-cluster, where each job runs through ``run_job`` inside a worker: the job's
-own time limit and the runner's hard kill hold there too.
+Runs execute through ``crosscheck/executors.py``: locally, N at a time, or
+on a Dask distributed cluster, where each job runs through ``run_job`` inside
+a worker: the job's own time limit and the runner's hard kill hold there too.
 """
 
 from __future__ import annotations
 
-import logging
 import os
 import shlex
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from trisolve.backends.runner import Job, RunRecord, run_job
-from trisolve.crosscheck.run import Instance, Log, execute, judge_all, plan_jobs, read_log, reuse_finished
+from trisolve.crosscheck.executors import execute
+from trisolve.crosscheck.jsonl import Log, read_log
+from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
 from trisolve.models import FAMILIES
 
 from .common import generator, instance_seed, suffix, write_generated
@@ -136,79 +136,6 @@ def _sidecar_unique(path: str) -> bool:
 # ------------------------------------------------------------------ executors
 
 
-def dask_job(job: Job, level: Any) -> dict:
-    """Run one job inside a Dask worker; returns the record as JSON (plain data crosses the wire).
-
-    ``run_job`` forks a child per run.  Dask's nanny starts workers as daemonic
-    processes, which multiprocessing forbids to have children; the flag only
-    asks Python to terminate children at exit, and the runner already cleans
-    up after itself (its child is killed at the hard deadline and dies with
-    its parent), so it is lifted for the duration of the run.
-    """
-    import multiprocessing
-
-    process = multiprocessing.current_process()
-    daemonic = process._config.get("daemon", False)  # noqa: SLF001 - see the docstring
-    process._config["daemon"] = False
-    from trisolve.backends import registry
-
-    registry.preload([job.backend], job.family)  # once per worker process: later runs start warm
-    try:
-        return run_job(job, level).to_json()
-    finally:
-        process._config["daemon"] = daemonic
-
-
-def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: str | None, workers: int,
-                 log: Log | None, done: Mapping[str, RunRecord],
-                 on_record: Callable[[RunRecord, bool], None] | None = None) -> list[RunRecord]:
-    """Like ``crosscheck.run.execute``, on a Dask cluster (a local one when ``scheduler`` is None)."""
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise RuntimeError('the dask executor needs the dask extra: pip install "trisolve[dask]"') from None
-    results, pending = reuse_finished(jobs, done, on_record)
-    if pending:
-        cluster = None
-        if scheduler:
-            client = Client(scheduler)
-        else:
-            # silence_logs: a worker's heartbeat racing the shutdown logs a traceback that means nothing;
-            # a job that really fails reaches us through its future
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                   silence_logs=logging.CRITICAL)
-            client = Client(cluster)
-        try:
-            # one level per instance is shipped once, not once per backend
-            shipped = {path: client.scatter(levels[path]) for path in {job.path for _, job in pending}}
-            futures = {client.submit(dask_job, job, shipped[job.path], pure=False, key=f"run-{index}-{os.getpid()}"): index
-                       for index, job in pending}
-            for future in as_completed(futures):
-                index = futures[future]
-                try:
-                    record = RunRecord.from_json(future.result())
-                except Exception as exc:  # the worker died: an error now, not logged, so a resume reruns it
-                    record = _lost(jobs[index], exc)
-                else:
-                    if log is not None:
-                        log.write(record)
-                results[index] = record
-                if on_record:
-                    on_record(record, False)
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
-    return [results[i] for i in sorted(results)]
-
-
-def _lost(job: Job, exc: BaseException) -> RunRecord:
-    return RunRecord(key=job.key, path=job.path, family=job.family, backend=job.backend,
-                     mode="all" if job.options.enumerate else "first", symmetry_breaking=job.options.symmetry_breaking,
-                     status="unknown", count=0, complete=False, error=f"dask: {type(exc).__name__}: {exc}",
-                     seed=job.options.seed)
-
-
 # ------------------------------------------------------------------ campaign
 
 
@@ -252,11 +179,8 @@ def run_campaign(
     log = Log(jsonl)
     levels = {i.path: i.level for i in instances}
     try:
-        if executor == "dask":
-            records = execute_dask(jobs, levels, scheduler=scheduler, workers=parallel, log=log, done=done,
-                                   on_record=on_record)
-        else:
-            records = execute(jobs, levels, parallel=parallel, log=log, done=done, on_record=on_record)
+        records = execute(jobs, levels, executor=executor, parallel=parallel, scheduler=scheduler, log=log, done=done,
+                          on_record=on_record)
     finally:
         log.close()
     verdicts = judge_all(instances, records, use_expected=False)

@@ -108,7 +108,7 @@ def test_symmetry_breaking_counts_are_checked_against_orbits():
 
 
 def test_a_torn_last_log_line_is_dropped_before_appending(tmp_path):
-    from trisolve.crosscheck.run import Log, read_log
+    from trisolve.crosscheck.jsonl import Log, read_log
 
     good = rec("a", ALL)
     path = tmp_path / "runs.jsonl"

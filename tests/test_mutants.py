@@ -17,7 +17,8 @@ import pytest
 import mutants
 from support import HEXIOM_LEVELS, ROOT, stem
 from trisolve.backends import registry
-from trisolve.crosscheck.run import Instance, execute, judge_all, plan_jobs
+from trisolve.crosscheck.executors import execute
+from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
 from trisolve.models import FAMILIES, hexiom
 
 # side <= 3: every count completes in well under a second per backend

@@ -1,0 +1,172 @@
+"""Where many runs execute: here, a few at a time, or on a Dask cluster.
+
+Every command that runs many jobs (crosscheck, campaign; mutate when it
+exists) goes through ``execute``: jobs already in ``done`` (a resumed
+journal) are reused, each finished record is logged at once and reported to
+``on_record``, and the records come back in job order.  Each run is still
+``backends.runner.run_job``: its own forked process with its own limits.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from trisolve.backends.runner import Job, RunRecord, record_of, run_job
+
+from .jsonl import Log
+
+#: the executors ``execute`` knows
+EXECUTORS: tuple[str, ...] = ("local", "dask")
+
+
+def execute(
+    jobs: Sequence[Job],
+    levels: Mapping[str, Any],
+    *,
+    executor: str = "local",
+    parallel: int = 1,
+    scheduler: str | None = None,
+    log: Log | None = None,
+    done: Mapping[str, RunRecord] | None = None,
+    on_record: Callable[[RunRecord, bool], None] | None = None,
+) -> list[RunRecord]:
+    """Run the jobs on ``executor`` (``parallel`` at a time, or ``parallel`` Dask workers); reuse ``done``."""
+    if executor == "dask":
+        return execute_dask(jobs, levels, scheduler=scheduler, workers=parallel, log=log, done=done or {},
+                            on_record=on_record)
+    if executor != "local":
+        raise ValueError(f"unknown executor {executor!r}; known: {', '.join(EXECUTORS)}")
+    return execute_local(jobs, levels, parallel=parallel, log=log, done=done, on_record=on_record)
+
+
+def reuse_finished(
+    jobs: Sequence[Job], done: Mapping[str, RunRecord], on_record: Callable[[RunRecord, bool], None] | None = None,
+) -> tuple[dict[int, RunRecord], list[tuple[int, Job]]]:
+    """Split the jobs for an executor: (records already in ``done`` by job index, jobs still to run).
+
+    Each reused record is reported to ``on_record`` with ``True`` (reused) at once.
+    """
+    results: dict[int, RunRecord] = {}
+    pending: list[tuple[int, Job]] = []
+    for index, job in enumerate(jobs):
+        if job.key in done:
+            results[index] = done[job.key]
+            if on_record:
+                on_record(done[job.key], True)
+        else:
+            pending.append((index, job))
+    return results, pending
+
+
+def execute_local(
+    jobs: Sequence[Job],
+    levels: Mapping[str, Any],
+    *,
+    parallel: int,
+    log: Log | None = None,
+    done: dict[str, RunRecord] | None = None,
+    on_record: Callable[[RunRecord, bool], None] | None = None,
+) -> list[RunRecord]:
+    """Run the jobs ``parallel`` at a time; records already in ``done`` are reused, not rerun."""
+    results, pending = reuse_finished(jobs, done or {}, on_record)
+    if pending:
+        _preload(job for _, job in pending)
+        with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
+            futures = {pool.submit(run_job, job, levels[job.path]): index for index, job in pending}
+            try:
+                for future in as_completed(futures):
+                    record = future.result()
+                    results[futures[future]] = record
+                    if log is not None:
+                        log.write(record)
+                    if on_record:
+                        on_record(record, False)
+            except KeyboardInterrupt:
+                for future in futures:
+                    future.cancel()
+                raise
+    return [results[i] for i in sorted(results)]
+
+
+def _preload(jobs: Iterable[Job]) -> None:
+    """Import the solvers once here, so each forked run does not pay for it (registry.preload)."""
+    from trisolve.backends import registry
+
+    by_family: dict[str, set[str]] = {}
+    for job in jobs:
+        by_family.setdefault(job.family, set()).add(job.backend)
+    for family, specs in by_family.items():
+        registry.preload(sorted(specs), family)
+
+
+def dask_job(job: Job, level: Any) -> dict:
+    """Run one job inside a Dask worker; returns the record as JSON (plain data crosses the wire).
+
+    ``run_job`` forks a child per run.  Dask's nanny starts workers as daemonic
+    processes, which multiprocessing forbids to have children; the flag only
+    asks Python to terminate children at exit, and the runner already cleans
+    up after itself (its child is killed at the hard deadline and dies with
+    its parent), so it is lifted for the duration of the run.
+    """
+    import multiprocessing
+
+    process = multiprocessing.current_process()
+    daemonic = process._config.get("daemon", False)  # noqa: SLF001 - see the docstring
+    process._config["daemon"] = False
+    from trisolve.backends import registry
+
+    registry.preload([job.backend], job.family)  # once per worker process: later runs start warm
+    try:
+        return run_job(job, level).to_json()
+    finally:
+        process._config["daemon"] = daemonic
+
+
+def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: str | None, workers: int,
+                 log: Log | None, done: Mapping[str, RunRecord],
+                 on_record: Callable[[RunRecord, bool], None] | None = None) -> list[RunRecord]:
+    """Like ``execute_local``, on a Dask cluster (a local one when ``scheduler`` is None)."""
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise RuntimeError('the dask executor needs the dask extra: pip install "trisolve[dask]"') from None
+    results, pending = reuse_finished(jobs, done, on_record)
+    if pending:
+        cluster = None
+        if scheduler:
+            client = Client(scheduler)
+        else:
+            # silence_logs: a worker's heartbeat racing the shutdown logs a traceback that means nothing;
+            # a job that really fails reaches us through its future
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                   silence_logs=logging.CRITICAL)
+            client = Client(cluster)
+        try:
+            # one level per instance is shipped once, not once per backend
+            shipped = {path: client.scatter(levels[path]) for path in {job.path for _, job in pending}}
+            futures = {client.submit(dask_job, job, shipped[job.path], pure=False, key=f"run-{index}-{os.getpid()}"): index
+                       for index, job in pending}
+            for future in as_completed(futures):
+                index = futures[future]
+                try:
+                    record = RunRecord.from_json(future.result())
+                except Exception as exc:  # the worker died: an error now, not logged, so a resume reruns it
+                    record = _lost(jobs[index], exc)
+                else:
+                    if log is not None:
+                        log.write(record)
+                results[index] = record
+                if on_record:
+                    on_record(record, False)
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+    return [results[i] for i in sorted(results)]
+
+
+def _lost(job: Job, exc: BaseException) -> RunRecord:
+    return record_of(job, status="unknown", count=0, complete=False, error=f"dask: {type(exc).__name__}: {exc}")
