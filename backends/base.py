@@ -191,13 +191,18 @@ def finish(
     solutions: Sequence[Any],
     *,
     exhausted: bool,
-    proved_unsat: bool,
+    proved_unsat: bool | None = None,
     stats: Mapping[str, Any],
     times: Mapping[str, float],
     duplicates: int = 0,
     stopped_by: str | None = None,
 ) -> Result:
-    """Build a Result with status and completeness derived one way for every backend."""
+    """Build a Result with status and completeness derived one way for every backend.
+
+    ``proved_unsat`` defaults to ``exhausted``: a search that ran out with no solution proved there is none.
+    """
+    if proved_unsat is None:
+        proved_unsat = exhausted
     if solutions:
         status = Status.SAT
     elif proved_unsat:

@@ -153,16 +153,8 @@ class DimacsBackend:
 
         stats["solver_cpu"] = round(solver_cpu, 6)
         stats["solver_peak_rss_mb"] = round(solver_peak_mb, 1)
-        return finish(
-            self.name,
-            self.family,
-            solutions,
-            exhausted=exhausted,
-            proved_unsat=exhausted and not solutions,
-            stats=stats,
-            times=watch.times,
-            stopped_by=stopped_by,
-        )
+        return finish(self.name, self.family, solutions, exhausted=exhausted, stats=stats, times=watch.times,
+                      stopped_by=stopped_by)
 
     # --------------------------------------------------------------- export
 

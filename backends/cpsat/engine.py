@@ -179,7 +179,6 @@ class CpsatBackend:
         return base.finish(
             self.name, self.family, solutions,
             exhausted=exhausted,
-            proved_unsat=exhausted and not solutions,
             stats=self._stats(encoding, solver, status, options),
             times=watch.times,
             duplicates=state["duplicates"],

@@ -161,16 +161,8 @@ class PysatBackend:
             stats.update(solver_stats(solver))
         stats["blocking_clauses"] = len(solutions) if options.enumerate else 0
 
-        return finish(
-            self.name,
-            self.family,
-            solutions,
-            exhausted=exhausted,
-            proved_unsat=exhausted and not solutions,
-            stats=stats,
-            times=watch.times,
-            stopped_by=stopped_by,
-        )
+        return finish(self.name, self.family, solutions, exhausted=exhausted, stats=stats, times=watch.times,
+                      stopped_by=stopped_by)
 
     # --------------------------------------------------------------- export
 
