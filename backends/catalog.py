@@ -52,9 +52,26 @@ class Catalog:
 
 
 def read(path: str) -> Catalog | None:
-    """The ``CATALOG = Catalog(...)`` of a translator file, without importing it (None if it has none)."""
+    """The ``CATALOG = Catalog(...)`` of a translator file, without importing it (None if it has none).
+
+    Only the declaration's own lines are parsed (from ``CATALOG`` to the first line that closes it),
+    not the whole translator: listing backends reads a dozen files.
+    """
     with open(path, encoding="utf-8") as handle:
-        tree = ast.parse(handle.read(), filename=path)
+        lines = handle.readlines()
+    starts = [i for i, line in enumerate(lines) if line.startswith("CATALOG")]
+    if not starts:
+        return None
+    tree = None
+    for end in range(starts[0], len(lines)):
+        if end == starts[0] or lines[end].startswith(")"):
+            try:
+                tree = ast.parse("\n" * starts[0] + "".join(lines[starts[0]:end + 1]), filename=path)
+                break
+            except SyntaxError:
+                continue
+    if tree is None:
+        raise ValueError(f"{path}:{starts[0] + 1}: CATALOG must be Catalog(keyword=literal, ...), closed by ')'")
     for node in tree.body:
         if isinstance(node, ast.AnnAssign):
             target, value = node.target, node.value
