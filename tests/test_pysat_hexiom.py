@@ -202,3 +202,28 @@ def test_dimacs_output_parsing() -> None:
         engine.parse_dimacs_model("c nothing\n")
     with pytest.raises(engine.SolverOutputError):
         engine.parse_dimacs_model("s SATISFIABLE\n")
+
+
+@pytest.mark.parametrize("n", range(0, 8))
+def test_the_two_way_counter_counts_exactly_under_every_assignment(n):
+    """engine.count_up_to: output k is true if and only if k inputs are, for every cut-off,
+    with inputs given as negative literals too (the neighbour counter's building block)."""
+    import itertools
+
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    lits = [-v if v % 3 == 0 else v for v in range(1, n + 1)]
+    for cap in range(1, n + 2):
+        pool = IDPool()
+        pool.top = n
+        clauses: list[list[int]] = []
+        outputs = engine.count_up_to(pool, lits, cap, clauses)
+        assert len(outputs) == min(n, cap)
+        with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+            for bits in itertools.product([False, True], repeat=n):
+                assumed = [lit if bit else -lit for lit, bit in zip(lits, bits)]
+                for k, output in enumerate(outputs, start=1):
+                    holds = sum(bits) >= k
+                    assert solver.solve(assumptions=assumed + [output if holds else -output])
+                    assert not solver.solve(assumptions=assumed + [-output if holds else output]), (bits, cap, k)

@@ -8,6 +8,7 @@ so adding a family means adding a translator module and nothing else.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from dataclasses import dataclass
@@ -282,6 +283,52 @@ def shuffled(cnf: CnfEncoding, seed: int) -> CnfEncoding:
         block_true_only=cnf.block_true_only,
         renumbered_from={n: earlier.get(o, o) for n, o in old_of.items()},
     )
+
+
+def count_up_to(pool: IDPool, lits: list[int], cap: int, clauses: list[list[int]]) -> list[int]:
+    """Outputs ``o`` with ``o[k-1]`` true exactly when at least k of ``lits`` are (k = 1..min(len, cap)).
+
+    A totalizer with clauses in both directions (Bailleux and Boufkhad), its
+    counts cut off at ``cap``: k true inputs force output k, and k false
+    inputs force the output for len-k+1 off.  PySAT's totalizers push counts
+    up only, so an exact count with them takes a second one over the negated
+    inputs.  The clauses depend only on (len, cap): they are built once as a
+    template and renumbered per use (auxiliaries numbered past ``pool.top``).
+    """
+    template, auxiliaries, outputs = _counter_template(len(lits), min(cap, len(lits)))
+    first = pool.top + 1
+    pool.top += auxiliaries
+    number = [0, *lits, *range(first, first + auxiliaries)]  # template variable -> literal
+    clauses.extend([number[v] if v > 0 else -number[-v] for v in clause] for clause in template)
+    return [number[v] for v in outputs]
+
+
+@functools.lru_cache(maxsize=256)
+def _counter_template(n: int, cap: int) -> tuple[tuple[tuple[int, ...], ...], int, tuple[int, ...]]:
+    """count_up_to's clauses over inputs 1..n and auxiliaries n+1..: (clauses, auxiliaries, outputs)."""
+    clauses: list[tuple[int, ...]] = []
+    top = n
+    layer: list[list[int]] = [[v] for v in range(1, n + 1)]
+    while len(layer) > 1:
+        merged = []
+        for a, b in zip(layer[::2], layer[1::2]):
+            size = min(len(a) + len(b), cap)
+            r = list(range(top + 1, top + 1 + size))
+            top += size
+            for i in range(len(a) + 1):
+                for j in range(len(b) + 1):
+                    # up: a >= i and b >= j  =>  sum >= i + j (up to the cut-off: by unit propagation
+                    # a node with c true inputs below it sets all its outputs up to c)
+                    if 0 < i + j <= size:
+                        clauses.append((r[i + j - 1], *([-a[i - 1]] if i else []), *([-b[j - 1]] if j else [])))
+                    # down: a <= i and b <= j  =>  sum <= i + j (a cut-off count is never <= anything)
+                    if i + j < size:
+                        clauses.append((-r[i + j], *([a[i]] if i < len(a) else []), *([b[j]] if j < len(b) else [])))
+            merged.append(r)
+        if len(layer) % 2:
+            merged.append(layer[-1])
+        layer = merged
+    return tuple(clauses), top - n, tuple(layer[0] if layer else ())
 
 
 def blocking_clause(cnf: CnfEncoding, true: frozenset[int]) -> list[int]:

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from pysat.card import CardEnc, EncType, ITotalizer
+from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...models.hexiom import MAX_TILE, Level, Solution
 from ..base import Options
 from ..catalog import Catalog
-from .engine import CnfEncoding, lex_leq
+from .engine import CnfEncoding, count_up_to, lex_leq
 
 #: Cardinality encodings (pysat.card.EncType) a variant may use for the tile counts.
 TILE_COUNT_ENCODINGS: dict[str, int] = {
@@ -83,7 +83,7 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     # A cell holds at most one tile, and it is occupied exactly when it holds one.
     for c in open_cells:
         on_cell = [tile[c, d] for d in numbers[c]]
-        clauses.extend(CardEnc.atmost(on_cell, 1, vpool=pool, encoding=EncType.pairwise).clauses)
+        clauses.extend([-a, -b] for a, b in combinations(on_cell, 2))
         clauses.append([-occupied[c], *on_cell])
         clauses.extend([-t, occupied[c]] for t in on_cell)
 
@@ -172,34 +172,9 @@ def neighbours_by_counter(pool: IDPool, occupied: int, on_cell: dict[int, int], 
 
 
 def unary_count(pool: IDPool, lits: list[int], clauses: list[list[int]]) -> dict[int, int]:
-    """``{k: v}`` with v true exactly when at least k of ``lits`` are true (k = 1..len).
-
-    PySAT's totalizer only pushes counts up (k true inputs force output k), so
-    one totalizer counts the true literals and a second the false ones; "at
-    least k true" and "at least n-k+1 false" cannot both hold.
-    """
-    n = len(lits)
-    if n == 0:
-        return {}
-    trues = _totalizer(pool, lits, clauses)
-    falses = _totalizer(pool, [-lit for lit in lits], clauses)
-    for k in range(1, n + 1):
-        clauses.append([-trues[k - 1], -falses[n - k]])
-    return {k: trues[k - 1] for k in range(1, n + 1)}
-
-
-def _totalizer(pool: IDPool, lits: list[int], clauses: list[list[int]]) -> list[int]:
-    """Outputs of a PySAT ITotalizer over ``lits`` (``outputs[k]`` is forced by k+1 true inputs)."""
-    counter = ITotalizer(lits, ubound=len(lits), top_id=pool.top)
-    try:
-        clauses.extend(counter.cnf.clauses)
-        outputs = list(counter.rhs)
-        # ITotalizer takes a top id, not a pool: move the pool past its auxiliaries,
-        # as CardEnc does with ``vpool`` (nothing above pool.top is in use yet)
-        pool.top = max(pool.top, counter.top_id)
-    finally:
-        counter.delete()
-    return outputs
+    """``{k: v}`` with v true exactly when at least k of ``lits`` are true (k = 1..len):
+    one two-way totalizer (``engine.count_up_to``), which pushes counts both up and down."""
+    return dict(enumerate(count_up_to(pool, lits, len(lits), clauses), start=1))
 
 
 def neighbours_by_subsets(on_cell: dict[int, int], around: list[int]) -> list[list[int]]:
