@@ -156,6 +156,10 @@ def judge(
 
     truth = expected.count if (expected is not None and expected.complete) else None
     agreed, reference = compare_group(plain, "", truth)
+    if truth is None and agreed is not None and not _confirmed(plain, broken, agreed):
+        findings.append(Finding("note", f"{agreed} solutions rest on count-only runs alone, and no complete Burnside "
+                                "count (the same backend with --symmetry-breaking) confirms it: not taken as the count", ()))
+        agreed = None
     orbits: int | None = None
     if reference is not None and family.orbit_representative is not None:
         orbits = _orbit_count(family, level, plain, reference, keys, index_of)
@@ -199,6 +203,20 @@ def judge(
                 findings.append(Finding("disagree", f"{r.backend}: claims no solution, expected {expected.count}", (r.backend,)))
 
     return _verdict(path, family, records, findings, agreed, orbits, agreed_sb, expected)
+
+
+def _confirmed(plain: Sequence[RunRecord], broken: Sequence[RunRecord], count: int) -> bool:
+    """A count is taken without an expected one when a run listed that many solutions, or when a
+    count-only run's own second method agrees: its Burnside run (``fixed_per_symmetry``, the
+    identity first) fixed exactly that many boards by the identity, and the fixed counts summed to a
+    multiple of the group's size (else that run ends in an error)."""
+    if count == 0 or any(r.complete and not r.error and r.count == count and len(r.solutions) == count for r in plain):
+        return True
+    for r in broken:
+        fixed = r.stats.get("fixed_per_symmetry") if r.complete and not r.error else None
+        if fixed and fixed[0] == count and None not in fixed and sum(fixed) % len(fixed) == 0:
+            return True
+    return False
 
 
 def _consensus(counts: list[int], truth: int | None) -> int | None:

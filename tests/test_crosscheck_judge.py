@@ -122,3 +122,25 @@ def test_a_torn_last_log_line_is_dropped_before_appending(tmp_path):
     log.close()
     records = read_log(str(path))
     assert set(records) == {good.key, rec("b", ALL).key}
+
+
+def count_only(count, sb=False, fixed=None):
+    """A dp-style record: a complete count with no solutions listed (Burnside runs carry their fixed counts)."""
+    return RunRecord(key="dp" + str(sb), path="pair.txt", family="hexiom", backend="dp:frontier", mode="all",
+                     symmetry_breaking=sb, status="sat", count=count, complete=True, solutions=(),
+                     stats={"fixed_per_symmetry": fixed} if fixed else {})
+
+
+def test_a_count_resting_on_a_count_only_run_needs_its_burnside_check():
+    alone = judge(HEX, LEVEL, "pair.txt", [count_only(12)])
+    assert alone.count is None and "note" in kinds(alone) and alone.count_text == "12+"
+    # level01: 12 boards, 2 classes; the identity fixes 12, each reflection 2 (12 + 6*2 = 24 = 2 * 12)
+    fixed = [12, 0, 0, 0, 0, 0, 2, 2, 2, 2, 2, 2]
+    confirmed = judge(HEX, LEVEL, "pair.txt", [count_only(12), count_only(2, sb=True, fixed=fixed)])
+    assert confirmed.count == 12 and confirmed.status == "agree"
+    other = judge(HEX, LEVEL, "pair.txt", [count_only(12), count_only(2, sb=True, fixed=[13, *fixed[1:]])])
+    assert other.count is None
+    listed = judge(HEX, LEVEL, "pair.txt", [count_only(12), rec("a", ALL)])
+    assert listed.count == 12 and "note" not in kinds(listed)
+    recorded = judge(HEX, LEVEL, "pair.txt", [count_only(12)], Expected(12, True, 2))
+    assert recorded.count == 12

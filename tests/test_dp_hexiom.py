@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import os
 import time
 
 import numpy as np
@@ -22,7 +21,7 @@ from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.models import HEXIOM, hexiom
 
-from support import LEVELS, LIMIT_SLACK, level_path
+from support import LIMIT_SLACK, expected, level_path
 
 BIG = Limits(time=120)
 ENUMERATE = Options(enumerate=True)
@@ -268,8 +267,7 @@ def test_a_count_only_run_agrees_with_listed_solutions_in_the_judge():
 
 # ------------------------------------------- every public level vs expected.json
 
-with open(os.path.join(LEVELS, "hexiom", "expected.json"), encoding="utf-8") as _handle:
-    EXPECTED = json.load(_handle)
+EXPECTED = expected("hexiom")
 #: counts that take the array program more than a few seconds (CPU, idle machine), and Burnside
 #: class counts that take a minute (twelve folds, some with wide frontiers)
 SLOW_COUNTS = {"level38", "level39"}

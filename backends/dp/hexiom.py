@@ -27,6 +27,14 @@ counts them on the *folded* board, one vertex per cycle: a vertex shows its
 number on all its cells at once and counts neighbours with multiplicity.
 The plain count is the fold by the identity.
 
+Two programs run this plan.  Counts (plain and per fold) use the array
+program in ``hexiom_layers.py``: a layer is a few numpy arrays, 16 bytes a
+state, and at the end of each row a state merges with its mirror image when
+the level is left-right symmetric.  The dictionary program here
+(``Program``) remains for rebuilding one board, because walking back needs
+its layers as lookups; the tests check both against a brute force, and
+``bench/dp_hexiom.py`` runs them side by side.
+
 Everything here comes from the rules in ``models/hexiom.py`` (blocked cells
 stay empty, locked tiles stay, the placed numbers are exactly
 ``tile_counts``, every tile d has d occupied neighbours); it shares no code
@@ -48,7 +56,7 @@ from ..catalog import Catalog
 CATALOG = Catalog(
     default="frontier",
     variants={
-        "frontier": "exact count by a DP over occupancy in reading order (frontier neighbour counts + tile stock); "
+        "frontier": "exact count by a DP over occupancy in reading order (frontier neighbour counts + tile stock, layers in numpy arrays); "
         "enumeration is count-only, a first-solution run rebuilds one board; symmetry classes by Burnside",
     },
     count_only=True,
