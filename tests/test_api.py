@@ -154,3 +154,15 @@ def test_bench_times_each_run():
         ("clingo:count", 0), ("clingo:count", 1), ("pysat:totalizer", 0), ("pysat:totalizer", 1)]
     assert all(r.solved and r.valid and r.cpu > 0 for r in timing.runs)
     assert "clingo:count" in timing.markdown()
+
+
+def test_solve_many_yields_one_result_per_level_in_order(tmp_path):
+    folder = tmp_path / "hexiom"
+    folder.mkdir()
+    for stem in ("level02", "level01"):
+        with open(level_path("hexiom", stem)) as handle:
+            (folder / f"{stem}.txt").write_text(handle.read())
+    results = list(trisolve.solve_many([str(folder), level_path("hexiom", "level03")], "pysat", count=True))
+    assert [r.level.name for r in results] == ["level01", "level02", "level03"]
+    assert [r.count_text for r in results][:2] == ["12", "3"]
+    assert all(r.complete and not r.invalid for r in results)
