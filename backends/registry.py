@@ -19,7 +19,9 @@ either ``catalog(family) -> Catalog | None`` or the tables ``VARIANTS``
 (``{family: {variant: description}}``), ``DEFAULT_VARIANT`` (``{family:
 variant}``) and optionally ``NO_SYMMETRY_BREAKING`` (a set of families).
 A translator for a family added at run time is registered with
-``register_translator``.
+``register_translator``.  An installed package adds a backend without a
+flag: an entry point in the group ``trisolve.backends`` (name: the backend's
+name; value: such a module or object), found by name in every process.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Iterable
 
+from ..models.errors import TrisolveError
 from .base import Backend, BackendUnavailable, UnsupportedFamily
 from .catalog import Catalog, from_tables, read
 
@@ -41,6 +44,9 @@ PORTFOLIO: tuple[str, ...] = ("pysat", "clingo", "cpsat")
 #: Backends that work only with something outside Python (``dimacs`` runs an
 #: external SAT solver binary): known by name, never run unless asked for.
 OPTIONAL_BACKENDS: tuple[str, ...] = ("dimacs",)
+#: Backends trisolve itself runs by name and never lists: ``mutated`` (a shipped backend with
+#: one mutation applied, for ``trisolve mutate``).
+INTERNAL_BACKENDS: tuple[str, ...] = ("mutated",)
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -53,6 +59,17 @@ class UnknownBackend(ValueError):
 _EXTRA: dict[str, ModuleType] = {}
 #: Translators added at run time, for families added at run time: (backend, family) -> module.
 _TRANSLATORS: dict[tuple[str, str], ModuleType] = {}
+#: Plugin files loaded in this process (absolute paths, in load order): an executor
+#: whose workers are not forked from here (Dask) ships them to load there.
+_PLUGIN_FILES: list[str] = []
+#: Installed packages add backends through this entry-point group (name = backend name,
+#: value = a module or object exposing what ``register`` expects).
+ENTRY_POINT_GROUP = "trisolve.backends"
+_ENTRY_POINTS: dict[str, object] | None = None
+
+
+class PluginError(TrisolveError):
+    """A plugin file or entry point could not be loaded (the message names which and why): exit code 2."""
 
 
 def register(name: str, module: ModuleType) -> None:
@@ -65,24 +82,58 @@ def register_translator(backend: str, family: str, module: ModuleType) -> None:
     _TRANSLATORS[backend, family] = module
 
 
+def _entry_points() -> dict[str, object]:
+    """Installed backends, by name (looked up once per process; loaded when first used)."""
+    global _ENTRY_POINTS
+    if _ENTRY_POINTS is None:
+        from importlib.metadata import entry_points
+
+        _ENTRY_POINTS = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+    return _ENTRY_POINTS
+
+
 def names() -> tuple[str, ...]:
     known = BACKENDS + OPTIONAL_BACKENDS
-    return known + tuple(n for n in _EXTRA if n not in known)
+    extra = list(_EXTRA) + list(_entry_points())
+    return known + tuple(dict.fromkeys(n for n in extra if n not in known + INTERNAL_BACKENDS))
 
 
 def _module(name: str) -> ModuleType:
     if name in _EXTRA:
         return _EXTRA[name]
-    if name not in BACKENDS + OPTIONAL_BACKENDS:
-        raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(names())}")
-    return importlib.import_module(f"{__package__}.{name}")
+    if name in BACKENDS + OPTIONAL_BACKENDS + INTERNAL_BACKENDS:
+        return importlib.import_module(f"{__package__}.{name}")
+    if name in _entry_points():
+        point = _entry_points()[name]
+        try:
+            module = point.load()
+        except Exception as error:  # noqa: BLE001 - a broken installed plugin is reported, not a traceback
+            raise PluginError(f"backend {name!r} from entry point {point.value!r} failed to load: "
+                              f"{type(error).__name__}: {error}") from None
+        _EXTRA[name] = module
+        return module
+    raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(names())}")
 
 
 def load_plugin(path: str) -> None:
-    """Run a Python file that calls ``register`` (for --plugin)."""
+    """Run a Python file that calls ``register`` (for --plugin); a file already loaded is not run again."""
     import runpy
 
-    runpy.run_path(path, run_name="trisolve_plugin")
+    path = os.path.abspath(path)
+    if path in _PLUGIN_FILES:
+        return
+    try:
+        runpy.run_path(path, run_name="trisolve_plugin")
+    except SyntaxError as error:
+        raise PluginError(f"{path}:{error.lineno}: {error.msg} (in a --plugin file)") from None
+    except Exception as error:  # noqa: BLE001 - the user's file: say where, without our traceback
+        raise PluginError(f"{path}: {type(error).__name__}: {error} (in a --plugin file)") from None
+    _PLUGIN_FILES.append(path)
+
+
+def plugin_files() -> tuple[str, ...]:
+    """The plugin files this process loaded, for workers that must load them too."""
+    return tuple(_PLUGIN_FILES)
 
 
 def split_spec(spec: str) -> tuple[str, str | None]:
@@ -197,7 +248,7 @@ def expand(specs: list[str], family: str) -> list[str]:
 def describe_all(family: str) -> list[tuple[str, str, bool]]:
     """(name, description, is_default) for every registered variant of a family."""
     rows = []
-    for name in BACKENDS + OPTIONAL_BACKENDS:
+    for name in names():
         offered = catalog(name, family)
         for variant, text in (offered.variants.items() if offered else ()):
             rows.append((f"{name}:{variant}", text, variant == offered.default))
@@ -205,5 +256,5 @@ def describe_all(family: str) -> list[tuple[str, str, bool]]:
 
 
 __all__ = ["BACKENDS", "OPTIONAL_BACKENDS", "Backend", "BackendUnavailable", "Catalog", "UnknownBackend",
-           "UnsupportedFamily", "catalog", "get", "register", "register_translator", "resolve", "translator",
-           "variants", "expand"]
+           "UnsupportedFamily", "PluginError", "catalog", "get", "load_plugin", "plugin_files", "register",
+           "register_translator", "resolve", "translator", "variants", "expand"]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import click
 
-from .common import UsageProblem, print_json
+from .common import UsageProblem, load_plugins, plugin_option, print_json
 
 
 @click.command(name="backends")
 @click.option("--family", default=None, help="Only this family.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def command(family, as_json):
+@plugin_option
+def command(family, as_json, plugins):
     """List every backend:variant per family, marking defaults and missing solvers."""
     from trisolve.backends import registry
     from trisolve.models import FAMILIES
@@ -18,6 +19,7 @@ def command(family, as_json):
 
     if family is not None and family not in FAMILIES:
         raise UsageProblem(f"unknown family {shorten(family)!r}; known: {', '.join(FAMILIES)}")
+    load_plugins(plugins)
     rows = []
     for fam in [family] if family else list(FAMILIES):
         for name, text, is_default in registry.describe_all(fam):

@@ -11,7 +11,8 @@ from dataclasses import asdict
 
 import click
 
-from .common import COUNT, MAX_INT32, SEED, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level, split_list
+from .common import (COUNT, MAX_INT32, SEED, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level,
+                     load_plugins, plugin_option, split_list)
 
 
 @click.command(name="bench")
@@ -36,14 +37,13 @@ from .common import COUNT, MAX_INT32, SEED, TIMEOUT, UsageProblem, as_usage_prob
                    "luck measured on every backend, pysat included.")
 @click.option("--sat-command", default=None, metavar="CMD", help="External SAT solver for the dimacs backend.")
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
-@click.option("--plugin", multiple=True, type=click.Path(exists=True, dir_okay=False),
-              help="A Python file that registers extra backends.")
+@plugin_option
 @click.option("--plots/--no-plots", default=True, show_default=True, help="Draw cactus.png, ecdf.png and scatter.png.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option("--rescore", is_flag=True,
               help="Run nothing: re-read OUT/results.json and rewrite summary.md and the plots.")
 def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, scatter_pair, seed, shuffle, sat_command,
-            family, plugin, plots, quiet, rescore):
+            family, plugins, plots, quiet, rescore):
     """Benchmark backends on PATHS (files or folders), one process per run, backends interleaved.
 
     Writes results.csv and results.json (one row per run: phase times, CPU,
@@ -52,7 +52,6 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
     median, p90, max) and the plots (cactus, ECDF of run times, scatter);
     prints the summary.
     """
-    from trisolve.backends import registry
     from trisolve.bench.summary import machine, markdown, write_csv, write_json
 
     from . import api
@@ -64,8 +63,7 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
                            f"over the largest seed, {MAX_INT32}")
     if not paths:
         raise UsageProblem("give instance files or folders to benchmark (or --rescore)")
-    for path in plugin:
-        registry.load_plugin(path)
+    load_plugins(plugins)
     levels = [load_level(path, family) for path in instance_files(paths)]  # fails early, naming the file
 
     os.makedirs(out_dir, exist_ok=True)

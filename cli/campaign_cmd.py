@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .common import COUNT, JOBS, SEED, TIMEOUT, UsageProblem, print_json, resolve_backends, split_list
+from .common import COUNT, JOBS, SEED, TIMEOUT, UsageProblem, load_plugins, plugin_option, print_json, resolve_backends, split_list
 from .generate_cmd import family_params, generating_families, size_options
 
 
@@ -30,8 +30,9 @@ from .generate_cmd import family_params, generating_families, size_options
 @click.option("--minimize-dir", type=click.Path(file_okay=False), default=None,
               help="Where minimised disagreements go (default: <jsonl stem>-disagreements/).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@plugin_option
 def command(family, count, sizes, unique, seed, jsonl, executor,
-            scheduler, parallel, backends, timeout, minimize_dir, as_json):
+            scheduler, parallel, backends, timeout, minimize_dir, as_json, plugins):
     """Generate and cross-check instances; exit 0 when all agree, 1 on any disagreement or invalid solution."""
     from trisolve.generate.campaign import run_campaign
 
@@ -42,6 +43,7 @@ def command(family, count, sizes, unique, seed, jsonl, executor,
             import distributed  # noqa: F401
         except ImportError:
             raise UsageProblem('--executor dask needs the dask extra: pip install "trisolve[dask]"') from None
+    load_plugins(plugins)
     params = family_params(family, sizes)
     params["unique"] = unique
     names = resolve_backends(split_list(backends), family) if backends else None

@@ -137,6 +137,24 @@ JOBS = click.IntRange(1, MAX_JOBS)
 COUNT = click.IntRange(1, 1_000_000)
 
 
+def plugin_option(command):
+    """``--plugin FILE`` (repeatable), the same on every command that runs backends."""
+    return click.option("--plugin", "plugins", multiple=True, type=click.Path(exists=True, dir_okay=False),
+                        help="A Python file that registers extra backends (your own encoding); repeatable. "
+                             "Installed packages add backends through the trisolve.backends entry points.")(command)
+
+
+def load_plugins(paths: Iterable[str]) -> None:
+    """Load each --plugin file (a broken one is a usage problem naming the file and line)."""
+    from trisolve.backends import registry
+
+    for path in paths:
+        try:
+            registry.load_plugin(path)
+        except registry.PluginError as problem:
+            raise UsageProblem(str(problem)) from None
+
+
 def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=None, sort_keys=False) + "\n")
 

@@ -9,7 +9,8 @@ import sys
 
 import click
 
-from .common import JOBS, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level, print_json, split_list
+from .common import (JOBS, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level,
+                     load_plugins, plugin_option, print_json, split_list)
 
 
 @click.command(name="crosscheck")
@@ -33,18 +34,14 @@ from .common import JOBS, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem, as_usage_
 @click.option("--record-expected", type=click.Path(dir_okay=False), default=None,
               help="Write the established counts to this expected.json (merging with what it holds).")
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
-@click.option("--plugin", multiple=True, type=click.Path(exists=True, dir_okay=False),
-              help="A Python file that registers extra backends (e.g. your own encoding).")
+@plugin_option
 @click.option("--seed", type=SEED, default=0, show_default=True)
 def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, symmetry_breaking,
-            minimise_, minimize_dir, no_expected, record_expected, family, plugin, seed):
+            minimise_, minimize_dir, no_expected, record_expected, family, plugins, seed):
     """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid, 2 bad input."""
-    from trisolve.backends import registry
-
     from . import api
 
-    for path in plugin:
-        registry.load_plugin(path)
+    load_plugins(plugins)
     if resume and not jsonl:
         raise UsageProblem("--resume needs --jsonl FILE")
     levels = [load_level(path, family) for path in instance_files(paths)]
@@ -61,7 +58,7 @@ def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, s
 
     minimised = []
     if minimise_:
-        minimised = _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, minimize_dir, plugin)
+        minimised = _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, minimize_dir, plugins)
     if record_expected:
         _record_expected(record_expected, verdicts, symmetry_breaking)
 

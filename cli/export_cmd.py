@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .common import UsageProblem, check_backend, load_instance
+from .common import UsageProblem, check_backend, load_instance, load_plugins, plugin_option
 
 #: format -> the backends whose export writes it (the first is the default)
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -34,11 +34,13 @@ FORMATS: dict[str, tuple[str, ...]] = {
               help="Which encoding variant, e.g. pysat:totalizer (its backend must write the format).")
 @click.option("--symmetry-breaking", is_flag=True, help="Include the lex-leader symmetry-breaking constraints.")
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
-def command(level, format_, output, backend_spec, symmetry_breaking, family):
+@plugin_option
+def command(level, format_, output, backend_spec, symmetry_breaking, family, plugins):
     """Write LEVEL as DIMACS CNF, ASP facts or a CP-SAT model, e.g. export L --format dimacs -o L.cnf."""
     from trisolve.backends import registry
     from trisolve.backends.base import Options
 
+    load_plugins(plugins)
     fam, puzzle = load_instance(level, family)
     format_, spec = _format_and_backend(format_, backend_spec)
     name = check_backend(spec, fam.name)
@@ -54,13 +56,13 @@ def command(level, format_, output, backend_spec, symmetry_breaking, family):
         os.makedirs(folder, exist_ok=True)
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(text)
-    if format_ == "asp":
+    if format_ == "asp" and name.startswith("clingo:"):
         click.echo("run it with: " + clingo_command(backend, puzzle, options, output), err=True)
 
 
 def _format_and_backend(format_: str | None, spec: str | None) -> tuple[str, str]:
     """The format and the backend spec, each filled in from the other; a mismatch is a usage problem."""
-    from trisolve.backends.registry import split_spec
+    from trisolve.backends.registry import BACKENDS, OPTIONAL_BACKENDS, split_spec
 
     if spec is None:
         if format_ is None:
@@ -68,6 +70,11 @@ def _format_and_backend(format_: str | None, spec: str | None) -> tuple[str, str
         return format_, FORMATS[format_][0]
     name, _ = split_spec(spec)
     writers = [f for f, names in FORMATS.items() if name in names]
+    if not writers and name not in BACKENDS + OPTIONAL_BACKENDS:
+        # a plugin's backend: its export writes whatever format it writes; the user says which
+        if format_ is None:
+            raise UsageProblem(f"backend {name!r} comes from a plugin: say which --format its export writes")
+        return format_, spec
     if not writers:
         raise UsageProblem(f"backend {name!r} does not export a format; "
                            + "; ".join(f"{f}: {', '.join(n)}" for f, n in FORMATS.items()))

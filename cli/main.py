@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "backends": ("backends_cmd", "List backends, their encoding variants and defaults."),
     "generate": ("generate_cmd", "Generate instances (optionally with a unique solution)."),
     "campaign": ("campaign_cmd", "Generate and cross-check many instances, resumably."),
+    "mutate": ("mutate_cmd", "Mutate the shipped encodings and score how well instances kill the mutants."),
 }
 
 class LazyGroup(click.Group):

@@ -12,7 +12,8 @@ import time
 
 import click
 
-from .common import EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem
+from .common import (EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem,
+                     load_plugins, plugin_option)
 
 #: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
 #: solution) outranks bad input, which outranks a run stopped by a limit
@@ -47,8 +48,9 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3}
 @click.option("--memory", default=None, metavar="SIZE",
               help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default 4G); a count that would "
                    "exceed it stops as incomplete. The solvers ignore it.")
+@plugin_option
 def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking, family, seed, shuffle, as_json, jsonl,
-            colour, sat_command, svg_dir, memory):
+            colour, sat_command, svg_dir, memory, plugins):
     """Solve each FILE (and each instance file in each DIR): the first solution, every solution
     (--all) or the count (--count). The solver is imported once; each run is a forked child
     with a hard kill behind --timeout. Exit code: the worst of the runs."""
@@ -56,6 +58,7 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
 
     if all_ and count:
         raise UsageProblem("--all and --count cannot be used together")
+    load_plugins(plugins)
     if limit is not None and not (all_ or count):
         raise UsageProblem("--limit needs --all or --count")
     if backend_spec == "auto" and (all_ or count):

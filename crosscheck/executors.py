@@ -102,8 +102,12 @@ def _preload(jobs: Iterable[Job]) -> None:
         registry.preload(sorted(specs), family)
 
 
-def dask_job(job: Job, level: Any) -> dict:
+def dask_job(job: Job, level: Any, plugins: Sequence[str] = ()) -> dict:
     """Run one job inside a Dask worker; returns the record as JSON (plain data crosses the wire).
+
+    ``plugins`` are the --plugin files the submitting process loaded: a worker
+    is not forked from it, so it loads them itself (once; later jobs find them
+    registered).  Installed entry-point backends it finds on its own.
 
     ``run_job`` forks a child per run.  Dask's nanny starts workers as daemonic
     processes, which multiprocessing forbids to have children; the flag only
@@ -118,6 +122,8 @@ def dask_job(job: Job, level: Any) -> dict:
     process._config["daemon"] = False
     from trisolve.backends import registry
 
+    for path in plugins:
+        registry.load_plugin(path)
     registry.preload([job.backend], job.family)  # once per worker process: later runs start warm
     try:
         return run_job(job, level).to_json()
@@ -133,6 +139,8 @@ def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: s
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise RuntimeError('the dask executor needs the dask extra: pip install "trisolve[dask]"') from None
+    from trisolve.backends import registry
+
     results, pending = reuse_finished(jobs, done, on_record)
     if pending:
         cluster = None
@@ -147,7 +155,9 @@ def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: s
         try:
             # one level per instance is shipped once, not once per backend
             shipped = {path: client.scatter(levels[path]) for path in {job.path for _, job in pending}}
-            futures = {client.submit(dask_job, job, shipped[job.path], pure=False, key=f"run-{index}-{os.getpid()}"): index
+            plugins = registry.plugin_files()
+            futures = {client.submit(dask_job, job, shipped[job.path], plugins, pure=False,
+                                     key=f"run-{index}-{os.getpid()}"): index
                        for index, job in pending}
             for future in as_completed(futures):
                 index = futures[future]

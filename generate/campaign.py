@@ -203,6 +203,7 @@ def run_campaign(
 def minimise_failures(verdicts, instances: Sequence[Instance], timeout: float, folder: str, budget: float) -> list[dict]:
     """Shrink each instance with a disagreement or an invalid solution (the cross-checker's minimiser)
     and write it beside a ``.repro.md`` with its findings and the command that reproduces them."""
+    from trisolve.backends import registry
     from trisolve.crosscheck.minimize import minimise
 
     out = []
@@ -225,6 +226,8 @@ def minimise_failures(verdicts, instances: Sequence[Instance], timeout: float, f
             handle.write(level_text)
         parts = ["trisolve", "crosscheck", target, "--backends", ",".join(involved), "--no-expected",
                  "--family", instance.family.name, "--timeout", f"{timeout:g}"]
+        for plugin in registry.plugin_files():
+            parts.extend(["--plugin", plugin])
         command = " ".join(shlex.quote(p) for p in parts)
         with open(os.path.splitext(target)[0] + ".repro.md", "w", encoding="utf-8") as handle:
             handle.write(f"# {stem}: {verdict.status}\n\n")

@@ -24,6 +24,16 @@ MUTATIONS: dict[str, str] = {
     "count-dropped": "the count of the highest tile number is not enforced",
     "blocked-allowed": "blocked cells may hold a tile",
     "neighbours-at-least": "a tile d needs at least d occupied neighbours, not exactly d",
+    # count-only: these lose solutions and never make a wrong one, so only counting catches them
+    "zero-off-rim": "an unlocked 0 may not stand on the rim",
+    "centre-occupied": "the centre cell may not stay empty",
+}
+
+#: Mutants that only lose solutions (every solution they find is valid), per family.
+COUNT_ONLY: dict[str, tuple[str, ...]] = {
+    "hexiom": ("zero-off-rim", "centre-occupied"),
+    "logic": ("next-to-as-left-of", "somewhere-as-left-of", "first-value-not-first"),
+    "sigils": ("rotation-missing", "first-type-off-the-corner"),
 }
 
 
@@ -78,6 +88,12 @@ def encode(level, variant: str, options):
                 for clause in card(around, need, kind):
                     clauses.append([-tile[c, d], *clause])
 
+    locked = dict(level.locked_tiles)
+    if variant == "zero-off-rim":
+        clauses.extend([-tile[c, 0]] for c in range(board.size) if len(board.neighbours[c]) < 6 and locked.get(c) != 0)
+    if variant == "centre-occupied" and board.size // 2 not in level.blocked_cells:
+        clauses.append([occupied[board.size // 2]])
+
     projection = [tile[key] for key in sorted(tile)]
     by_var = {v: key for key, v in tile.items()}
 
@@ -98,6 +114,7 @@ LOGIC_MUTATIONS: dict[str, str] = {
     "next-to-as-left-of": "a next_to clue is read as left_of (one direction only)",
     "somewhere-as-left-of": "a somewhere_left_of clue is read as immediately left_of",
     "not-same-dropped": "not_same clues are ignored",
+    "first-value-not-first": "the first value of the first category may not sit at position 1",
 }
 
 
@@ -106,9 +123,12 @@ def encode_logic(level, variant: str, options):
     import dataclasses
 
     from trisolve.backends.pysat import logic as shipped
+    from trisolve.models.logic import Clue, Item
 
     misread = {"next-to-as-left-of": ("next_to", "left_of"), "somewhere-as-left-of": ("somewhere_left_of", "left_of")}
     clues = []
+    if variant == "first-value-not-first":
+        clues.append(Clue("not_at", (Item(0, 0),), (1,)))
     for clue in level.clues:
         if variant in misread and clue.kind == misread[variant][0]:
             clue = dataclasses.replace(clue, kind=misread[variant][1])
@@ -123,6 +143,7 @@ SIGIL_MUTATIONS: dict[str, str] = {
     "correct": "no bug: the control",
     "rotation-missing": "each piece loses one of its orientations",
     "mirroring-allowed": "pieces may also be flipped over",
+    "first-type-off-the-corner": "the first piece type may not cover the top-left cell",
 }
 
 
@@ -145,7 +166,12 @@ def encode_sigils(level, variant: str, options):
 
         pieces = tuple(OneRotationShort(p.name, p.shape) for p in level.pieces)
         level = dataclasses.replace(level, pieces=pieces)
-    return shipped.encode(level, shipped.CATALOG.default, options)
+    cnf = shipped.encode(level, shipped.CATALOG.default, options)
+    if variant == "first-type-off-the-corner" and level.pieces and not level.obstruction:
+        first = level.pieces[0].name
+        cnf.clauses.extend([-cnf.pool.id(("place", name, cells))] for name, cells in shipped.placements(level)
+                           if name == first and 0 in cells)
+    return cnf
 
 
 MUTANT_TRANSLATORS = {
@@ -161,12 +187,7 @@ def _make(family: str, variant: str):
     mutations, encoder = MUTANT_TRANSLATORS[family]
     if variant not in mutations:
         raise ValueError(f"unknown mutant {variant!r}; known: {', '.join(mutations)}")
-    backend = PysatBackend.__new__(PysatBackend)
-    backend.family = family
-    backend.name = f"mutant:{variant}"
-    backend.encoding, backend.solver = variant, "cadical195"
-    backend.translator = types.SimpleNamespace(VARIANTS=mutations, encode=encoder)
-    return backend
+    return PysatBackend(family, variant, types.SimpleNamespace(ENCODINGS=mutations, encode=encoder), backend="mutant")
 
 
 def register() -> None:

@@ -125,3 +125,18 @@ def test_every_sigil_mutant_is_caught(sigil_verdicts, mutation):
 
 def test_the_sigil_control_agrees_everywhere(sigil_verdicts):
     assert _caught(sigil_verdicts, "mutant:correct") == []
+
+
+# ------------------------------------------------------------ count-only mutants
+
+FIXTURE_OF = {"hexiom": "verdicts", "logic": "logic_verdicts", "sigils": "sigil_verdicts"}
+
+
+@pytest.mark.parametrize("family,mutation", [(f, m) for f, names in mutants.COUNT_ONLY.items() for m in names])
+def test_count_only_mutants_are_caught_by_counting_alone(request, family, mutation):
+    """These lose solutions and never return a wrong one: the validator has nothing to see, the counts do."""
+    verdicts = request.getfixturevalue(FIXTURE_OF[family])
+    backend = f"mutant:{mutation}"
+    assert _caught(verdicts, backend), f"{family} count-only mutant {mutation} survived"
+    invalid = [v.path for v in verdicts for f in v.findings if f.kind == "invalid" and backend in f.backends]
+    assert invalid == [], f"{mutation} returned invalid solutions on {invalid}: not a count-only mutant"

@@ -18,6 +18,7 @@ import re
 import shlex
 import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Sequence
 
@@ -56,9 +57,27 @@ class AspProgram:
     projective: bool = True
 
 
+#: Shipped ``.lp`` files replaced by others (a mutant, in ``trisolve mutate``): name -> path.
+_REPLACED: dict[str, str] = {}
+
+
+@contextmanager
+def replaced_encoding(name: str, path: str) -> Iterator[None]:
+    """Load ``path`` wherever the shipped ``name`` would be loaded, inside the block."""
+    previous = _REPLACED.get(name)
+    _REPLACED[name] = path
+    try:
+        yield
+    finally:
+        if previous is None:
+            _REPLACED.pop(name, None)
+        else:
+            _REPLACED[name] = previous
+
+
 def encoding_path(name: str) -> str:
-    """Absolute path of a shipped ``.lp`` file (package data)."""
-    path = os.path.join(ENCODINGS_DIR, name)
+    """Absolute path of a shipped ``.lp`` file (package data), or of its replacement."""
+    path = _REPLACED.get(name) or os.path.join(ENCODINGS_DIR, name)
     if not os.path.isfile(path):
         raise FileNotFoundError(f"clingo encoding {name!r} is not in {ENCODINGS_DIR}")
     return path

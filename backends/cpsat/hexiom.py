@@ -31,6 +31,7 @@ from itertools import product
 from typing import Sequence
 
 from ...models.hexiom import MAX_TILE, Level, Solution
+from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CpsatModel, cp_model
@@ -88,13 +89,13 @@ def _encode_int(level: Level, options: Options) -> CpsatModel:
     occupied = _occupancy(model, content)
 
     # Neighbour rule: an occupied cell's number is its count of occupied neighbours.
-    for cell in range(board.size):
-        around = sum(occupied[n] for n in board.neighbours[cell])
-        model.add(content[cell] == around).only_enforce_if(occupied[cell])
+    if mutation.keep("neighbour rule"):
+        for cell in range(board.size):
+            around = sum(occupied[n] for n in board.neighbours[cell])
+            model.add(content[cell] == around + mutation.bound("neighbour count", 0)).only_enforce_if(occupied[cell])
 
     _count_tiles(model, level, content)
-    # Implied: the tiles fill exactly tile_total cells.
-    model.add(sum(occupied) == level.tile_total)
+    _implied_total(model, level, occupied)
 
     if options.symmetry_breaking:
         add_lex_leader(model, level, content)
@@ -117,10 +118,18 @@ def _occupancy(model, content: Sequence) -> list:
     occupied = []
     for cell, value in enumerate(content):
         occ = model.new_bool_var(f"occupied_{cell}")
-        model.add(value >= 0).only_enforce_if(occ)
-        model.add(value == EMPTY).only_enforce_if(~occ)
+        if mutation.keep("occupied means a tile"):
+            model.add(value >= mutation.bound("occupied means a tile", 0)).only_enforce_if(occ)
+        if mutation.keep("empty means no tile"):
+            model.add(value == EMPTY).only_enforce_if(~occ)
         occupied.append(occ)
     return occupied
+
+
+def _implied_total(model, level: Level, occupied: Sequence) -> None:
+    """Implied by the counts, for propagation: the tiles fill exactly tile_total cells."""
+    if mutation.keep("implied: occupied cells = tiles"):
+        model.add(sum(occupied) == mutation.bound("implied: occupied cells = tiles", level.tile_total))
 
 
 def _count_tiles(model, level: Level, content: Sequence) -> None:
@@ -134,7 +143,8 @@ def _count_tiles(model, level: Level, content: Sequence) -> None:
             model.add(value == number).only_enforce_if(holds)
             model.add(value != number).only_enforce_if(~holds)
             holders.append(holds)
-        model.add(sum(holders) == level.tile_counts[number])
+        if mutation.keep("tile counts"):
+            model.add(sum(holders) == mutation.bound("tile counts", level.tile_counts[number]))
 
 
 #: First solution: the LP over the whole model with the board's symmetry
@@ -186,20 +196,24 @@ def _encode_bool(level: Level, options: Options) -> CpsatModel:
     for cell in cells:
         choices = list(tile[cell].values())
         if may_be_empty(level, cell):
-            model.add_at_most_one(choices)
-        else:
+            if mutation.keep("at most one tile per cell"):
+                model.add_at_most_one(choices)
+        elif mutation.keep("locked tiles"):
             model.add_exactly_one(choices)
         occupied.append(sum(choices))
 
     # Neighbour rule: a tile numbered d sees exactly d occupied neighbours.
-    for cell in cells:
-        around = sum(occupied[n] for n in board.neighbours[cell])
-        for number, placed in tile[cell].items():
-            model.add(around == number).only_enforce_if(placed)
+    if mutation.keep("neighbour rule"):
+        for cell in cells:
+            around = sum(occupied[n] for n in board.neighbours[cell])
+            for number, placed in tile[cell].items():
+                model.add(around == mutation.bound("neighbour count", number)).only_enforce_if(placed)
 
     # Tile counts.
-    for number in range(MAX_TILE + 1):
-        model.add(sum(tile[cell][number] for cell in cells if number in tile[cell]) == level.tile_counts[number])
+    if mutation.keep("tile counts"):
+        for number in range(MAX_TILE + 1):
+            model.add(sum(tile[cell][number] for cell in cells if number in tile[cell])
+                      == mutation.bound("tile counts", level.tile_counts[number]))
 
     projection = [var for cell in cells for var in tile[cell].values()]
     layout = [(cell, number) for cell in cells for number in tile[cell]]
@@ -254,10 +268,11 @@ def _encode_table(level: Level, options: Options) -> CpsatModel:
                 rows.append((EMPTY, *pattern))
             if sum(pattern) in numbers:
                 rows.append((sum(pattern), *pattern))
-        model.add_allowed_assignments([content[cell]] + [occupied[n] for n in neighbours], rows)
+        if mutation.keep("neighbour rule"):
+            model.add_allowed_assignments([content[cell]] + [occupied[n] for n in neighbours], rows)
 
     _count_tiles(model, level, content)
-    model.add(sum(occupied) == level.tile_total)
+    _implied_total(model, level, occupied)
 
     if options.symmetry_breaking:
         add_lex_leader(model, level, content)
@@ -274,7 +289,9 @@ def add_lex_leader(model, level: Level, content: Sequence) -> None:
     has on cell ``i``.  The chain's auxiliaries are fully defined (⇔), so
     every board has exactly one assignment and enumeration counts it once.
     """
-    for perm in level.symmetries[1:]:
+    for s, perm in enumerate(level.symmetries[1:], start=1):
+        if not mutation.keep_symmetry("lex-leader", s):
+            continue
         source = [0] * len(perm)
         for cell, target in enumerate(perm):
             source[target] = cell

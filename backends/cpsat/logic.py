@@ -19,6 +19,7 @@ from types import ModuleType
 from typing import Any, Callable
 
 from ...models.logic import Clue, Item, Level, Solution
+from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CpsatModel, cp_model
@@ -47,7 +48,8 @@ def encode(level: Level, variant: str, options: Options) -> CpsatModel:
         # each value at one position 1..N; a category's values all at different positions
         where = {item: model.new_int_var(1, n, label(item)) for item in level.items}
         for c, category in enumerate(level.categories):
-            model.add_all_different([where[Item(c, v)] for v in range(len(category.values))])
+            if mutation.keep("a position holds one value per category"):
+                model.add_all_different([where[Item(c, v)] for v in range(len(category.values))])
         projection = [where[item] for item in level.items]
 
         def decode(values) -> Solution:
@@ -57,10 +59,12 @@ def encode(level: Level, variant: str, options: Options) -> CpsatModel:
         # place[item][p-1]: the value is at position p; exactly one per value and per position
         place = {item: [model.new_bool_var(f"{label(item)}@{p}") for p in range(1, n + 1)] for item in level.items}
         for item in level.items:
-            model.add_exactly_one(place[item])
+            if mutation.keep("a value at one position"):
+                model.add_exactly_one(place[item])
         for c, category in enumerate(level.categories):
             for p in range(n):
-                model.add_exactly_one([place[Item(c, v)][p] for v in range(len(category.values))])
+                if mutation.keep("a position holds one value per category"):
+                    model.add_exactly_one([place[Item(c, v)][p] for v in range(len(category.values))])
         where = {item: module.LinearExpr.weighted_sum(place[item], list(range(1, n + 1))) for item in level.items}
         projection = [b for item in level.items for b in place[item]]
 
@@ -69,7 +73,8 @@ def encode(level: Level, variant: str, options: Options) -> CpsatModel:
             return _solution(level, [flags[i * n:(i + 1) * n].index(1) + 1 for i in range(len(level.items))])
 
     for index, clue in enumerate(level.clues, start=1):
-        _post_clue(module, model, index, clue, where.__getitem__)
+        if mutation.keep(f"clue {clue.kind}"):
+            _post_clue(module, model, index, clue, where.__getitem__)
     return CpsatModel(model=model, projection=projection, decode=decode)
 
 
@@ -91,17 +96,17 @@ def _post_clue(module: ModuleType, model: Any, index: int, clue: Clue, where: Ca
     elif kind == "not_same":
         model.add(p[0] != p[1])
     elif kind == "at":
-        model.add(p[0] == clue.numbers[0])
+        model.add(p[0] == mutation.bound("at: position", clue.numbers[0]))
     elif kind == "not_at":
-        model.add(p[0] != clue.numbers[0])
+        model.add(p[0] != mutation.bound("not_at: position", clue.numbers[0]))
     elif kind == "next_to":
-        model.add_abs_equality(1, p[0] - p[1])
+        model.add_abs_equality(mutation.bound("next_to: distance", 1), p[0] - p[1])
     elif kind == "left_of":
-        model.add(p[0] + 1 == p[1])
+        model.add(p[0] + mutation.bound("left_of: offset", 1) == p[1])
     elif kind == "somewhere_left_of":
-        model.add(p[0] < p[1])
+        model.add(p[0] + mutation.bound("somewhere_left_of: gap", 0) < p[1])
     elif kind == "distance":
-        model.add_abs_equality(clue.numbers[0], p[0] - p[1])
+        model.add_abs_equality(mutation.bound("distance: distance", clue.numbers[0]), p[0] - p[1])
     elif kind == "either_or":
         # with_b <=> p0 == p1, with_c <=> p0 == p2 (both directions: no free auxiliaries)
         shares = []

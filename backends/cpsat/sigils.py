@@ -26,6 +26,7 @@ from typing import Any, Sequence
 from ortools.sat.python import cp_model
 
 from ...models.sigils import Level, Piece, Solution
+from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CpsatModel
@@ -109,12 +110,15 @@ def _booleans(model: cp_model.CpModel, level: Level, options: Options) -> CpsatM
     for (_, cells), var in place.items():
         for cell in cells:
             covering[cell].append(var)
-    for cell, here in covering.items():
-        model.AddExactlyOne(here)
+    if mutation.keep("every cell covered once"):
+        for cell, here in covering.items():
+            model.AddExactlyOne(here)
 
     # Each piece type is placed exactly as often as the level lists it.
-    for piece, count in zip(level.pieces, level.piece_counts):
-        model.Add(sum(var for (name, _), var in place.items() if name == piece.name) == count)
+    if mutation.keep("piece counts"):
+        for piece, count in zip(level.pieces, level.piece_counts):
+            model.Add(sum(var for (name, _), var in place.items() if name == piece.name)
+                      == mutation.bound("piece counts", count))
 
     if options.symmetry_breaking:
         lex_leader(model, level, place)
@@ -155,7 +159,7 @@ def _copies(model: cp_model.CpModel, level: Level, options: Options) -> CpsatMod
         for copy in range(count):
             chosen = model.NewIntVar(0, len(where) - 1, f"{piece.name}{copy} placement")
             # Copies of one type are interchangeable: list them by placement number.
-            if previous is not None:
+            if previous is not None and mutation.keep("copies in placement order"):
                 model.Add(previous < chosen)
             previous = chosen
             copies.append((piece.name, where, chosen))
@@ -175,8 +179,9 @@ def _copies(model: cp_model.CpModel, level: Level, options: Options) -> CpsatMod
                 covering[cell].append(covers)
 
     # Every cell is covered by exactly one copy.
-    for cell, here in covering.items():
-        model.AddExactlyOne(here)
+    if mutation.keep("every cell covered once"):
+        for cell, here in covering.items():
+            model.AddExactlyOne(here)
 
     if options.symmetry_breaking:
         lex_leader(model, level, _placements_of_copies(model, copies))
@@ -230,6 +235,8 @@ def lex_leader(model: cp_model.CpModel, level: Level, place: dict[PlacementKey, 
                 continue
             compared.add(frozenset((p, q)))
             pairs.append((place[p], place[q]))
+        if pairs and not mutation.keep_symmetry("lex-leader", s):
+            continue
         equal_so_far = None  # None: true
         for index, (x, y) in enumerate(pairs):
             # while everything before is equal, x may not be 0 where its image is 1

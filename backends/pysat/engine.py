@@ -93,11 +93,13 @@ def encodings(translator: ModuleType) -> Collection[str]:
 class PysatBackend:
     """One (family, CNF encoding, SAT solver) configuration, e.g. ``pysat:totalizer@glucose4``."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, family_translator: Any = None, backend: str = "pysat") -> None:
+        """``family_translator`` (anything with ``ENCODINGS``, the variants it takes, and ``encode``) replaces the shipped
+        ``backends/pysat/<family>.py``: a plugin's own CNF gets these mechanics under its own ``backend`` name."""
         self.family = family
-        self.name = f"pysat:{variant}"
+        self.name = f"{backend}:{variant}"
         self.encoding, self.solver = split_variant(variant)
-        self.translator = registry.translator("pysat", family)
+        self.translator = family_translator or registry.translator("pysat", family)
         if self.encoding not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
             raise ValueError(f"pysat has no {family} encoding {self.encoding!r}; known: {known}")
@@ -169,7 +171,7 @@ class PysatBackend:
 
     def export(self, level: Any, options: Options) -> str:
         cnf = self.translator.encode(level, self.encoding, options)
-        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} pysat:{self.encoding}"]
+        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} {self.name.partition(':')[0]}:{self.encoding}"]
         return to_dimacs(cnf, header)
 
 

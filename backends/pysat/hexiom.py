@@ -18,6 +18,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...models.hexiom import MAX_TILE, Level, Solution
+from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CnfEncoding, count_up_to, lex_leq
@@ -77,26 +78,38 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     occupied = {c: pool.id(("occupied", c)) for c in open_cells}
 
     # Locked tiles stay where they are (blocked cells get no tile variable at all).
-    for cell, number in level.locked_tiles:
-        clauses.append([tile[cell, number]])
+    if mutation.keep("locked tiles"):
+        for cell, number in level.locked_tiles:
+            clauses.append([tile[cell, number]])
 
     # A cell holds at most one tile, and it is occupied exactly when it holds one.
     for c in open_cells:
         on_cell = [tile[c, d] for d in numbers[c]]
-        clauses.extend([-a, -b] for a, b in combinations(on_cell, 2))
-        clauses.append([-occupied[c], *on_cell])
-        clauses.extend([-t, occupied[c]] for t in on_cell)
+        if mutation.keep("at most one tile per cell"):
+            clauses.extend([-a, -b] for a, b in combinations(on_cell, 2))
+        if mutation.keep("an occupied cell holds a tile"):
+            clauses.append([-occupied[c], *on_cell])
+        if mutation.keep("a tile occupies its cell"):
+            clauses.extend([-p, q] for p, q in (mutation.implication("a tile occupies its cell", t, occupied[c])
+                                                for t in on_cell))
 
     # Every tile of the level is placed: exactly tile_counts[d] cells hold number d.
     for d in range(MAX_TILE + 1):
         with_d = [tile[c, d] for c in open_cells if (c, d) in tile]
-        clauses.extend(exactly(pool, with_d, level.tile_counts[d], TILE_COUNT_ENCODINGS[tile_encoding]))
+        if mutation.keep("tile counts"):
+            clauses.extend(exactly(pool, with_d, mutation.bound("tile counts", level.tile_counts[d]),
+                                   TILE_COUNT_ENCODINGS[tile_encoding]))
 
     # Redundant, for propagation: exactly as many cells are occupied as there are tiles.
-    clauses.extend(exactly(pool, list(occupied.values()), level.tile_total, TILE_COUNT_ENCODINGS[tile_encoding]))
+    if mutation.keep("implied: occupied cells = tiles"):
+        clauses.extend(exactly(pool, list(occupied.values()), mutation.bound("implied: occupied cells = tiles",
+                                                                             level.tile_total),
+                               TILE_COUNT_ENCODINGS[tile_encoding]))
 
     # A tile numbered d has exactly d occupied neighbours.
     for c in open_cells:
+        if not mutation.keep("neighbour rule"):
+            continue
         around = [occupied[n] for n in neighbours[c]]
         on_cell = {d: tile[c, d] for d in numbers[c]}
         if neighbour_rule == "counter":
@@ -134,7 +147,7 @@ def possible_numbers(level: Level, cell: int, open_neighbours: int) -> tuple[int
 
 def exactly(pool: IDPool, lits: list[int], bound: int, encoding: int) -> list[list[int]]:
     """``sum(lits) == bound`` with a PySAT encoding; an impossible bound is the empty clause."""
-    if bound > len(lits):
+    if not 0 <= bound <= len(lits):
         return [[]]
     return CardEnc.equals(lits, bound, vpool=pool, encoding=encoding).clauses
 
@@ -159,10 +172,13 @@ def neighbours_by_counter(pool: IDPool, occupied: int, on_cell: dict[int, int], 
         return ([at_least[d]] if d >= 1 else []) + ([-at_least[d + 1]] if d < n else [])
 
     for d, t in on_cell.items():
-        if d > n:
+        need = mutation.bound("neighbour count", d)
+        if not 0 <= need <= n:
             clauses.append([-t])
             continue
-        clauses.extend([-t, lit] for lit in count_is(d))
+        clauses.extend([-t, lit] for lit in count_is(need))
+    if not mutation.keep("implied: the count decides the number"):
+        return clauses
     for d in range(n + 1):
         clause = [-occupied] + [-lit for lit in count_is(d)]
         if d in on_cell:
@@ -186,8 +202,8 @@ def neighbours_by_subsets(on_cell: dict[int, int], around: list[int]) -> list[li
         if d > n:
             clauses.append([-t])
             continue
-        clauses.extend([-t, *(-o for o in group)] for group in combinations(around, d + 1))
-        clauses.extend([-t, *group] for group in combinations(around, n - d + 1))
+        clauses.extend([-t, *(-o for o in group)] for group in combinations(around, mutation.bound("at most d", d) + 1))
+        clauses.extend([-t, *group] for group in combinations(around, n - mutation.bound("at least d", d) + 1))
     return clauses
 
 
@@ -195,7 +211,7 @@ def neighbours_by_gated_cardenc(pool: IDPool, on_cell: dict[int, int], around: l
     """With tile d, a CardEnc "exactly d" over the neighbours; each clause is guarded by ``not tile``."""
     clauses: list[list[int]] = []
     for d, t in on_cell.items():
-        clauses.extend([-t, *clause] for clause in exactly(pool, around, d, encoding))
+        clauses.extend([-t, *clause] for clause in exactly(pool, around, mutation.bound("exactly d", d), encoding))
     return clauses
 
 
@@ -243,7 +259,7 @@ def lex_leader(
 
     fixed = set(level.blocked_cells) | set(level.locked)
     for s, perm in enumerate(level.symmetries):
-        if all(perm[c] == c for c in range(len(perm))):
+        if all(perm[c] == c for c in range(len(perm))) or not mutation.keep_symmetry("lex-leader", s):
             continue
         # the image puts the contents of cell i on cell perm[i]: position j shows source[j]
         source = [0] * len(perm)

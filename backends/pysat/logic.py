@@ -16,6 +16,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...models.logic import Clue, Item, Level, Solution
+from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CnfEncoding
@@ -53,17 +54,20 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
             clauses.extend(CardEnc.equals(lits=list(literals), bound=1, vpool=pool, encoding=EncType.seqcounter).clauses)
 
     # each value sits at exactly one position
-    for item in level.items:
-        exactly_one([place(item, p) for p in positions])
+    if mutation.keep("a value at one position"):
+        for item in level.items:
+            exactly_one([place(item, p) for p in positions])
 
     # each position holds exactly one value of every category
-    for c, category in enumerate(level.categories):
-        for p in positions:
-            exactly_one([place(Item(c, v), p) for v in range(len(category.values))])
+    if mutation.keep("a position holds one value per category"):
+        for c, category in enumerate(level.categories):
+            for p in positions:
+                exactly_one([place(Item(c, v), p) for v in range(len(category.values))])
 
-    # the clues
+    # the clues, one group per kind
     for clue in level.clues:
-        clauses.extend(_clue_clauses(clue, n, place))
+        if mutation.keep(f"clue {clue.kind}"):
+            clauses.extend(_clue_clauses(clue, n, place))
 
     def decode(true: frozenset[int]) -> Solution:
         rows = [[0] * len(category.values) for category in level.categories]
@@ -91,25 +95,29 @@ def _clue_clauses(clue: Clue, n: int, place: Callable[[Item, int], int]) -> Iter
         a, b = clue.items
         for p in positions:
             yield [-place(a, p), place(b, p)]
-            yield [-place(b, p), place(a, p)]
+            if_b, then_a = mutation.implication("same: b's position is a's", place(b, p), place(a, p))
+            yield [-if_b, then_a]
     elif kind == "not_same":
         a, b = clue.items
         for p in positions:
             yield [-place(a, p), -place(b, p)]
     elif kind == "at":
-        yield [place(clue.items[0], clue.numbers[0])]
+        p = mutation.bound("at: position", clue.numbers[0])
+        yield [place(clue.items[0], p)] if 1 <= p <= n else []
     elif kind == "not_at":
-        yield [-place(clue.items[0], clue.numbers[0])]
+        p = mutation.bound("not_at: position", clue.numbers[0])
+        if 1 <= p <= n:
+            yield [-place(clue.items[0], p)]
     elif kind in ("next_to", "distance"):
         a, b = clue.items
-        k = 1 if kind == "next_to" else clue.numbers[0]
+        k = mutation.bound(f"{kind}: distance", 1 if kind == "next_to" else clue.numbers[0])
         for p in positions:
             yield [-place(a, p)] + near(b, p, (-k, k))
             yield [-place(b, p)] + near(a, p, (-k, k))
     elif kind == "left_of":
         a, b = clue.items
         for p in positions:
-            yield [-place(a, p)] + near(b, p, (1,))
+            yield [-place(a, p)] + near(b, p, (mutation.bound("left_of: offset", 1),))
             yield [-place(b, p)] + near(a, p, (-1,))
     elif kind == "somewhere_left_of":
         a, b = clue.items

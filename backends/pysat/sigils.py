@@ -18,6 +18,7 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ...models.sigils import Level, Solution
+from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CnfEncoding, lex_leq
@@ -76,9 +77,11 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
         for cell in cells:
             covering[cell].append(var)
     for cell, options_here in covering.items():
-        clauses.append(options_here)
-        if len(options_here) > 1:
-            clauses.extend(CardEnc.atmost(options_here, 1, vpool=pool, encoding=one_per_cell).clauses)
+        if mutation.keep("every cell covered"):
+            clauses.append(options_here)
+        if len(options_here) > 1 and mutation.keep("no cell covered twice"):
+            clauses.extend(CardEnc.atmost(options_here, mutation.bound("no cell covered twice", 1), vpool=pool,
+                                          encoding=one_per_cell).clauses)
 
     # Each piece type is placed at most as often as the level lists it.  At
     # least follows: the pieces' area equals the frame's (else the level is
@@ -87,7 +90,9 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     # PySAT writes it as "at most n - count" over the negations.)
     for piece, count in zip(level.pieces, level.piece_counts):
         of_type = [var for (name, _), var in place.items() if name == piece.name]
-        clauses.extend(CardEnc.atmost(of_type, count, vpool=pool, encoding=counts).clauses)
+        if mutation.keep("piece counts"):
+            clauses.extend(CardEnc.atmost(of_type, mutation.bound("piece counts", count), vpool=pool,
+                                          encoding=counts).clauses)
 
     # Symmetry breaking: the tiling is the lex-leader of its orbit.
     if options.symmetry_breaking:
@@ -124,7 +129,7 @@ def lex_leader(pool: IDPool, level: Level, place: dict[Placement, int]) -> list[
             p: (symmetry.rename(p[0]), tuple(sorted(symmetry.cells[c] for c in p[1])))
             for p in order
         }
-        if all(image[p] == p for p in order):
+        if all(image[p] == p for p in order) or not mutation.keep_symmetry("lex-leader", s):
             continue
         pairs: list[tuple[int, int]] = []
         compared: set[frozenset[Placement]] = set()

@@ -1,0 +1,471 @@
+"""Mutation testing of the shipped encodings: how good is an instance set at finding encoding bugs?
+
+Mutants are made automatically: for clingo, from each ``.lp`` file a variant
+loads (``backends/clingo/lp_mutants.py``, through ``clingo.ast``); for the
+CNF and CP-SAT translators, at the sites they mark (``backends/mutation.py``),
+found by translating a few instances with every site recorded.  Each mutant
+runs as the backend ``mutated:<backend:variant>~<mutation>`` through the
+cross-checker's own jobs, executors and judge, against the unmutated
+backends' runs on the same instance: it is *killed* when the judge finds an
+invalid solution (by the validator) or a count, set or sat/unsat difference
+(by counting only).  A mutant that does not run at all (clingo refuses the
+file, the translator raises) is *stillborn*, outside the score.
+
+Instances go in batches (smallest first): after each batch the killed
+mutants stop, so each costs runs only until something kills it.  Survivors
+are then re-tried on generated instances within a time budget; those still
+alive are candidate equivalent mutants, with the reason when one is known
+(the rule or group is marked as implied by the others).  Every run goes to
+the JSONL log at once; a rerun with the same log reuses every finished run.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Sequence
+
+from trisolve.backends import mutation as hooks
+from trisolve.backends import registry
+from trisolve.backends.base import Limits, Options
+from trisolve.backends.runner import Job, RunRecord
+from trisolve.models.family import Family
+
+from .compare import Verdict, expected_for, judge
+from .run import Instance, Log, execute, read_log
+
+#: Backends whose unmutated default variants are the reference beside the mutated one.
+REFERENCES: tuple[str, ...] = ("pysat", "clingo", "cpsat")
+#: What each hook operator does, for the report.
+HOOK_CHANGES: dict[str, str] = {
+    "drop-group": "the group is left out",
+    "bound+1": "the bound is one higher",
+    "bound-1": "the bound is one lower",
+    "reverse": "premise and conclusion swapped",
+    "drop-symmetry": "the first symmetry's lex-leader constraint is left out",
+}
+#: Why a surviving mutant changes nothing, when its site or rule says so.
+IMPLIED = ("it changes a constraint the encoding states as implied by the others (kept only to help the search): "
+           "removed or weakened, what is left still implies it")
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One mutation of one encoding file, run as the registry backend ``spec``."""
+
+    id: str
+    base: str  # backend:variant mutated
+    spec: str  # mutated:<base>~<mutation>
+    file: str  # the encoding file, relative to the package root
+    line: int
+    operator: str
+    original: str  # the statement (ASP) or source line (hook site) as written
+    mutated: str  # the statement that replaces it, or what the operator does
+    symmetry_breaking: bool  # the site only acts with symmetry breaking: run it that way
+    purpose: str = ""  # the rule's comment or the group's name: a hint for equivalence
+
+    @property
+    def location(self) -> str:
+        return f"{self.file}:{self.line}"
+
+    def to_json(self) -> dict:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+@dataclass
+class Outcome:
+    """What became of one mutant."""
+
+    mutant: Mutant
+    status: str = "survived"  # killed, survived, stillborn
+    how: str | None = None  # validator, count
+    instance: str | None = None  # the first instance that killed it
+    finding: str = ""  # the judge's message, or the error of a stillborn mutant
+    tried: int = 0  # instances it ran on
+    timeouts: int = 0  # of those, runs cut short without a finding
+    reason: str | None = None  # for survivors: why it is (probably) equivalent, when known
+
+    def to_json(self) -> dict:
+        data = {k: v for k, v in self.__dict__.items() if k != "mutant"}
+        data["mutant"] = self.mutant.to_json()
+        return data
+
+
+@dataclass(frozen=True)
+class Report:
+    family: str
+    backend: str
+    outcomes: tuple[Outcome, ...]
+    instances: tuple[str, ...]  # instances the mutants ran on (references agreed and completed)
+    excluded: Mapping[str, str]  # instance -> why no mutant ran on it
+    generated: tuple[str, ...]  # generated instances the survivors were re-tried on
+    kills: Mapping[str, tuple[str, ...]]  # instance -> mutant ids it killed
+    suite: tuple[str, ...] = ()
+    wall: float = 0.0
+    runs: int = 0
+    reused: int = 0
+
+    def table(self, key: Callable[[Outcome], str]) -> list[dict]:
+        """Score rows grouped by ``key`` (file, operator), plus a total row."""
+        groups: dict[str, list[Outcome]] = {}
+        for outcome in self.outcomes:
+            groups.setdefault(key(outcome), []).append(outcome)
+        rows = [score_row(name, items) for name, items in groups.items()]
+        rows.append(score_row("total", list(self.outcomes)))
+        return rows
+
+    def to_json(self) -> dict:
+        return {
+            "family": self.family, "backend": self.backend,
+            "by_file": self.table(lambda o: o.mutant.file), "by_operator": self.table(lambda o: o.mutant.operator),
+            "outcomes": [o.to_json() for o in self.outcomes], "instances": list(self.instances),
+            "excluded": dict(self.excluded), "generated": list(self.generated),
+            "kills": {k: list(v) for k, v in self.kills.items()}, "suite": list(self.suite),
+            "wall_seconds": round(self.wall, 2), "runs": self.runs, "reused_runs": self.reused,
+        }
+
+
+def score_row(name: str, outcomes: Sequence[Outcome]) -> dict:
+    """mutants, stillborn, killed (by validator / by count only), survivors, explained equivalents, score.
+
+    score = killed / (mutants - stillborn - explained equivalents): a survivor
+    without a known reason counts against it.
+    """
+    killed = [o for o in outcomes if o.status == "killed"]
+    stillborn = sum(o.status == "stillborn" for o in outcomes)
+    survivors = [o for o in outcomes if o.status == "survived"]
+    equivalent = sum(o.reason is not None for o in survivors)
+    judged = len(outcomes) - stillborn - equivalent
+    return {
+        "name": name, "mutants": len(outcomes), "stillborn": stillborn, "killed": len(killed),
+        "by_validator": sum(o.how == "validator" for o in killed), "by_count": sum(o.how == "count" for o in killed),
+        "survived": len(survivors), "equivalent": equivalent,
+        "score": None if judged <= 0 else round(len(killed) / judged, 4),
+    }
+
+
+# ------------------------------------------------------------------ making mutants
+
+
+def make_mutants(family: str, backend: str, instances: Sequence[Instance], folder: str) -> list[Mutant]:
+    """Every mutant of the encodings that ``backend`` (all its variants, or the one named) uses for ``family``."""
+    name, variant = registry.split_spec(backend)
+    variants = [registry.split_spec(v)[1] for v in registry.expand([backend], family)] if not variant else [variant]
+    if name == "clingo":
+        return _asp_mutants(family, variants, folder)
+    return _hook_mutants(family, name, variants, instances)
+
+
+def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Mutant]:
+    from trisolve.backends.clingo import engine, lp_mutants
+
+    translator = registry.translator("clingo", family)
+    owner: dict[str, tuple[str, bool]] = {}  # .lp file -> (first variant loading it, only with symmetry breaking)
+    for variant in variants:
+        for symmetry_breaking in (False, True):
+            for name in translator.rules(variant, Options(symmetry_breaking=symmetry_breaking)):
+                owner.setdefault(name, (variant, symmetry_breaking))
+    out: list[Mutant] = []
+    for name, (variant, symmetry_breaking) in owner.items():
+        path = engine.encoding_path(name)
+        with open(path, encoding="utf-8") as handle:
+            source = handle.read()
+        stem = os.path.splitext(name)[0]
+        os.makedirs(os.path.join(folder, stem), exist_ok=True)
+        for number, lp in enumerate(lp_mutants.mutants(source), start=1):
+            target = os.path.abspath(os.path.join(folder, stem, f"{number:03d}-{lp.operator}.lp"))
+            with open(target, "w", encoding="utf-8") as handle:
+                handle.write(lp.text)
+            base = f"clingo:{variant}"
+            out.append(Mutant(
+                id=f"{stem}#{number}", base=base, spec=f"mutated:{base}~lp:{name}={target}",
+                file=os.path.relpath(path, _package_root()), line=lp.line, operator=lp.operator,
+                original=lp.original, mutated=lp.mutated or "(deleted)", symmetry_breaking=symmetry_breaking,
+                purpose=lp.comment,
+            ))
+    return out
+
+
+def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Sequence[Instance]) -> list[Mutant]:
+    """Mutants at every site the translations of a few small instances reach, per variant and mode."""
+    sample = instances[:6]
+    owner: dict[tuple[str, int, str, str], tuple[hooks.Site, str, bool]] = {}
+    for variant in variants:
+        backend = registry.get(f"{name}:{variant}", family)
+        for symmetry_breaking in (False, True):
+            with hooks.record() as sites:
+                for instance in sample:
+                    backend.export(instance.level, Options(symmetry_breaking=symmetry_breaking))
+            for site in sites.values():
+                owner.setdefault((site.kind, site.file, site.line, site.name), (site, variant, symmetry_breaking))
+    out: list[Mutant] = []
+    counters: dict[str, int] = {}
+    for site, variant, symmetry_breaking in owner.values():
+        for operator in hooks.OPERATORS[site.kind]:
+            change = hooks.Mutation(operator, site.file, site.line, site.name)
+            stem = os.path.splitext(os.path.basename(site.file))[0]
+            counters[site.file] = counters.get(site.file, 0) + 1
+            base = f"{name}:{variant}"
+            out.append(Mutant(
+                id=f"{name}/{stem}#{counters[site.file]}", base=base, spec=f"mutated:{base}~{change.spec}",
+                file=site.file, line=site.line, operator=operator, original=_source_line(site.file, site.line),
+                mutated=f"[{site.name}] {HOOK_CHANGES[operator]}", symmetry_breaking=symmetry_breaking,
+                purpose=site.name,
+            ))
+    return out
+
+
+def _package_root() -> str:
+    return os.path.dirname(os.path.dirname(os.path.abspath(registry.__file__)))
+
+
+def _source_line(file: str, line: int) -> str:
+    try:
+        with open(os.path.join(_package_root(), file), encoding="utf-8") as handle:
+            return handle.read().split("\n")[line - 1].strip()
+    except (OSError, IndexError):
+        return ""
+
+
+# ------------------------------------------------------------------ running them
+
+
+@dataclass
+class _Reference:
+    """The unmutated runs on one instance and what they agreed."""
+
+    records: list[RunRecord] = field(default_factory=list)
+    count: int | None = None
+    orbits: int | None = None
+
+
+class _Runner:
+    """Runs job lists on the chosen executor, logging each run and reusing logged ones."""
+
+    def __init__(self, jsonl: str | None, resume: bool, parallel: int, executor: str, scheduler: str | None,
+                 progress: Any) -> None:
+        self.done = read_log(jsonl) if (jsonl and resume) else {}
+        self.log = Log(jsonl)
+        self.parallel, self.executor, self.scheduler = parallel, executor, scheduler
+        self.progress = progress
+        self.runs = self.reused = 0
+
+    def __call__(self, jobs: Sequence[Job], levels: Mapping[str, Any]) -> list[RunRecord]:
+        if not jobs:
+            return []
+        self.runs += len(jobs)
+        self.reused += sum(1 for job in jobs if job.key in self.done)
+        on_record = (lambda record, reused: self.progress(record)) if self.progress else None
+        if self.executor == "dask":
+            from trisolve.generate.campaign import execute_dask
+
+            return execute_dask(jobs, levels, scheduler=self.scheduler, workers=self.parallel, log=self.log,
+                                done=self.done, on_record=on_record)
+        return execute(jobs, levels, parallel=self.parallel, log=self.log, done=self.done, on_record=on_record)
+
+    def close(self) -> None:
+        self.log.close()
+
+
+def run_mutate(
+    family: Family,
+    backend: str,
+    instances: Sequence[Instance],
+    *,
+    folder: str,
+    timeout: float = 10.0,
+    parallel: int = 2,
+    jsonl: str | None = None,
+    resume: bool = False,
+    executor: str = "local",
+    scheduler: str | None = None,
+    batch: int = 4,
+    generate: Callable[[], Sequence[Instance]] | None = None,
+    retry_budget: float = 300.0,
+    suite: str | None = None,
+    seed: int = 0,
+    only: Sequence[str] = (),
+    progress: Any = None,
+) -> Report:
+    """Make the mutants, run them on ``instances`` (then survivors on ``generate()``'s), judge, report.
+
+    ``only``: keep the mutants of encoding files whose name holds one of these strings.
+    """
+    began = time.monotonic()
+    mutants = make_mutants(family.name, backend, instances, folder)
+    if only:
+        mutants = [m for m in mutants if any(part in os.path.basename(m.file) for part in only)]
+    outcomes = {m.id: Outcome(m) for m in mutants}
+    runner = _Runner(jsonl, resume, parallel, executor, scheduler, progress)
+    references = _reference_specs(family.name, mutants)
+    with_symmetry = any(m.symmetry_breaking for m in mutants)
+    kills: dict[str, list[str]] = {}
+    excluded: dict[str, str] = {}
+    agreed: dict[str, _Reference] = {}
+    try:
+        used = _kill(family, instances, mutants, outcomes, references, with_symmetry, runner, timeout, batch, seed,
+                     kills, excluded, agreed, deadline=None)
+        generated: list[Instance] = []
+        if generate is not None and any(o.status == "survived" for o in outcomes.values()):
+            generated = list(generate())
+            survivors = [o.mutant for o in outcomes.values() if o.status == "survived"]
+            _kill(family, generated, survivors, outcomes, references, with_symmetry, runner, timeout, batch, seed,
+                  kills, excluded, agreed, deadline=time.monotonic() + retry_budget)
+    finally:
+        runner.close()
+    for outcome in outcomes.values():
+        if outcome.status == "survived":
+            outcome.reason = equivalence_reason(outcome.mutant)
+    chosen = killing_suite(kills)
+    if suite:
+        _write_suite(suite, chosen, agreed)
+    return Report(family.name, backend, tuple(outcomes[m.id] for m in mutants), tuple(used), excluded,
+                  tuple(i.path for i in generated), {k: tuple(v) for k, v in kills.items()}, tuple(chosen),
+                  time.monotonic() - began, runner.runs, runner.reused)
+
+
+def _reference_specs(family: str, mutants: Sequence[Mutant]) -> list[str]:
+    """Each paradigm's default variant, and every mutated variant unmutated."""
+    specs = []
+    for name in REFERENCES:
+        try:
+            registry.get(name, family)
+        except (registry.UnsupportedFamily, registry.BackendUnavailable):
+            continue
+        specs.append(registry.resolve(name, family))
+    specs.extend(m.base for m in mutants)
+    return list(dict.fromkeys(specs))
+
+
+def _kill(family: Family, instances: Sequence[Instance], mutants: Sequence[Mutant], outcomes: dict[str, Outcome],
+          references: Sequence[str], with_symmetry: bool, runner: _Runner, timeout: float, batch: int, seed: int,
+          kills: dict[str, list[str]], excluded: dict[str, str], agreed: dict[str, _Reference],
+          deadline: float | None) -> list[str]:
+    """Run the mutants still alive on the instances, batch by batch, until all are killed or time is up."""
+    alive = [m for m in mutants if outcomes[m.id].status == "survived"]
+    used: list[str] = []
+    for start in range(0, len(instances), max(1, batch)):
+        if not alive or (deadline is not None and time.monotonic() >= deadline):
+            break
+        chunk = instances[start:start + batch]
+        levels = {i.path: i.level for i in chunk}
+        refs = _references(family, chunk, references, with_symmetry, runner, levels, timeout, seed, excluded)
+        agreed.update(refs)
+        ready = [i for i in chunk if i.path in refs]
+        used.extend(i.path for i in ready)
+        jobs, owners = [], []
+        for mutant in alive:
+            for instance in ready:
+                ref = refs[instance.path]
+                bound = ref.orbits if mutant.symmetry_breaking else ref.count
+                if bound is None:
+                    continue
+                options = Options(enumerate=True, symmetry_breaking=mutant.symmetry_breaking, seed=seed)
+                jobs.append(Job(instance.path, family.name, mutant.spec, Limits(time=timeout, solutions=bound + 1), options))
+                owners.append((mutant, instance))
+        for record, (mutant, instance) in zip(runner(jobs, levels), owners):
+            outcome = outcomes[mutant.id]
+            if outcome.status != "survived":
+                continue  # killed earlier in this batch
+            _classify(outcome, family, instance, refs[instance.path], record)
+            if outcome.status == "killed":
+                kills.setdefault(instance.path, []).append(mutant.id)
+        # a mutant killed by a second instance of the same batch also counts for the suite
+        alive = [m for m in alive if outcomes[m.id].status == "survived"]
+    return used
+
+
+def _references(family: Family, chunk: Sequence[Instance], references: Sequence[str], with_symmetry: bool,
+                runner: _Runner, levels: Mapping[str, Any], timeout: float, seed: int,
+                excluded: dict[str, str]) -> dict[str, _Reference]:
+    """Run the unmutated backends; keep instances where they completed and agreed."""
+    modes = (False, True) if with_symmetry else (False,)
+    jobs = [Job(i.path, family.name, spec, Limits(time=timeout), Options(enumerate=True, symmetry_breaking=sb, seed=seed))
+            for i in chunk for sb in modes for spec in references
+            if not sb or registry.breaks_symmetries(spec, family.name)]
+    by_path: dict[str, list[RunRecord]] = {}
+    for record in runner(jobs, levels):
+        by_path.setdefault(record.path, []).append(record)
+    out: dict[str, _Reference] = {}
+    for instance in chunk:
+        records = by_path.get(instance.path, [])
+        verdict = judge(family, instance.level, instance.path, records, expected_for(instance.path))
+        if verdict.status != "agree" or verdict.count is None:
+            excluded[instance.path] = f"the unmutated backends did not agree and complete ({verdict.status}, {verdict.count_text})"
+            continue
+        orbits = verdict.orbits
+        if with_symmetry and orbits is None:
+            counts = {r.count for r in records if r.symmetry_breaking and r.complete}
+            orbits = counts.pop() if len(counts) == 1 else None
+        out[instance.path] = _Reference(records, verdict.count, orbits)
+    return out
+
+
+def _classify(outcome: Outcome, family: Family, instance: Instance, ref: _Reference, record: RunRecord) -> None:
+    """Judge one mutant run beside the references: killed (and how), stillborn, or still alive."""
+    outcome.tried += 1
+    if record.error:
+        if outcome.tried == 1 and not record.solutions:
+            outcome.status, outcome.finding = "stillborn", record.error.splitlines()[0][:300]
+            outcome.instance = instance.path
+        return
+    verdict: Verdict = judge(family, instance.level, instance.path, [*ref.records, record], expected_for(instance.path))
+    mine = [f for f in verdict.findings if record.backend in f.backends and f.kind != "note"]
+    if any(f.kind == "invalid" for f in mine):
+        outcome.status, outcome.how = "killed", "validator"
+    elif mine:
+        outcome.status, outcome.how = "killed", "count"
+    elif not record.complete:
+        outcome.timeouts += 1
+        return
+    else:
+        return
+    outcome.instance = instance.path
+    outcome.finding = mine[0].message
+
+
+def equivalence_reason(mutant: Mutant) -> str | None:
+    """Why a surviving mutant is (probably) equivalent, when its rule or site says so; else None."""
+    if "implied" in mutant.purpose.lower():
+        return IMPLIED
+    return None
+
+
+# ------------------------------------------------------------------ killing suite
+
+
+def killing_suite(kills: Mapping[str, Sequence[str]]) -> list[str]:
+    """A small instance set that kills every killed mutant: greedy set cover (most new kills first)."""
+    left = {m for killed in kills.values() for m in killed}
+    chosen: list[str] = []
+    while left:
+        best = max(sorted(kills), key=lambda path: len(left & set(kills[path])))
+        gain = left & set(kills[best])
+        if not gain:
+            break
+        chosen.append(best)
+        left -= gain
+    return chosen
+
+
+def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Reference]) -> None:
+    """Copy the suite's instances into ``folder`` with their agreed counts as ``expected.json``
+    (what ``crosscheck`` and a later ``mutate --levels`` check against)."""
+    os.makedirs(folder, exist_ok=True)
+    expected: dict[str, dict] = {}
+    for path in paths:
+        shutil.copy(path, os.path.join(folder, os.path.basename(path)))
+        ref = agreed[path]
+        stem = os.path.splitext(os.path.basename(path))[0]
+        expected[stem] = {"count": ref.count, "complete": True,
+                          **({"orbits": ref.orbits} if ref.orbits is not None else {})}
+    if expected:
+        with open(os.path.join(folder, "expected.json"), "w", encoding="utf-8") as handle:
+            json.dump(expected, handle, indent=1, sort_keys=True)
+            handle.write("\n")
+
+
+__all__ = ["Mutant", "Outcome", "Report", "make_mutants", "run_mutate", "killing_suite", "score_row"]
