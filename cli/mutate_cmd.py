@@ -124,11 +124,11 @@ def _shipped(path: str, family):
 
 def _print(report, show: int, suite_dir: str | None) -> None:
     def table(title: str, rows: list[dict]) -> None:
-        click.echo(f"{title:34} {'mutants':>7} {'stillb.':>7} {'killed':>6} {'valid.':>6} {'count':>5} "
+        click.echo(f"{title:46} {'mutants':>7} {'stillb.':>7} {'killed':>6} {'valid.':>6} {'count':>5} "
                    f"{'surv.':>5} {'equiv.':>6} {'score':>7}")
         for row in rows:
             score = "n/a" if row["score"] is None else f"{100 * row['score']:.1f}%"
-            click.echo(f"{row['name']:34} {row['mutants']:7} {row['stillborn']:7} {row['killed']:6} "
+            click.echo(f"{row['name']:46} {row['mutants']:7} {row['stillborn']:7} {row['killed']:6} "
                        f"{row['by_validator']:6} {row['by_count']:5} {row['survived']:5} {row['equivalent']:6} {score:>7}")
         click.echo("")
 

@@ -58,7 +58,7 @@ class Mutant:
 
     id: str
     base: str  # backend:variant mutated
-    spec: str  # mutated:<base>~<mutation>
+    change: str  # the mutation, as backends/mutated.py reads it
     file: str  # the encoding file, relative to the package root
     line: int
     operator: str
@@ -66,13 +66,23 @@ class Mutant:
     mutated: str  # the statement that replaces it, or what the operator does
     symmetry_breaking: bool  # the site only acts with symmetry breaking: run it that way
     purpose: str = ""  # the rule's comment or the group's name: a hint for equivalence
+    #: other variants that load the file or reach the site: a survivor is re-tried under them
+    siblings: tuple[str, ...] = ()
+
+    @property
+    def spec(self) -> str:
+        """The registry name that runs it: ``mutated:<base>~<change>``."""
+        return f"mutated:{self.base}~{self.change}"
 
     @property
     def location(self) -> str:
         return f"{self.file}:{self.line}"
 
     def to_json(self) -> dict:
-        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+        data = {k: getattr(self, k) for k in self.__dataclass_fields__}
+        data["siblings"] = list(self.siblings)
+        data["spec"] = self.spec
+        return data
 
 
 @dataclass
@@ -164,10 +174,13 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
 
     translator = registry.translator("clingo", family)
     owner: dict[str, tuple[str, bool]] = {}  # .lp file -> (first variant loading it, only with symmetry breaking)
+    loaders: dict[str, list[str]] = {}  # .lp file -> every variant loading it
     for variant in variants:
         for symmetry_breaking in (False, True):
             for name in translator.rules(variant, Options(symmetry_breaking=symmetry_breaking)):
                 owner.setdefault(name, (variant, symmetry_breaking))
+                if variant not in loaders.setdefault(name, []):
+                    loaders[name].append(variant)
     out: list[Mutant] = []
     for name, (variant, symmetry_breaking) in owner.items():
         path = engine.encoding_path(name)
@@ -179,12 +192,11 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
             target = os.path.abspath(os.path.join(folder, stem, f"{number:03d}-{lp.operator}.lp"))
             with open(target, "w", encoding="utf-8") as handle:
                 handle.write(lp.text)
-            base = f"clingo:{variant}"
             out.append(Mutant(
-                id=f"{stem}#{number}", base=base, spec=f"mutated:{base}~lp:{name}={target}",
+                id=f"{stem}#{number}", base=f"clingo:{variant}", change=f"lp:{name}={target}",
                 file=os.path.relpath(path, _package_root()), line=lp.line, operator=lp.operator,
                 original=lp.original, mutated=lp.mutated or "(deleted)", symmetry_breaking=symmetry_breaking,
-                purpose=lp.comment,
+                purpose=lp.comment, siblings=tuple(f"clingo:{v}" for v in loaders[name][1:]),
             ))
     return out
 
@@ -193,6 +205,7 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
     """Mutants at every site the translations of a few small instances reach, per variant and mode."""
     sample = instances[:6]
     owner: dict[tuple[str, int, str, str], tuple[hooks.Site, str, bool]] = {}
+    reached: dict[tuple[str, int, str, str], list[str]] = {}  # site -> every variant reaching it
     for variant in variants:
         backend = registry.get(f"{name}:{variant}", family)
         for symmetry_breaking in (False, True):
@@ -200,20 +213,23 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
                 for instance in sample:
                     backend.export(instance.level, Options(symmetry_breaking=symmetry_breaking))
             for site in sites.values():
-                owner.setdefault((site.kind, site.file, site.line, site.name), (site, variant, symmetry_breaking))
+                key = (site.kind, site.file, site.line, site.name)
+                owner.setdefault(key, (site, variant, symmetry_breaking))
+                if variant not in reached.setdefault(key, []):
+                    reached[key].append(variant)
     out: list[Mutant] = []
     counters: dict[str, int] = {}
-    for site, variant, symmetry_breaking in owner.values():
+    for key, (site, variant, symmetry_breaking) in owner.items():
+        siblings = tuple(f"{name}:{v}" for v in reached[key][1:])
         for operator in hooks.OPERATORS[site.kind]:
             change = hooks.Mutation(operator, site.file, site.line, site.name)
             stem = os.path.splitext(os.path.basename(site.file))[0]
             counters[site.file] = counters.get(site.file, 0) + 1
-            base = f"{name}:{variant}"
             out.append(Mutant(
-                id=f"{name}/{stem}#{counters[site.file]}", base=base, spec=f"mutated:{base}~{change.spec}",
+                id=f"{name}/{stem}#{counters[site.file]}", base=f"{name}:{variant}", change=change.spec,
                 file=site.file, line=site.line, operator=operator, original=_source_line(site.file, site.line),
                 mutated=f"[{site.name}] {HOOK_CHANGES[operator]}", symmetry_breaking=symmetry_breaking,
-                purpose=site.name,
+                purpose=site.name, siblings=siblings,
             ))
     return out
 
@@ -308,6 +324,8 @@ def run_mutate(
     try:
         used = _kill(family, instances, mutants, outcomes, references, with_symmetry, runner, timeout, batch, seed,
                      kills, excluded, agreed, deadline=None)
+        _under_siblings(family, instances, outcomes, references, with_symmetry, runner, timeout, batch, seed, kills,
+                        excluded, agreed)
         generated: list[Instance] = []
         if generate is not None and any(o.status == "survived" for o in outcomes.values()):
             generated = list(generate())
@@ -376,6 +394,36 @@ def _kill(family: Family, instances: Sequence[Instance], mutants: Sequence[Mutan
         # a mutant killed by a second instance of the same batch also counts for the suite
         alive = [m for m in alive if outcomes[m.id].status == "survived"]
     return used
+
+
+def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dict[str, Outcome],
+                    references: Sequence[str], with_symmetry: bool, runner: _Runner, timeout: float, batch: int,
+                    seed: int, kills: dict[str, list[str]], excluded: dict[str, str],
+                    agreed: dict[str, _Reference]) -> None:
+    """Survivors of a file or site other variants share, re-tried under each of them.
+
+    ``hexiom.lp`` is loaded by every clingo variant: a rule the ``count``
+    variant states twice may be the only copy in ``occupancy``.  A mutant
+    killed under any variant counts as killed, the finding naming the variant.
+    """
+    twins = {f"{o.mutant.id}@{sibling}": (o, Mutant(**{**o.mutant.__dict__, "id": f"{o.mutant.id}@{sibling}",
+                                                         "base": sibling, "siblings": ()}))
+             for o in outcomes.values() if o.status == "survived" for sibling in o.mutant.siblings}
+    if not twins:
+        return
+    twin_outcomes = {key: Outcome(twin) for key, (_, twin) in twins.items()}
+    twin_kills: dict[str, list[str]] = {}
+    _kill(family, instances, [twin for _, twin in twins.values()], twin_outcomes, list(references) + sorted(
+        {twin.base for _, twin in twins.values()}), with_symmetry, runner, timeout, batch, seed, twin_kills, excluded,
+        agreed, deadline=None)
+    for key, twin_outcome in twin_outcomes.items():
+        original = twins[key][0]
+        if twin_outcome.status == "killed" and original.status == "survived":
+            original.status, original.how, original.instance = "killed", twin_outcome.how, twin_outcome.instance
+            original.finding = f"under {twins[key][1].base}: {twin_outcome.finding}"
+    for path, killed in twin_kills.items():
+        for key in killed:
+            kills.setdefault(path, []).append(twins[key][0].mutant.id)
 
 
 def _references(family: Family, chunk: Sequence[Instance], references: Sequence[str], with_symmetry: bool,

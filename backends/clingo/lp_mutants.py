@@ -31,6 +31,10 @@ _FLIP = {
 }
 
 
+#: Comparisons that mean the same with their sides swapped.
+_SYMMETRIC = (ast.ComparisonOperator.Equal, ast.ComparisonOperator.NotEqual)
+
+
 @dataclass(frozen=True)
 class LpMutant:
     """One mutant: where (1-based line of the original statement), how, and the file it makes."""
@@ -87,7 +91,9 @@ def _rule_mutants(rule) -> Iterator[tuple[str, str]]:
         for delta, operator in ((1, "bound+1"), (-1, "bound-1")):
             yield operator, str(_replace_nth(rule, _is_guard, k, lambda g, d=delta: g.update(term=_shifted(g.term, d))))
     head = rule.head
-    if head.ast_type == ast.ASTType.Aggregate:  # a choice rule
+    one_sided_equality = (head.ast_type == ast.ASTType.Aggregate and (head.left_guard is None) != (head.right_guard is None)
+                          and (head.left_guard or head.right_guard).comparison in _SYMMETRIC)
+    if head.ast_type == ast.ASTType.Aggregate and not one_sided_equality:  # a choice rule (``= k`` reads the same both ways)
         yield "swap-choice-bounds", str(rule.update(head=head.update(left_guard=head.right_guard,
                                                                       right_guard=head.left_guard)))
 
