@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import traceback
 from contextlib import contextmanager
@@ -161,3 +162,26 @@ def print_json(data: Any) -> None:
 
 def split_list(value: str | None) -> list[str]:
     return [part.strip() for part in (value or "").split(",") if part.strip()]
+
+
+class RunProgress:
+    """Finished runs (out of all, once known), on stderr, for terminals."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.total, self.enabled, self.finished = 0, enabled, 0
+
+    def start(self, total: int) -> None:
+        self.total = total
+
+    def update(self, record, reused: bool) -> None:
+        self.finished += 1
+        if self.enabled:
+            done = f"{self.finished}/{self.total}" if self.total else f"{self.finished}"
+            name = os.path.basename(record.path)
+            sys.stderr.write(f"\r[{done}] {name} {record.backend}: {record.count_text}".ljust(78)[:78])
+            sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * 78 + "\r")
+            sys.stderr.flush()

@@ -10,7 +10,7 @@ import sys
 import click
 
 from .common import (JOBS, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level,
-                     load_plugins, plugin_option, print_json, split_list)
+                     load_plugins, plugin_option, print_json, split_list, RunProgress)
 
 
 @click.command(name="crosscheck")
@@ -46,7 +46,7 @@ def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, s
         raise UsageProblem("--resume needs --jsonl FILE")
     levels = [load_level(path, family) for path in instance_files(paths)]
     parallel = parallel or os.cpu_count() or 1
-    progress = _Progress(enabled=sys.stderr.isatty() and not as_json)
+    progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
         with as_usage_problem():
             report = api.crosscheck(levels, split_list(backends), timeout=timeout, jobs=parallel, limit=limit,
@@ -141,25 +141,3 @@ def _record_expected(path: str, verdicts, symmetry_breaking: bool) -> None:
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(dict(sorted(data.items())), handle, indent=1)
         handle.write("\n")
-
-
-class _Progress:
-    """Finished runs out of all, on stderr, for terminals."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.total, self.enabled, self.finished = 0, enabled, 0
-
-    def start(self, total: int) -> None:
-        self.total = total
-
-    def update(self, record, reused: bool) -> None:
-        self.finished += 1
-        if self.enabled:
-            name = os.path.basename(record.path)
-            sys.stderr.write(f"\r[{self.finished}/{self.total}] {name} {record.backend}: {record.count_text}".ljust(78)[:78])
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * 78 + "\r")
-            sys.stderr.flush()

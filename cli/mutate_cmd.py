@@ -8,7 +8,7 @@ import tempfile
 
 import click
 
-from .common import UsageProblem, instance_files, load_instance, load_plugins, plugin_option, print_json
+from .common import RunProgress, UsageProblem, instance_files, load_instance, load_plugins, plugin_option, print_json
 from .generate_cmd import family_params, size_options
 
 #: Mutants are made from these backends' encodings.
@@ -91,12 +91,12 @@ def command(family, backend, levels_dir, generate_count, sizes, retry,
     else:
         instances = _shipped(levels_dir or os.path.join(_levels_root(), family), fam)
     retry_instances = (lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None
-    progress = _Progress(enabled=sys.stderr.isatty() and not as_json)
+    progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
         report = run_mutate(fam, backend, instances, folder=out_dir, timeout=timeout, parallel=parallel, jsonl=jsonl,
                             resume=resume, executor=executor, scheduler=scheduler, batch=batch,
                             generate=retry_instances, retry_budget=retry_budget, suite=suite_dir, seed=seed,
-                            only=only, progress=progress)
+                            only=only, on_record=progress.update)
     finally:
         progress.close()
     if as_json:
@@ -160,19 +160,3 @@ def _print(report, show: int, suite_dir: str | None) -> None:
     click.echo(f"killing suite: {len(report.suite)} instances{where}: "
                + ", ".join(os.path.basename(p) for p in report.suite))
     click.echo(f"{report.runs} runs ({report.reused} reused) in {report.wall:.1f} s")
-
-
-class _Progress:
-    def __init__(self, enabled: bool) -> None:
-        self.enabled, self.finished = enabled, 0
-
-    def __call__(self, record) -> None:
-        self.finished += 1
-        if self.enabled:
-            sys.stderr.write(f"\r[{self.finished}] {os.path.basename(record.path)} {record.backend[:50]}".ljust(78)[:78])
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * 78 + "\r")
-            sys.stderr.flush()

@@ -262,11 +262,11 @@ class _Runner:
     """Runs job lists on the chosen executor, logging each run and reusing logged ones."""
 
     def __init__(self, jsonl: str | None, resume: bool, parallel: int, executor: str, scheduler: str | None,
-                 progress: Any) -> None:
+                 on_record: Callable[[RunRecord, bool], None] | None) -> None:
         self.done = read_log(jsonl) if (jsonl and resume) else {}
         self.log = Log(jsonl)
         self.parallel, self.executor, self.scheduler = parallel, executor, scheduler
-        self.progress = progress
+        self.on_record = on_record
         self.runs = self.reused = 0
 
     def __call__(self, jobs: Sequence[Job], levels: Mapping[str, Any]) -> list[RunRecord]:
@@ -274,7 +274,7 @@ class _Runner:
             return []
         self.runs += len(jobs)
         self.reused += sum(1 for job in jobs if job.key in self.done)
-        on_record = (lambda record, reused: self.progress(record)) if self.progress else None
+        on_record = self.on_record
         if self.executor == "dask":
             from trisolve.generate.campaign import execute_dask
 
@@ -304,7 +304,7 @@ def run_mutate(
     suite: str | None = None,
     seed: int = 0,
     only: Sequence[str] = (),
-    progress: Any = None,
+    on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> Report:
     """Make the mutants, run them on ``instances`` (then survivors on ``generate()``'s), judge, report.
 
@@ -315,7 +315,7 @@ def run_mutate(
     if only:
         mutants = [m for m in mutants if any(part in os.path.basename(m.file) for part in only)]
     outcomes = {m.id: Outcome(m) for m in mutants}
-    runner = _Runner(jsonl, resume, parallel, executor, scheduler, progress)
+    runner = _Runner(jsonl, resume, parallel, executor, scheduler, on_record)
     references = _reference_specs(family.name, mutants)
     with_symmetry = any(m.symmetry_breaking for m in mutants)
     kills: dict[str, list[str]] = {}

@@ -95,7 +95,7 @@ def _clue_clauses(clue: Clue, n: int, place: Callable[[Item, int], int]) -> Iter
         a, b = clue.items
         for p in positions:
             yield [-place(a, p), place(b, p)]
-            if_b, then_a = mutation.implication("same: b's position is a's", place(b, p), place(a, p))
+            if_b, then_a = mutation.implication("implied: same, b's position is a's", place(b, p), place(a, p))
             yield [-if_b, then_a]
     elif kind == "not_same":
         a, b = clue.items
