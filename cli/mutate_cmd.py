@@ -8,7 +8,8 @@ import tempfile
 
 import click
 
-from .common import RunProgress, UsageProblem, instance_files, load_instance, load_plugins, plugin_option, print_json
+from .common import (RunProgress, UsageProblem, instance_files, load_instance, load_plugins, plugin_option, print_json,
+                     split_list)
 from .generate_cmd import family_params, size_options
 
 #: Mutants are made from these backends' encodings.
@@ -43,18 +44,21 @@ MUTABLE = ("pysat", "clingo", "cpsat")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler; without it a local cluster.")
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--references", default=None, metavar="LIST",
+              help="Unmutated backends to judge each mutant against (default: pysat,clingo,cpsat, each its default "
+                   "variant); a --plugin backend may be one.")
 @click.option("--only", multiple=True, metavar="FILE",
               help="Mutate only encoding files whose name contains this (e.g. hexiom_count.lp); repeatable.")
 @click.option("--show", type=click.IntRange(min=0), default=30, show_default=True, help="Survivors listed at most.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @plugin_option
 def command(family, backend, levels_dir, generate_count, sizes, retry,
-            retry_budget, timeout, parallel, batch, jsonl, resume, suite_dir, out_dir, executor, scheduler, seed, only,
+            retry_budget, timeout, parallel, batch, jsonl, resume, suite_dir, out_dir, executor, scheduler, seed, references, only,
             show, as_json, plugins):
     """Mutate FAMILY's encodings of --backend and score the instance set: exit 0 when every mutant is
     killed or explained as equivalent, 1 when one survives unexplained."""
     from trisolve.backends import registry
-    from trisolve.crosscheck.mutate import run_mutate
+    from trisolve.crosscheck.mutate import REFERENCES, run_mutate
     from trisolve.models import FAMILIES
 
     load_plugins(plugins)
@@ -66,6 +70,13 @@ def command(family, backend, levels_dir, generate_count, sizes, retry,
         registry.get(backend, family)
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
         raise UsageProblem(str(problem)) from None
+    chosen = split_list(references) if references else list(REFERENCES)
+    for spec in chosen:
+        try:
+            registry.get(spec, family)
+        except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable,
+                ValueError) as problem:
+            raise UsageProblem(f"--references: {problem}") from None
     if resume and not jsonl:
         raise UsageProblem("--resume needs --jsonl FILE")
     if levels_dir and generate_count:
@@ -96,7 +107,7 @@ def command(family, backend, levels_dir, generate_count, sizes, retry,
         report = run_mutate(fam, backend, instances, folder=out_dir, timeout=timeout, parallel=parallel, jsonl=jsonl,
                             resume=resume, executor=executor, scheduler=scheduler, batch=batch,
                             generate=retry_instances, retry_budget=retry_budget, suite=suite_dir, seed=seed,
-                            only=only, on_record=progress.update)
+                            only=only, references=chosen, on_record=progress.update)
     finally:
         progress.close()
     if as_json:

@@ -304,11 +304,14 @@ def run_mutate(
     suite: str | None = None,
     seed: int = 0,
     only: Sequence[str] = (),
+    references: Sequence[str] = REFERENCES,
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> Report:
     """Make the mutants, run them on ``instances`` (then survivors on ``generate()``'s), judge, report.
 
     ``only``: keep the mutants of encoding files whose name holds one of these strings.
+    ``references``: the unmutated backends (default variant unless named) each mutant is judged against,
+    beside its own variant unmutated; a plugin's backend may be one.
     """
     began = time.monotonic()
     mutants = make_mutants(family.name, backend, instances, folder)
@@ -316,7 +319,7 @@ def run_mutate(
         mutants = [m for m in mutants if any(part in os.path.basename(m.file) for part in only)]
     outcomes = {m.id: Outcome(m) for m in mutants}
     runner = _Runner(jsonl, resume, parallel, executor, scheduler, on_record)
-    references = _reference_specs(family.name, mutants)
+    references = _reference_specs(family.name, mutants, references)
     with_symmetry = any(m.symmetry_breaking for m in mutants)
     kills: dict[str, list[str]] = {}
     excluded: dict[str, str] = {}
@@ -345,15 +348,15 @@ def run_mutate(
                   time.monotonic() - began, runner.runs, runner.reused)
 
 
-def _reference_specs(family: str, mutants: Sequence[Mutant]) -> list[str]:
-    """Each paradigm's default variant, and every mutated variant unmutated."""
+def _reference_specs(family: str, mutants: Sequence[Mutant], references: Sequence[str]) -> list[str]:
+    """The reference backends (a bare name: its default variant), and every mutated variant unmutated."""
     specs = []
-    for name in REFERENCES:
+    for spec in references:
         try:
-            registry.get(name, family)
+            registry.get(spec, family)
         except (registry.UnsupportedFamily, registry.BackendUnavailable):
             continue
-        specs.append(registry.resolve(name, family))
+        specs.append(registry.resolve(spec, family))
     specs.extend(m.base for m in mutants)
     return list(dict.fromkeys(specs))
 

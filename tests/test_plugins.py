@@ -113,3 +113,18 @@ def test_a_broken_plugin_is_bad_input_naming_file_and_line(tmp_path):
     failing.write_text("raise RuntimeError('no solver here')\n")
     done = trisolve("crosscheck", LEVEL10, "--plugin", str(failing))
     assert done.returncode == 2 and "no solver here" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_mutate_judges_the_mutants_against_a_plugin_backend(tmp_path):
+    levels = tmp_path / "levels"
+    levels.mkdir()
+    (levels / "level10.txt").write_text(open(LEVEL10, encoding="utf-8").read())
+    log = tmp_path / "m.jsonl"
+    done = trisolve("mutate", "hexiom", "--backend", "pysat:totalizer", "--levels", str(levels), "--retry", "0",
+                    "--references", "mine:fixed", "--plugin", PLUGIN, "--jsonl", str(log), "--json", cwd=tmp_path)
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads(done.stdout)
+    assert report["instances"] and sum(o["status"] == "killed" for o in report["outcomes"]) >= 5
+    backends = {json.loads(line)["backend"] for line in log.read_text().splitlines()}
+    assert "mine:fixed" in backends and "cpsat:int" not in backends
