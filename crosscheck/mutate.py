@@ -35,7 +35,9 @@ from trisolve.backends.runner import Job, RunRecord
 from trisolve.models.family import Family
 
 from .compare import Verdict, expected_for, judge
-from .run import Instance, Log, execute, read_log
+from .executors import execute
+from .jsonl import Log, read_log
+from .run import Instance
 
 #: Backends whose unmutated default variants are the reference beside the mutated one.
 REFERENCES: tuple[str, ...] = ("pysat", "clingo", "cpsat")
@@ -274,13 +276,8 @@ class _Runner:
             return []
         self.runs += len(jobs)
         self.reused += sum(1 for job in jobs if job.key in self.done)
-        on_record = self.on_record
-        if self.executor == "dask":
-            from trisolve.generate.campaign import execute_dask
-
-            return execute_dask(jobs, levels, scheduler=self.scheduler, workers=self.parallel, log=self.log,
-                                done=self.done, on_record=on_record)
-        return execute(jobs, levels, parallel=self.parallel, log=self.log, done=self.done, on_record=on_record)
+        return execute(jobs, levels, executor=self.executor, parallel=self.parallel, scheduler=self.scheduler,
+                       log=self.log, done=self.done, on_record=self.on_record)
 
     def close(self) -> None:
         self.log.close()

@@ -83,7 +83,9 @@ def make(family, variant):
 #: What trisolve's registry asks of a backend (backends/registry.py).  An installed package
 #: names this object in its ``trisolve.backends`` entry points instead of being --plugin'ed.
 BACKEND = types.SimpleNamespace(VARIANTS={"hexiom": VARIANTS}, DEFAULT_VARIANT={"hexiom": "fixed"},
-                                available=lambda: None, make=make)
+                                available=lambda: None, make=make,
+                                # no lex-leader constraints here: runs with --symmetry-breaking answer unknown
+                                NO_SYMMETRY_BREAKING={"hexiom"})
 
 if __name__ == "trisolve_plugin":  # run by --plugin
     from trisolve.backends import registry
