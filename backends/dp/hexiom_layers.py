@@ -111,6 +111,8 @@ class LayerProgram:
         for j, d in enumerate(self.radix.numbers):
             self.column_of[d] = j
         self.peak_states = 1
+        #: states after the last step over states before it (at least 1)
+        self.growth = 1.0
         self.peak_bytes = 0
         self.transitions = 0
         possible = all(m >= 0 for m in movable) and not any(c in level.blocked_cells for c in level.locked)
@@ -188,8 +190,10 @@ class LayerProgram:
         """Decide step i's vertex both ways for every state; merge equal states."""
         self._clock()
         self._check_overflow(i)
-        if self.memory is not None and len(self.keys) * BYTES_PER_STATE > self.memory:
+        # the step's peak scales with the states it makes: expect the last step's growth again
+        if self.memory is not None and len(self.keys) * self.growth * BYTES_PER_STATE > self.memory:
             raise Stopped("memory budget")
+        before = max(1, len(self.keys))
         step = self.plan.steps[i]
         radix = self.radix.size
         fid = self.keys // radix
@@ -252,6 +256,7 @@ class LayerProgram:
             self.keys, self.counts = keys, counts
         self.frontiers = frontiers
         self.peak_states = max(self.peak_states, len(self.keys))
+        self.growth = max(1.0, len(self.keys) / before)
 
     def _clock(self) -> None:
         if self.deadline is not None and time.monotonic() >= self.deadline:
