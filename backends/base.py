@@ -119,9 +119,11 @@ class Backend(Protocol):
 def shuffle_seed(options: Options, seeded_solver: bool = True) -> int | None:
     """The seed a backend shuffles its input with, or None for the input as translated.
 
-    A solver with its own random seed shuffles only when asked (``--shuffle``);
-    one without (PySAT's CaDiCaL has none) shuffles whenever the seed is not 0,
-    so that ``--seed`` has an effect on every backend.
+    A solver whose seed varies its search (CP-SAT) shuffles only when asked
+    (``--shuffle``); one without a seed (PySAT's CaDiCaL) or whose seed alone
+    changes almost nothing (clasp) shuffles whenever the seed is not 0, so
+    that ``--seed`` has an effect on every backend (pysat then reorders its
+    clauses; only ``--shuffle`` also renumbers its variables).
     """
     if options.shuffle or (not seeded_solver and options.seed):
         return options.seed
