@@ -82,7 +82,7 @@ class DimacsBackend:
     # ------------------------------------------------------------------ run
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
-        from .pysat.engine import blocking_clause, decode_model, parse_dimacs_model, shuffled, to_dimacs
+        from .pysat.engine import blocking_clause, decode_model, parse_dimacs_model, shuffle_text, shuffled, to_dimacs
 
         argv = command_line(options.sat_command)
         deadline = limits.deadline()
@@ -93,7 +93,7 @@ class DimacsBackend:
         # the solver binary's own seed is not known here: --seed reaches it as a shuffle of the file
         seed = shuffle_seed(options, seeded_solver=False)
         if seed is not None:
-            cnf = shuffled(cnf, seed)
+            cnf = shuffled(cnf, seed, renumber=options.shuffle)
         watch.stop("translate")
 
         wanted = limits.solutions if options.enumerate else 1
@@ -107,7 +107,7 @@ class DimacsBackend:
             "clauses": len(cnf.clauses),
             "projection": len(cnf.projection),
             "solver_calls": 0,
-            **luck_stats(options, seed, "variables renumbered, clauses and literals reordered"),
+            **luck_stats(options, seed, shuffle_text(options)),
         }
         solver_cpu = 0.0
         solver_peak_mb = 0.0

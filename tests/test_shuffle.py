@@ -53,10 +53,13 @@ def test_a_shuffle_keeps_the_solution_set(backend, family, stem):
 
 def test_pysat_has_no_seed_of_its_own_so_the_seed_shuffles():
     """--seed alone varies pysat (it would otherwise change nothing); seed 0 is the input as translated."""
-    _, zero = _solutions("pysat", "hexiom", "level03", Options(enumerate=True))
-    _, seeded = _solutions("pysat", "hexiom", "level03", Options(enumerate=True, seed=5))
+    plain, zero = _solutions("pysat", "hexiom", "level03", Options(enumerate=True))
+    same, seeded = _solutions("pysat", "hexiom", "level03", Options(enumerate=True, seed=5))
+    assert same == plain
     assert zero.stats["shuffle"] is None
-    assert seeded.stats["shuffle"] == "variables renumbered, clauses and literals reordered (seed 5)"
+    assert seeded.stats["shuffle"] == "clauses and literals reordered (seed 5)"
+    _, shuffled = _solutions("pysat", "hexiom", "level03", Options(enumerate=True, seed=5, shuffle=True))
+    assert shuffled.stats["shuffle"] == "clauses and literals reordered, variables renumbered (seed 5)"
 
 
 def test_a_cnf_shuffle_is_reproducible_and_a_renumbering():
@@ -68,6 +71,10 @@ def test_a_cnf_shuffle_is_reproducible_and_a_renumbering():
     one, again, other = shuffled(cnf, 3), shuffled(cnf, 3), shuffled(cnf, 4)
     assert one.clauses == again.clauses and one.projection == again.projection
     assert one.clauses != other.clauses
+    # without renumbering (--seed alone): the same clauses as sets, in another order
+    reordered = shuffled(cnf, 3, renumber=False)
+    assert reordered.projection == cnf.projection and reordered.clauses != cnf.clauses
+    assert sorted(map(sorted, reordered.clauses)) == sorted(map(sorted, cnf.clauses))
     # the same clauses once each variable is mapped back to its number before the shuffle
     back = sorted(sorted((1 if lit > 0 else -1) * one.renumbered_from[abs(lit)] for lit in clause) for clause in one.clauses)
     assert back == sorted(sorted(clause) for clause in cnf.clauses)

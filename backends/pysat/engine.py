@@ -8,6 +8,7 @@ so adding a family means adding a translator module and nothing else.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import threading
 import time
@@ -114,11 +115,14 @@ class PysatBackend:
         deadline = limits.deadline(started)
         watch = Stopwatch()
 
+        lex_leaders_only = first_solution_lex_leader(self.translator, options)
+        if lex_leaders_only:
+            options = dataclasses.replace(options, symmetry_breaking=True)
         watch.start("translate")
         cnf = self.translator.encode(level, self.encoding, options)
         seed = shuffle_seed(options, seeded_solver=False)
         if seed is not None:
-            cnf = shuffled(cnf, seed)
+            cnf = shuffled(cnf, seed, renumber=options.shuffle)
         watch.stop("translate")
 
         wanted = limits.solutions
@@ -132,7 +136,8 @@ class PysatBackend:
             "variables": cnf.variables,
             "clauses": len(cnf.clauses),
             "projection": len(cnf.projection),
-            **luck_stats(options, seed, "variables renumbered, clauses and literals reordered"),
+            **luck_stats(options, seed, shuffle_text(options)),
+            **({"first_solution": "lex-leaders only"} if lex_leaders_only else {}),
         }
 
         with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
@@ -251,19 +256,32 @@ def lex_leq(pool: IDPool, pairs: list[tuple[int, int]], symmetry: int) -> list[l
     return clauses
 
 
-def shuffled(cnf: CnfEncoding, seed: int) -> CnfEncoding:
-    """The same CNF with variables renumbered and clauses and their literals reordered.
+def first_solution_lex_leader(translator: ModuleType, options: Options) -> bool:
+    """Whether a first-solution run searches lex-leaders only, as the family's translator measured best.
 
-    CDCL search depends on variable numbers (initial decision order) and
-    clause order (watch lists), not on meaning: this is how a SAT solver
-    without a seed of its own meets luck.  The solution set is unchanged;
-    ``decode`` maps the new numbers back before the translator's decoder.
+    Every lex-leader is a solution, so the answer is as valid as any; with
+    Hexiom's order-encoded lex chain CaDiCaL finds one on level 38 in a few
+    conflicts, where the plain CNF takes thousands (``FIRST_SOLUTION_LEX_LEADER``).
+    Counts never change: enumeration runs as asked.
+    """
+    return not options.enumerate and not options.symmetry_breaking and getattr(
+        translator, "FIRST_SOLUTION_LEX_LEADER", False)
+
+
+def shuffled(cnf: CnfEncoding, seed: int, renumber: bool = True) -> CnfEncoding:
+    """The same CNF with clauses and their literals reordered and, with ``renumber``, variables renumbered.
+
+    CDCL search depends on clause order (watch lists, propagation order) and
+    on variable numbers (CaDiCaL's initial decision order), not on meaning:
+    this is how a SAT solver without a seed of its own meets luck.  The
+    solution set is unchanged; ``decode`` maps new numbers back first.
     """
     rng = shuffler(seed)
     top = cnf.variables
     order = list(range(1, top + 1))
-    rng.shuffle(order)
-    new = {old: new for old, new in zip(range(1, top + 1), order)}
+    if renumber:
+        rng.shuffle(order)
+    new = dict(zip(range(1, top + 1), order))
     old_of = {n: o for o, n in new.items()}
     clauses = []
     for clause in cnf.clauses:
@@ -281,9 +299,9 @@ def shuffled(cnf: CnfEncoding, seed: int) -> CnfEncoding:
         pool=cnf.pool,
         clauses=clauses,
         projection=sorted(new[v] for v in cnf.projection),
-        decode=decode_renumbered,
+        decode=decode_renumbered if renumber else decode,
         block_true_only=cnf.block_true_only,
-        renumbered_from={n: earlier.get(o, o) for n, o in old_of.items()},
+        renumbered_from={n: earlier.get(o, o) for n, o in old_of.items()} if renumber else cnf.renumbered_from,
     )
 
 
@@ -331,6 +349,11 @@ def _counter_template(n: int, cap: int) -> tuple[tuple[tuple[int, ...], ...], in
             merged.append(layer[-1])
         layer = merged
     return tuple(clauses), top - n, tuple(layer[0] if layer else ())
+
+
+def shuffle_text(options: Options) -> str:
+    """What a CNF shuffle changed: ``--seed`` alone reorders; ``--shuffle`` also renumbers."""
+    return "clauses and literals reordered" + (", variables renumbered" if options.shuffle else "")
 
 
 def blocking_clause(cnf: CnfEncoding, true: frozenset[int]) -> list[int]:
