@@ -22,6 +22,8 @@ A translator for a family added at run time is registered with
 ``register_translator``.  An installed package adds a backend without a
 flag: an entry point in the group ``trisolve.backends`` (name: the backend's
 name; value: such a module or object), found by name in every process.
+
+``backend:variant/orbits`` counts by orbits (``backends/orbits.py``).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from types import ModuleType
 from typing import Iterable
 
 from ..models.errors import TrisolveError
+from . import orbits
 from .base import Backend, BackendUnavailable, UnsupportedFamily
 from .catalog import Catalog, from_tables, read
 
@@ -184,13 +187,21 @@ def default_variant(name: str, family: str) -> str:
 
 
 def resolve(spec: str, family: str) -> str:
-    """The full ``backend:variant`` name a user's spec stands for."""
+    """The full ``backend:variant`` name a user's spec stands for (``/orbits`` kept: see backends/orbits.py)."""
+    spec, by_orbits = orbits.split(spec)
     name, variant = split_spec(spec)
-    return f"{name}:{variant or default_variant(name, family)}"
+    return f"{name}:{variant or default_variant(name, family)}" + (orbits.SUFFIX if by_orbits else "")
 
 
 def get(spec: str, family: str) -> Backend:
     """A ready backend for a family; raises UnknownBackend / UnsupportedFamily / BackendUnavailable."""
+    spec, by_orbits = orbits.split(spec)
+    if by_orbits:
+        name = split_spec(spec)[0]
+        found = catalog(name, family)
+        if not breaks_symmetries(spec, family) or (found is not None and found.count_only):
+            raise UnsupportedFamily(f"backend {name} lists no {family} lex-leaders, so it cannot count by orbits")
+        return orbits.OrbitExpansion(get(spec, family), family)
     name, variant = split_spec(spec)
     module = _module(name)
     hint = module.available()
@@ -219,7 +230,7 @@ def preload(specs: Iterable[str], family: str) -> None:
 
 def breaks_symmetries(spec: str, family: str) -> bool:
     """Whether ``spec`` can run ``family`` with symmetry breaking (else it answers unknown)."""
-    found = catalog(split_spec(spec)[0], family)
+    found = catalog(split_spec(orbits.split(spec)[0])[0], family)
     return found is None or found.symmetry_breaking
 
 
@@ -237,11 +248,13 @@ def expand(specs: list[str], family: str) -> list[str]:
     """Turn a --backends list into full names: ``pysat`` alone means all its variants."""
     out: list[str] = []
     for spec in specs:
+        spec, by_orbits = orbits.split(spec)
         name, variant = split_spec(spec)
+        suffix = orbits.SUFFIX if by_orbits else ""
         if variant:
-            out.append(f"{name}:{variant}")
+            out.append(f"{name}:{variant}{suffix}")
         else:
-            out.extend(variants(family, (name,)))
+            out.extend(full + suffix for full in variants(family, (name,)))
     return list(dict.fromkeys(out))
 
 

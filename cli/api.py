@@ -301,6 +301,13 @@ class Result:
     def count_text(self) -> str:
         return f"{self.count}" if self.complete else f"{self.count}+"
 
+    @property
+    def count_method(self) -> str:
+        """How the count was made: plain enumeration, symmetry classes, or orbits expanded (``/orbits``)."""
+        if self.symmetry_breaking:
+            return "symmetry classes (one lex-leader per class)"
+        return self.stats.get("count_method", "plain enumeration")
+
     def to_json(self, solutions: bool = True) -> dict:
         """The object ``trisolve solve --json`` prints (and ``--jsonl`` writes, one per line)."""
         return {
@@ -315,6 +322,7 @@ class Result:
             "time": dict(self.times),
             "cpu": round(self.cpu, 6),
             "symmetry_breaking": self.symmetry_breaking,
+            **({"count_method": self.count_method} if self.mode != "first" else {}),
             **({"portfolio": dict(self.portfolio)} if self.portfolio else {}),
             **({"stopped_by": self.stopped_by} if self.stopped_by else {}),
             **({"error": self.error} if self.error else {}),

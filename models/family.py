@@ -45,6 +45,8 @@ class Family:
     sniff: Callable[[str, str], bool]
     #: (level) -> symmetries as permutations of the solution's variables, identity first
     symmetries: Callable[[Any], Sequence] | None = None
+    #: (level, solution) -> the solution's images under every one of those symmetries (repeats included)
+    images: Callable[[Any, Any], Sequence] | None = None
     #: (level, solution) -> key of the solution's orbit under those symmetries
     orbit_representative: Callable[[Any, Any], Hashable] | None = None
     #: (level, solution) -> is it the lex-leader of its orbit
