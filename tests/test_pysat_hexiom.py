@@ -227,3 +227,16 @@ def test_the_two_way_counter_counts_exactly_under_every_assignment(n):
                     holds = sum(bits) >= k
                     assert solver.solve(assumptions=assumed + [output if holds else -output])
                     assert not solver.solve(assumptions=assumed + [-output if holds else output]), (bits, cap, k)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_a_first_solution_is_searched_among_lex_leaders_and_counts_are_plain(seed):
+    """Level 38: the first solution is a valid lex-leader (a few conflicts, not thousands); a count is untouched."""
+    backend = pysat_backend.make("hexiom", "totalizer")
+    board = level(38)
+    first = backend.run(board, Limits(time=60), Options(seed=seed))
+    assert first.status is Status.SAT and first.stats["first_solution"] == "lex-leaders only"
+    assert hexiom.validate(board, first.solutions[0]) == []
+    assert hexiom.is_lex_leader(board, first.solutions[0])
+    counted = backend.run(level(3), Limits(time=60), Options(enumerate=True, seed=seed))
+    assert counted.count == 18 and counted.complete and "first_solution" not in counted.stats

@@ -62,6 +62,13 @@ def test_pysat_has_no_seed_of_its_own_so_the_seed_shuffles():
     assert shuffled.stats["shuffle"] == "clauses and literals reordered, variables renumbered (seed 5)"
 
 
+def test_clingo_seed_alone_reorders_the_facts():
+    """A seed alone changes almost nothing in clasp, so a seed other than 0 also reorders the facts."""
+    _, zero = _solutions("clingo", "hexiom", "level03", Options(enumerate=True))
+    _, seeded = _solutions("clingo", "hexiom", "level03", Options(enumerate=True, seed=5))
+    assert zero.stats["shuffle"] is None and seeded.stats["shuffle"] == "facts reordered (seed 5)"
+
+
 def test_a_cnf_shuffle_is_reproducible_and_a_renumbering():
     from trisolve.backends.pysat import hexiom
     from trisolve.backends.pysat.engine import shuffled, to_dimacs
