@@ -202,8 +202,9 @@ def luck(runs: Sequence[BenchRun], settings: Settings, backends: Sequence[str]) 
     """Per backend, the distribution over *all* its runs (every seed and shuffle of every instance).
 
     ``time`` is the whole run (what a user waits), ``solve`` the in-process
-    search alone, ``cpu`` the run's CPU seconds (steadier on a shared
-    machine); unsolved runs count as slower than any.  The last row is the
+    search alone (``solve_cpu`` its CPU seconds), ``cpu`` the whole run's
+    CPU seconds (steadier on a shared machine); unsolved runs count as
+    slower than any.  The last row is the
     virtual best per run: for each (instance, round), the fastest backend.
     """
     rows = []
@@ -234,6 +235,7 @@ def _luck_row(backend: str, group: Sequence[BenchRun], settings: Settings) -> di
         "solved": len(solved),
         "time": finite(distribution([r.time for r in solved], unsolved)),
         "solve": finite(distribution([r.solve for r in solved if r.solve is not None], unsolved)),
+        "solve_cpu": finite(distribution([r.solve_cpu for r in solved if r.solve_cpu is not None], unsolved)),
         "cpu": finite(distribution([r.cpu for r in solved], unsolved)),
         "par2": sum(r.time if r.solved else penalty(settings) for r in group) / len(group) if group else 0.0,
     }
@@ -320,17 +322,17 @@ def _luck_lines(rows: Sequence[Mapping[str, Any]], settings: Settings) -> list[s
         f"## Luck: every run, {settings.repeat} per instance and backend, each with its own {varied}",
         "",
         "Nearest-rank percentiles over all runs; an unsolved run counts as slower than any. "
-        "time = the whole run, solve = the search alone (in-process), CPU = the run's CPU seconds. "
+        "time = the whole run, solve = the search alone (in-process, wall and CPU), CPU = the whole run's CPU seconds. "
         "The virtual best takes the fastest backend on each (instance, round).",
         "",
         "| backend | solved runs | time s: min / median / p90 / max | solve s: min / median / p90 / max "
-        "| CPU s: min / median / p90 / max | PAR-2 s per run |",
-        "|---|---|---|---|---|---|",
+        "| solve CPU s: min / median / p90 / max | CPU s: min / median / p90 / max | PAR-2 s per run |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         name = f"*{row['backend']}*" if row["backend"] == VIRTUAL_BEST else row["backend"]
         lines.append(f"| {name} | {row['solved']}/{row['runs']} | {spread(row['time'])} | {spread(row['solve'])} | "
-                     f"{spread(row['cpu'])} | {_s(row['par2'])} |")
+                     f"{spread(row.get('solve_cpu', {}))} | {spread(row['cpu'])} | {_s(row['par2'])} |")
     return lines
 
 
