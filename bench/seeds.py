@@ -93,8 +93,9 @@ def table(rows: Sequence[dict[str, Any]], labels: Sequence[str], backends: Seque
             solved = [r for r in group if r["solved"]]
             # an unsolved run's solve time is unknown: it counts as worse than any solved one
             solve = distribution([r["solve"] for r in solved if r["solve"] is not None], unsolved=len(group) - len(solved))
-            solve_cpu = distribution([r["solve_cpu"] for r in solved if r.get("solve_cpu") is not None],
-                                     unsolved=len(group) - len(solved))
+            cpu_known = [r["solve_cpu"] for r in solved if r.get("solve_cpu") is not None]
+            # an installation whose JSON has no solve_cpu shows "–", not "unsolved"
+            solve_cpu = distribution(cpu_known, unsolved=len(group) - len(solved) if cpu_known else 0)
             # one figure per process: a folder's process solved many levels
             processes = {(r["seed"], r["process_wall"]): r for r in group}.values()
             wall = distribution([r["process_wall"] for r in processes])
