@@ -36,6 +36,7 @@ HEXIOM = Family(
     format_level=hexiom.format_level,
     shrink=hexiom.shrink_candidates,
     picture=pictures.hexiom_svg,
+    # shortest tail over seeds and shuffles on all 41 levels (README, "Defaults, by their tails")
     default_backend="clingo",
     generator="trisolve.generate.hexiom:generate",
     generator_parameters=(
