@@ -49,6 +49,8 @@ HOOK_CHANGES: dict[str, str] = {
     "reverse": "premise and conclusion swapped",
     "drop-symmetry": "the first symmetry's lex-leader constraint is left out",
 }
+#: Marks a sibling run with symmetry breaking (rules a plain run never fires).
+SB = " +symmetry-breaking"
 #: Why a surviving mutant changes nothing, when its site or rule says so.
 IMPLIED = ("it changes a constraint the encoding states as implied by the others (kept only to help the search): "
            "removed or weakened, what is left still implies it")
@@ -68,7 +70,8 @@ class Mutant:
     mutated: str  # the statement that replaces it, or what the operator does
     symmetry_breaking: bool  # the site only acts with symmetry breaking: run it that way
     purpose: str = ""  # the rule's comment or the group's name: a hint for equivalence
-    #: other variants that load the file or reach the site: a survivor is re-tried under them
+    #: other variants that load the file or reach the site, and its own variant with symmetry breaking
+    #: when that loads it too (``SB`` suffix): a survivor is re-tried under each
     siblings: tuple[str, ...] = ()
 
     @property
@@ -181,8 +184,11 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
         for symmetry_breaking in (False, True):
             for name in translator.rules(variant, Options(symmetry_breaking=symmetry_breaking)):
                 owner.setdefault(name, (variant, symmetry_breaking))
-                if variant not in loaders.setdefault(name, []):
+                loaders.setdefault(name, [])
+                if variant not in loaders[name]:
                     loaders[name].append(variant)
+                if symmetry_breaking and owner[name] == (variant, False):
+                    loaders[name].append(f"{variant}{SB}")
     out: list[Mutant] = []
     for name, (variant, symmetry_breaking) in owner.items():
         path = engine.encoding_path(name)
@@ -217,8 +223,11 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
             for site in sites.values():
                 key = (site.kind, site.file, site.line, site.name)
                 owner.setdefault(key, (site, variant, symmetry_breaking))
-                if variant not in reached.setdefault(key, []):
+                reached.setdefault(key, [])
+                if variant not in reached[key]:
                     reached[key].append(variant)
+                if symmetry_breaking and owner[key][1:] == (variant, False):
+                    reached[key].append(f"{variant}{SB}")
     out: list[Mutant] = []
     counters: dict[str, int] = {}
     for key, (site, variant, symmetry_breaking) in owner.items():
@@ -406,11 +415,13 @@ def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dic
     variant states twice may be the only copy in ``occupancy``.  A mutant
     killed under any variant counts as killed, the finding naming the variant.
     """
-    twins = {f"{o.mutant.id}@{sibling}": (o, Mutant(**{**o.mutant.__dict__, "id": f"{o.mutant.id}@{sibling}",
-                                                         "base": sibling, "siblings": ()}))
-             for o in outcomes.values() if o.status == "survived" for sibling in o.mutant.siblings}
+    twins = {f"{o.mutant.id}@{sibling}": (o, Mutant(**{
+        **o.mutant.__dict__, "id": f"{o.mutant.id}@{sibling}", "base": sibling.removesuffix(SB), "siblings": (),
+        "symmetry_breaking": o.mutant.symmetry_breaking or sibling.endswith(SB)}))
+        for o in outcomes.values() if o.status == "survived" for sibling in o.mutant.siblings}
     if not twins:
         return
+    with_symmetry = with_symmetry or any(twin.symmetry_breaking for _, twin in twins.values())
     twin_outcomes = {key: Outcome(twin) for key, (_, twin) in twins.items()}
     twin_kills: dict[str, list[str]] = {}
     _kill(family, instances, [twin for _, twin in twins.values()], twin_outcomes, list(references) + sorted(
@@ -420,7 +431,8 @@ def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dic
         original = twins[key][0]
         if twin_outcome.status == "killed" and original.status == "survived":
             original.status, original.how, original.instance = "killed", twin_outcome.how, twin_outcome.instance
-            original.finding = f"under {twins[key][1].base}: {twin_outcome.finding}"
+            twin = twins[key][1]
+            original.finding = (f"under {twin.base}{SB if twin.symmetry_breaking else ''}: {twin_outcome.finding}")
     for path, killed in twin_kills.items():
         for key in killed:
             kills.setdefault(path, []).append(twins[key][0].mutant.id)
