@@ -158,9 +158,7 @@ class Level:
 
     def _repr_svg_(self) -> str:
         """The level as a picture in notebooks; the drawing library loads only here."""
-        from .pictures import logic_svg
-
-        return logic_svg(self)
+        return picture(self)
 
     @cached_property
     def items(self) -> tuple[Item, ...]:
@@ -542,6 +540,18 @@ def answer(level: Level, solution: Solution) -> str:
             found = f"{level.categories[question.category].values[row.index(p)]} (position {p})"
         lines.append(f"{question_words(level, question)} {found}")
     return "\n".join(lines)
+
+
+def picture(level: Level, solution: Solution | None = None) -> str:
+    """The puzzle as an SVG table: with a solution, the answers under it; without, the clues."""
+    from .pictures import logic_svg
+
+    if solution is None:
+        notes = [f"{i + 1}. {clue_words(level, clue)}" for i, clue in enumerate(level.clues)]
+        notes += [f"? {question_words(level, q)}" for q in level.questions]
+    else:
+        notes = answer(level, solution).splitlines()
+    return logic_svg(level, solution, notes)
 
 
 def _table(rows: Sequence[Sequence[str]]) -> str:

@@ -333,12 +333,12 @@ def _table(canvas: _Canvas, top: float, rows: Sequence[Sequence[str]], size: flo
         canvas.add(draw.Line(x, top, x, bottom, **line), right, bottom)
 
 
-def logic_svg(level: "logic.Level", solution: "logic.Solution | None" = None, size: float = 14.0) -> str:
+def logic_svg(level: "logic.Level", solution: "logic.Solution | None" = None, notes: Sequence[str] = (),
+              size: float = 14.0) -> str:
     """The solved grid as a table (positions as columns, categories as rows), the asked-about
-    value's column shaded and the answer in bold, the answers underneath.  Without a
-    solution: the categories with their values, and the clues."""
-    from . import logic
-
+    value's column shaded and the answer in bold, ``notes`` underneath (the answers).  Without a
+    solution: the categories with their values, and ``notes`` (the clues).  The words come from
+    ``logic.picture``, so that this module never imports the family it draws."""
     canvas = _Canvas()
     title = level.title or level.name or "logic grid"
     canvas.add(_text(canvas.draw, title, size * 1.15, MARGIN, MARGIN + size * 0.6, anchor="start", font_weight="bold"),
@@ -347,9 +347,7 @@ def logic_svg(level: "logic.Level", solution: "logic.Solution | None" = None, si
     if solution is None:
         rows = [["category", "values"]] + [[c.name, ", ".join(c.values)] for c in level.categories]
         _table(canvas, top, rows, size)
-        lines = [f"{i + 1}. {logic.clue_words(level, clue)}" for i, clue in enumerate(level.clues)]
-        lines += [f"? {logic.question_words(level, q)}" for q in level.questions]
-        canvas.caption(lines, fill=INK)
+        canvas.caption(list(notes), fill=INK)
         return canvas.svg(f"{title}: {len(level.clues)} clues")
     n = level.positions
     rows = [[""] + [str(p) for p in range(1, n + 1)]]
@@ -366,9 +364,8 @@ def logic_svg(level: "logic.Level", solution: "logic.Solution | None" = None, si
         if question.category is not None:
             bold.append((question.category + 1, column))
     _table(canvas, top, rows, size, fills, bold)
-    answers = logic.answer(level, solution)
-    if answers:
-        canvas.caption(answers.splitlines(), fill=INK)
+    if notes:
+        canvas.caption(list(notes), fill=INK)
     return canvas.svg(f"{title}, solved")
 
 

@@ -28,7 +28,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ...models.hexiom import MAX_TILE, Level
-from .hexiom import Outcome, Plan, Stock, Stopped
+from .hexiom_plan import Outcome, Plan, Stock, Stopped
 
 EMPTY_CODE = 15
 #: counts stay uint64 while every sum of a step stays below this (then they become Python ints)
