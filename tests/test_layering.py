@@ -1,0 +1,131 @@
+"""The package's layering, read from the source: no import cycles, and the models never import a solver side.
+
+Imports inside functions count too: a cycle hidden by a deferred import is
+still a cycle a reader has to untangle.  Imports under ``if TYPE_CHECKING:``
+never run and do not count.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _package_dirs() -> dict[str, Path]:
+    """Package name -> folder, from pyproject.toml's package-dir table."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    return {package: ROOT / folder for package, folder in config["tool"]["setuptools"]["package-dir"].items()}
+
+
+def _modules() -> dict[str, Path]:
+    modules: dict[str, Path] = {}
+    for package, folder in _package_dirs().items():
+        for path in folder.rglob("*.py"):
+            parts = list(path.relative_to(folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            modules[".".join([package, *parts])] = path
+    return modules
+
+
+def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = {id(node) for branch in ast.walk(tree)
+               if isinstance(branch, ast.If) and getattr(branch.test, "id", "") == "TYPE_CHECKING"
+               for statement in branch.body for node in ast.walk(statement)}
+    here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                anchor = here.split(".")[: len(here.split(".")) - node.level + 1]
+                target = ".".join(anchor + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            submodules = [f"{target}.{alias.name}" for alias in node.names if f"{target}.{alias.name}" in modules]
+            candidates = submodules if len(submodules) == len(node.names) else [target, *submodules]
+        elif isinstance(node, ast.Import):
+            candidates = [alias.name for alias in node.names]
+        else:
+            continue
+        found.update(c for c in candidates if c in modules and c != name)
+    return found
+
+
+def _graph() -> dict[str, set[str]]:
+    modules = _modules()
+    return {name: _imports(name, path, modules) for name, path in modules.items()}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_the_graph_sees_the_package():
+    graph = _graph()
+    assert "trisolve.backends.registry" in graph and "trisolve.models.hexiom" in graph
+    assert "trisolve.models.hexiom" in graph["trisolve.backends.dp.hexiom_plan"]
+
+
+def test_a_cycle_would_be_found():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_import_cycles():
+    assert _cycles(_graph()) == []
+
+
+def test_the_models_never_import_a_solver_side():
+    """The validators are the referee: they must not depend on what they judge."""
+    graph = _graph()
+    solver_side = ("trisolve.backends", "trisolve.crosscheck", "trisolve.bench", "trisolve.generate")
+    leaks = {name: sorted(d for d in deps if d.startswith(solver_side))
+             for name, deps in graph.items() if name.startswith("trisolve.models")}
+    assert {name: deps for name, deps in leaks.items() if deps} == {}
