@@ -478,6 +478,13 @@ def _classify(outcome: Outcome, family: Family, instance: Instance, ref: _Refere
         outcome.status, outcome.how = "killed", "validator"
     elif mine:
         outcome.status, outcome.how = "killed", "count"
+    elif record.duplicates and not any(r.duplicates for r in ref.records):
+        # the engine filtered answer sets the solver found twice (sigils enumerate without --project):
+        # the count was wrong before the filter, and the unmutated encoding never does it
+        outcome.status, outcome.how = "killed", "count"
+        outcome.instance = instance.path
+        outcome.finding = f"{record.backend}: the solver reported {record.duplicates} answer sets twice"
+        return
     elif not record.complete:
         outcome.timeouts += 1
         return
