@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from . import hexiom, logic, pictures, sigils
-from .errors import LevelSyntaxError, TrisolveError, read_instance_text
+from .errors import LevelSyntaxError, TrisolveError, read_instance_text, whole_number
 from .family import Family, Parameter
 
 
@@ -28,7 +28,7 @@ HEXIOM = Family(
     canonical=hexiom.canonical,
     solution_from_json=hexiom.solution_from_json,
     describe=hexiom.describe,
-    sniff=lambda path, text: _first_line(text).isdigit(),
+    sniff=lambda path, text: whole_number(_first_line(text)) is not None,
     symmetries=lambda level: level.symmetries,
     images=lambda level, solution: [hexiom.apply_symmetry(p, solution) for p in level.symmetries],
     orbit_representative=hexiom.orbit_representative,

@@ -4,11 +4,16 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 
 
 class TrisolveError(Exception):
     """Root of trisolve's own errors: the CLI turns these into exit code 2."""
+
+
+#: Longest error message, in characters (names in messages are cut to 60 by ``shorten``).
+MAX_MESSAGE = 1000
 
 
 class LevelSyntaxError(TrisolveError):
@@ -21,6 +26,8 @@ class LevelSyntaxError(TrisolveError):
         self.file = file
         self.line = line
         self.column = column
+        if len(message) > MAX_MESSAGE:  # the last guard against echoing a huge input back
+            message = message[: MAX_MESSAGE - 3] + "..."
         self.message = message
         where = file
         if line is not None:
@@ -38,6 +45,22 @@ def shorten(name: object, width: int = 60) -> str:
     """A user's name or value cut to ``width`` characters for a message: a 300 kB name is not echoed back."""
     text = str(name)
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+#: ASCII digits only: ``str.isdigit`` and ``int`` also take "²", "٢" and "１".
+WHOLE_NUMBER = re.compile(r"[0-9]+", re.ASCII)
+#: Digits kept when a number is converted; longer ones are "too large" (and never reach
+#: Python's own 4300-digit conversion limit, which raises ValueError).
+MAX_DIGITS = 9
+
+
+def whole_number(text: str) -> int | None:
+    """``text`` as a whole number when it is ASCII digits (None otherwise); at most
+    ``MAX_DIGITS`` digits are converted: longer ones read as 10**MAX_DIGITS, above every cap."""
+    if not WHOLE_NUMBER.fullmatch(text):
+        return None
+    digits = text.lstrip("0") or "0"
+    return int(digits) if len(digits) <= MAX_DIGITS else 10**MAX_DIGITS
 
 
 MAX_FILE_BYTES = 1_000_000

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable, Mapping, Sequence
 
-from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text
+from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text, shorten, whole_number
 
 FAMILY = "hexiom"
 MAX_TILE = 6
@@ -26,7 +26,7 @@ MAX_TILE = 6
 MAX_SIDE = 16
 
 AXIAL_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
-TOKEN = re.compile(r"(\+?)(\.|\d)")
+TOKEN = re.compile(r"(\+?)(\.|[0-9])")
 
 
 # ---------------------------------------------------------------- topology
@@ -203,13 +203,13 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
         raise LevelSyntaxError(file, None, "empty file: expected the side length on the first line")
     side_line, side_text = content[0]
     side_text = side_text.strip()
-    if not side_text.isdigit():
-        raise LevelSyntaxError(file, side_line, f"expected the side length (a whole number) on the first line, found {side_text[:40]!r}")
-    side = int(side_text)
+    side = whole_number(side_text)
+    if side is None:
+        raise LevelSyntaxError(file, side_line, f"expected the side length (a whole number, digits 0-9) on the first line, found {side_text[:40]!r}")
     if side < 1:
         raise LevelSyntaxError(file, side_line, "the side length must be at least 1")
     if side > MAX_SIDE:
-        raise InstanceTooLarge(file, side_line, f"side {side} is larger than the largest supported side, {MAX_SIDE}")
+        raise InstanceTooLarge(file, side_line, f"side {shorten(side_text, 20)} is larger than the largest supported side, {MAX_SIDE}")
 
     board = Board(side)
     rows = content[1:]
@@ -267,7 +267,7 @@ def _tokenize(line: str, file: str, line_number: int) -> list[tuple[str, str]]:
                 what = f"unexpected character {char!r}: expected '.', a tile number 0-6, '+d' or '+.'"
             raise LevelSyntaxError(file, line_number, what, column=position + 1)
         plus, symbol = match.groups()
-        if symbol.isdigit() and int(symbol) > MAX_TILE:
+        if symbol != "." and int(symbol) > MAX_TILE:
             raise LevelSyntaxError(
                 file, line_number, f"tile number {symbol} is above {MAX_TILE}: a cell has at most 6 neighbours",
                 column=match.start(2) + 1,

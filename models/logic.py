@@ -22,13 +22,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Callable, Mapping, NamedTuple, Sequence
 
-try:  # Python 3.11+
-    import tomllib
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
-
-from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text
-from .toml_lines import TomlSource, toml_error_line
+from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text, shorten
+from .toml_lines import TomlSource, load_toml
 
 FAMILY = "logic"
 #: Largest puzzles accepted; checked before any model is built.
@@ -229,11 +224,11 @@ class Violation:
 
 def _check_name(source: TomlSource, line: int | None, what: str, name: Any) -> str:
     if not isinstance(name, str):
-        raise source.error(line, f"{what} must be a string in quotes, found {name!r}")
+        raise source.error(line, f"{what} must be a string in quotes, found {shorten(name)!r}")
     if not name.strip():
         raise source.error(line, f"{what} must not be empty")
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
-        raise source.error(line, f"{what} {name!r} contains a control character (newline, tab, ...)")
+        raise source.error(line, f"{what} {shorten(name)!r} contains a control character (newline, tab, ...)")
     return name
 
 
@@ -244,16 +239,12 @@ def _is_whole(value: Any) -> bool:
 def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
     """Parse a puzzle in the TOML format of ``docs/logic.md``."""
     source = TomlSource(text, file)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line, message = toml_error_line(exc, text)
-        raise LevelSyntaxError(file, line, f"not valid TOML: {message}") from None
+    data = load_toml(source)
 
     for key in data:
         if key not in TOP_LEVEL_KEYS:
             raise source.error(
-                source.key_line(key), f"unknown key {key!r}; a puzzle has {', '.join(TOP_LEVEL_KEYS)}"
+                source.key_line(key), f"unknown key {shorten(key)!r}; a puzzle has {', '.join(TOP_LEVEL_KEYS)}"
             )
     title = data.get("title", "")
     if not isinstance(title, str):
@@ -273,7 +264,7 @@ def _parse_positions(source: TomlSource, data: Mapping[str, Any]) -> int:
     positions = data["positions"]
     line = source.key_line("positions")
     if not _is_whole(positions):
-        raise source.error(line, f"positions must be a whole number, found {positions!r}")
+        raise source.error(line, f"positions must be a whole number, found {shorten(positions)!r}")
     if positions < 1:
         raise source.error(line, f"positions must be at least 1, found {positions}")
     if positions > MAX_POSITIONS:
@@ -297,18 +288,18 @@ def _parse_categories(source: TomlSource, data: Mapping[str, Any], positions: in
         line = source.key_line(category_name, "categories")
         _check_name(source, line, "a category name", category_name)
         if not isinstance(values, list):
-            raise source.error(line, f"category {category_name!r} must be a list of {positions} value names")
+            raise source.error(line, f"category {shorten(category_name)!r} must be a list of {positions} value names")
         if len(values) != positions:
             raise source.error(
                 line,
-                f"category {category_name!r} has {len(values)} values; every category needs exactly "
+                f"category {shorten(category_name)!r} has {len(values)} values; every category needs exactly "
                 f"{positions}, one per position",
             )
         seen: set[str] = set()
         for value in values:
-            _check_name(source, line, f"a value of {category_name!r}", value)
+            _check_name(source, line, f"a value of {shorten(category_name)!r}", value)
             if value in seen:
-                raise source.error(line, f"category {category_name!r} lists the value {value!r} twice")
+                raise source.error(line, f"category {shorten(category_name)!r} lists the value {shorten(value)!r} twice")
             seen.add(value)
         categories.append(Category(category_name, tuple(values)))
     return tuple(categories)
@@ -333,14 +324,14 @@ class _Resolver:
     def __call__(self, reference: Any, line: int | None, where: str) -> Item:
         source = self.source
         if not isinstance(reference, str):
-            raise source.error(line, f"{where}: expected a value name in quotes, found {reference!r}")
+            raise source.error(line, f"{where}: expected a value name in quotes, found {shorten(reference)!r}")
         plain = self.owners.get(reference, [])
         if len(plain) == 1:
             return plain[0]
         if len(plain) > 1:
             homes = " and ".join(repr(self.categories[i.category].name) for i in plain)
             example = f"{self.categories[plain[0].category].name}.{reference}"
-            raise source.error(line, f"{where}: {reference!r} is a value of {homes}; qualify it, e.g. {example!r}")
+            raise source.error(line, f"{where}: {shorten(reference)!r} is a value of {homes}; qualify it, e.g. {example!r}")
         qualified = []
         for c, category in enumerate(self.categories):
             prefix = category.name + "."
@@ -349,29 +340,29 @@ class _Resolver:
         if len(qualified) == 1:
             return qualified[0]
         if len(qualified) > 1:
-            raise source.error(line, f"{where}: {reference!r} could mean values of several categories")
+            raise source.error(line, f"{where}: {shorten(reference)!r} could mean values of several categories")
         if "." in reference:
             head, _, tail = reference.partition(".")
             if head in self.category_index:
                 category = self.categories[self.category_index[head]]
-                raise source.error(line, f"{where}: category {head!r} has no value {tail!r}{self._hint(tail, category.values)}")
+                raise source.error(line, f"{where}: category {shorten(head)!r} has no value {shorten(tail)!r}{self._hint(tail, category.values)}")
             if not any(reference.startswith(name + ".") for name in self.category_index):
                 raise source.error(
                     line,
-                    f"{where}: unknown value {reference!r} (no value has this name, and {head!r} is not a category)"
+                    f"{where}: unknown value {shorten(reference)!r} (no value has this name, and {shorten(head)!r} is not a category)"
                     f"{self._hint(reference, list(self.owners))}",
                 )
-        raise source.error(line, f"{where}: unknown value {reference!r}{self._hint(reference, list(self.owners))}")
+        raise source.error(line, f"{where}: unknown value {shorten(reference)!r}{self._hint(reference, list(self.owners))}")
 
     @staticmethod
     def _hint(name: str, known: Sequence[str]) -> str:
         close = difflib.get_close_matches(name, known, n=1)
-        return f"; did you mean {close[0]!r}?" if close else ""
+        return f"; did you mean {shorten(close[0])!r}?" if close else ""
 
 
 def _parse_position(source: TomlSource, value: Any, positions: int, line: int | None, where: str) -> int:
     if not _is_whole(value):
-        raise source.error(line, f"{where}: expected a position (a whole number 1..{positions}), found {value!r}")
+        raise source.error(line, f"{where}: expected a position (a whole number 1..{positions}), found {shorten(value)!r}")
     if not 1 <= value <= positions:
         raise source.error(line, f"{where}: position {value} is out of range 1..{positions}")
     return value
@@ -388,7 +379,7 @@ def _parse_clues(source: TomlSource, data: Mapping[str, Any], positions: int, re
         line = source.clue_line(index)
         where = f"clue {index + 1}"
         if not isinstance(entry, dict):
-            raise source.error(line, f"{where}: a clue is a table such as {{ {EXAMPLES['same']} }}, found {entry!r}")
+            raise source.error(line, f"{where}: a clue is a table such as {{ {EXAMPLES['same']} }}, found {shorten(entry)!r}")
         kinds = [key for key in entry if key != "text"]
         if len(kinds) != 1:
             found = ", ".join(kinds) if kinds else "none"
@@ -398,8 +389,8 @@ def _parse_clues(source: TomlSource, data: Mapping[str, Any], positions: int, re
         kind = kinds[0]
         if kind not in SHAPES:
             close = difflib.get_close_matches(kind, list(SHAPES), n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise source.error(line, f"{where}: unknown clue kind {kind!r}; known: {', '.join(SHAPES)}{hint}")
+            hint = f"; did you mean {shorten(close[0])!r}?" if close else ""
+            raise source.error(line, f"{where}: unknown clue kind {shorten(kind)!r}; known: {', '.join(SHAPES)}{hint}")
         where = f"clue {index + 1} ({kind})"
         line = source.clue_line(index, kind)
         text = entry.get("text", "")
@@ -421,13 +412,13 @@ def _parse_clues(source: TomlSource, data: Mapping[str, Any], positions: int, re
                 numbers.append(_parse_position(source, argument, positions, line, where))
             elif role == "distance":
                 if not _is_whole(argument):
-                    raise source.error(line, f"{where}: expected a distance (a whole number), found {argument!r}")
+                    raise source.error(line, f"{where}: expected a distance (a whole number), found {shorten(argument)!r}")
                 if not 1 <= argument <= positions - 1:
                     raise source.error(line, f"{where}: distance {argument} is out of range 1..{positions - 1}")
                 numbers.append(argument)
             elif role == "positions":
                 if not isinstance(argument, list) or not argument:
-                    raise source.error(line, f"{where}: expected a non-empty list of positions, found {argument!r}")
+                    raise source.error(line, f"{where}: expected a non-empty list of positions, found {shorten(argument)!r}")
                 allowed = {_parse_position(source, p, positions, line, where) for p in argument}
                 numbers.extend(sorted(allowed))
         if len(set(items)) != len(items):
@@ -450,14 +441,14 @@ def _parse_questions(
             raise source.error(line, 'a question is a table: { value = "fish", category = "nationality", text = "Who owns the fish?" }')
         for key in entry:
             if key not in QUESTION_KEYS:
-                raise source.error(line, f"question: unknown key {key!r}; a question has {', '.join(QUESTION_KEYS)}")
+                raise source.error(line, f"question: unknown key {shorten(key)!r}; a question has {', '.join(QUESTION_KEYS)}")
         item = resolve(entry["value"], line, "question")
         category = None
         if "category" in entry:
             names = [c.name for c in categories]
             if entry["category"] not in names:
                 hint = _Resolver._hint(str(entry["category"]), names)
-                raise source.error(line, f"question: unknown category {entry['category']!r}; known: {', '.join(names)}{hint}")
+                raise source.error(line, f"question: unknown category {shorten(entry['category'])!r}; known: {', '.join(names)}{hint}")
             category = names.index(entry["category"])
         text = entry.get("text", "")
         if not isinstance(text, str):
@@ -491,7 +482,7 @@ def validate(level: Level, solution: Solution) -> list[Violation]:
     for category, row in zip(level.categories, rows):
         for value, p in zip(category.values, row):
             if not _is_whole(p) or not 1 <= p <= n:
-                violations.append(Violation("position", f"{category.name} {value!r} is at {p!r}, not a position 1..{n}"))
+                violations.append(Violation("position", f"{category.name} {shorten(value)!r} is at {p!r}, not a position 1..{n}"))
     if violations:
         return violations
     # each position holds one value of every category

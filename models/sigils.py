@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Iterable, Mapping, Sequence
 
-from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text
+from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text, shorten, whole_number
 
 FAMILY = "sigils"
 #: Largest frame side accepted; checked before anything is built.
@@ -48,7 +48,7 @@ TETROMINOES: Mapping[str, str] = {
     "J": ".#/.#/##",
 }
 
-SIZE_LINE = re.compile(r"^(\d+)\s*[xX]\s*(\d+)$")
+SIZE_LINE = re.compile(r"^([0-9]+)\s*[xX]\s*([0-9]+)$")
 PIECE_NAME = re.compile(r"^[A-Za-z0-9]$")
 KEYWORDS = ("piece", "mirror")
 
@@ -348,11 +348,11 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
     match = SIZE_LINE.match(size_text)
     if not match:
         raise LevelSyntaxError(file, size_line, f"expected the frame size as WxH (e.g. 4x3) on the first line, found {size_text[:40]!r}")
-    width, height = int(match.group(1)), int(match.group(2))
+    width, height = whole_number(match.group(1)), whole_number(match.group(2))
     if width < 1 or height < 1:
         raise LevelSyntaxError(file, size_line, f"the frame must be at least 1x1, found {width}x{height}")
     if width > MAX_SIDE or height > MAX_SIDE:
-        raise InstanceTooLarge(file, size_line, f"frame {width}x{height} is larger than the largest supported, {MAX_SIDE}x{MAX_SIDE}")
+        raise InstanceTooLarge(file, size_line, f"frame {shorten(size_text, 40)} is larger than the largest supported, {MAX_SIDE}x{MAX_SIDE}")
 
     # --- the piece list (names resolved once custom pieces are known)
     if len(content) < 2:

@@ -3,7 +3,8 @@
 ``tomllib`` parses without positions; a puzzle file's errors must still say
 "file:line".  ``TomlSource`` finds the line of a key, a table header or the
 n-th element of an array of tables from the raw text (strings and comments
-masked out first), and ``toml_error_line`` reads tomllib's own message.
+masked out first), ``toml_error_line`` reads tomllib's own message, and
+``load_toml`` parses, turning every failure (deep nesting and huge integers too) into a located error.
 Used by ``models/logic.py``; of the puzzle format it knows only that clues are ``[[clues]]``
 tables or a ``clues = [...]`` array.
 """
@@ -14,7 +15,12 @@ import json
 import re
 from functools import cached_property
 
-from .errors import LevelSyntaxError
+from .errors import InstanceTooLarge, LevelSyntaxError
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
 
 
 class TomlSource:
@@ -32,7 +38,7 @@ class TomlSource:
         """The first line assigning ``key`` (bare or quoted, maybe dotted under ``table``)."""
         names = [re.escape(key), re.escape(json.dumps(key, ensure_ascii=False)), re.escape(f"'{key}'")]
         prefix = rf"(?:{re.escape(table)}\s*\.\s*)?" if table else ""
-        pattern = re.compile(rf"^\s*{prefix}(?:{'|'.join(names)})\s*=")
+        pattern = re.compile(rf"^\s*{prefix}(?:{'|'.join(names)})\s*[=.]")  # "key =" or dotted "key.sub ="
         header = self.header_line(table) if table else None
         for number in range(header or 0, len(self.lines)):
             if pattern.match(self.lines[number]):
@@ -132,3 +138,37 @@ def toml_error_line(exc: Exception, text: str) -> tuple[int | None, str]:
     if match:
         return text.count("\n") + 1, message[: match.start()] + " (at end of file)"
     return None, message
+
+
+#: Deeper nesting than this is where an error points when tomllib runs out of recursion.
+MAX_NESTING = 100
+
+
+def load_toml(source: TomlSource) -> dict:
+    """The parsed file; every failure is a LevelSyntaxError with its line.
+
+    Beyond tomllib's own errors: nesting deep enough to exhaust Python's
+    recursion, and integers past Python's 4300-digit conversion limit.
+    """
+    try:
+        return tomllib.loads(source.text)
+    except tomllib.TOMLDecodeError as exc:
+        line, message = toml_error_line(exc, source.text)
+        raise source.error(line, f"not valid TOML: {message}") from None
+    except RecursionError:  # tomllib recurses once per level of nesting
+        raise source.error(_deepest_line(source), "arrays or tables nested too deeply to read") from None
+    except ValueError:  # an integer longer than Python converts
+        long_number = re.search(r"[0-9_]{100,}", source.text)
+        line = source.text.count("\n", 0, long_number.start()) + 1 if long_number else None
+        raise InstanceTooLarge(source.file, line, "a number too long to read (over 4300 digits)") from None
+
+
+def _deepest_line(source: TomlSource) -> int | None:
+    """The line where brackets first nest deeper than MAX_NESTING (strings and comments ignored)."""
+    depth = 0
+    for number, line in enumerate(source.masked.split("\n"), start=1):
+        for char in line:
+            depth += 1 if char in "[{" else -1 if char in "]}" else 0
+            if depth > MAX_NESTING:
+                return number
+    return None
