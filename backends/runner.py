@@ -21,13 +21,34 @@ import signal
 import threading
 import time
 import traceback
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping
 
 from .base import Limits, Options, Result, Status
 
-#: Seconds a child may overrun its own time limit before it is killed.
-DEFAULT_GRACE = 2.0
+#: Seconds a child may overrun its time limit before it is killed: a fixed part and a share of
+#: the limit (``grace_for``), so the whole run ends within about 1 s + 10% of the limit.
+DEFAULT_GRACE = None
+GRACE_FIXED, GRACE_SHARE = 0.25, 0.05
+
+
+def grace_for(limit: float) -> float:
+    return GRACE_FIXED + GRACE_SHARE * limit
+
+
+#: Set by Ctrl-C or SIGTERM (``interrupt``): every run in every thread kills its child at its next
+#: poll and returns what it has, and no new run starts.
+INTERRUPT = threading.Event()
+
+
+def interrupt(signum: int = 0, frame: Any = None) -> None:
+    """Signal handler: stop every run at once, and raise KeyboardInterrupt in the main thread."""
+    INTERRUPT.set()
+    raise KeyboardInterrupt
+
+
+def interrupted() -> bool:
+    return INTERRUPT.is_set()
 
 
 @dataclass(frozen=True)
@@ -88,6 +109,11 @@ class RunRecord:
     def count_text(self) -> str:
         return f"{self.count}" if self.complete else f"{self.count}+"
 
+    @property
+    def interrupted(self) -> bool:
+        """Cut short by Ctrl-C: not a finished run (never logged, rerun on resume)."""
+        return (self.stopped_by or "").startswith("interrupted")
+
     def to_json(self) -> dict:
         data = asdict(self)
         data["solutions"] = list(self.solutions)
@@ -129,14 +155,35 @@ def die_with_parent() -> None:
         _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _child(job: Job, level: Any, conn) -> None:
-    """Child process body: solve, streaming each solution, then send the record."""
+def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] | None) -> None:
+    """Child process body: parse (when asked), solve, streaming each solution, then send the record.
+
+    The time limit counts from ``started`` (the parent's clock, before the fork): parsing,
+    translating, solving and decoding all spend it.
+    """
     os.setpgid(0, 0)  # own process group, so a kill takes any helper processes too
     die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
+        from trisolve.models.errors import LevelSyntaxError, TrisolveError
+
         from . import registry
 
+        if load is not None:
+            began = time.monotonic()
+            try:
+                level = load()
+            except LevelSyntaxError as problem:
+                conn.send(("invalid", (problem.file, problem.line, problem.message, problem.column)))
+                return
+            except TrisolveError as problem:
+                conn.send(("invalid", (None, None, str(problem), None)))
+                return
+            conn.send(("level", level, time.monotonic() - began))
+        limits = job.limits
+        if limits.time is not None:
+            limits = replace(limits, time=limits.time - (time.monotonic() - started))
         backend = registry.get(job.backend, job.family)
 
         def stream(solution: Any) -> None:
@@ -145,7 +192,10 @@ def _child(job: Job, level: Any, conn) -> None:
             else:
                 conn.send(("solution", None))
 
-        result = backend.run(level, job.limits, job.options, on_solution=stream)
+        if limits.time is not None and limits.time <= 0:
+            result = Result(job.backend, job.family, Status.UNKNOWN, (), False, 0, stopped_by="time limit")
+        else:
+            result = backend.run(level, limits, job.options, on_solution=stream)
         usage = resource.getrusage(resource.RUSAGE_SELF)
         # the solutions went one by one (a kill keeps them) and the wall time is the parent's to measure
         record = record_from_result(job, result, wall=0.0, cpu=usage.ru_utime + usage.ru_stime,
@@ -175,24 +225,39 @@ def run_job(
     job: Job,
     level: Any,
     *,
-    grace: float = DEFAULT_GRACE,
+    grace: float | None = DEFAULT_GRACE,
     on_solution: Callable[[Any], None] | None = None,
     stop: Callable[[], bool] | None = None,
+    started: float | None = None,
+    load: Callable[[], Any] | None = None,
+    on_level: Callable[[Any, float], None] | None = None,
 ) -> RunRecord:
     """Run ``job`` in a forked child; always returns a record, never hangs.
 
     ``on_solution`` receives each solution's JSON as it arrives.  ``stop`` is
     polled; when it returns True the child is killed (used by the portfolio).
+    The time limit counts from ``started`` (default: now) and the child is
+    killed ``grace`` seconds after it (default ``grace_for(limit)``).  With
+    ``load``, the child parses the level itself (``level`` is ignored), so the
+    limit covers parsing too: ``on_level(level, seconds)`` gets it back, and a
+    parse error is raised here as the child's ``LevelSyntaxError``.  After
+    ``interrupt`` (Ctrl-C), every run stops at once: its record says ``interrupted``.
     """
+    started = time.monotonic() if started is None else started
+    if INTERRUPT.is_set():
+        return record_of(job, status=Status.UNKNOWN.value, count=0, complete=False, wall=time.monotonic() - started,
+                         stopped_by="interrupted")
     context = multiprocessing.get_context("fork")
     parent_conn, child_conn = context.Pipe(duplex=False)
-    started = time.monotonic()
-    process = context.Process(target=_child, args=(job, level, child_conn), daemon=True)
+    process = context.Process(target=_child, args=(job, level, child_conn, started, load), daemon=True)
     with _FORK_LOCK:
         process.start()
     child_conn.close()
+    if grace is None and job.limits.time is not None:
+        grace = grace_for(job.limits.time)
     hard_deadline = None if job.limits.time is None else started + job.limits.time + grace
 
+    invalid: tuple | None = None
     solutions: list = []
     streamed = 0
     final: dict | None = None
@@ -221,6 +286,10 @@ def run_job(
                     final = message[1]
                 elif kind == "error":
                     error = message[1]
+                elif kind == "level" and on_level is not None:
+                    on_level(message[1], message[2])
+                elif kind == "invalid":
+                    invalid = message[1]
                 continue
             if not process.is_alive() and not parent_conn.poll(0):
                 process.join(0.1)
@@ -230,20 +299,27 @@ def run_job(
             if hard_deadline is not None and time.monotonic() >= hard_deadline:
                 stopped_by = "killed at time limit"
                 break
+            if INTERRUPT.is_set():
+                stopped_by = "interrupted"
+                break
             if stop is not None and stop():
                 stopped_by = "stopped"
                 break
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C in the thread that runs this: keep what was found
+        INTERRUPT.set()
         stopped_by = "interrupted"
-        _kill_group(process)
-        raise
     finally:
         if process.is_alive():
             _kill_group(process)
         process.join(1.0)
         parent_conn.close()
     wall = time.monotonic() - started
-    if final is not None:
+    if invalid is not None:
+        from trisolve.models.errors import LevelSyntaxError, TrisolveError
+
+        file, line, message, column = invalid
+        raise LevelSyntaxError(file, line, message, column) if file is not None else TrisolveError(message)
+    if final is not None:  # the child finished: its record stands, even if Ctrl-C came after
         return dataclasses.replace(RunRecord.from_json(final), solutions=tuple(solutions), wall=wall)
     # Killed, crashed or stopped: keep what was streamed, never call it complete.
     return record_of(job, status=Status.SAT.value if streamed else Status.UNKNOWN.value, count=streamed, complete=False,
@@ -271,40 +347,46 @@ def race(
     jobs: Iterable[Job],
     level: Any,
     *,
-    grace: float = DEFAULT_GRACE,
+    grace: float | None = DEFAULT_GRACE,
+    started: float | None = None,
 ) -> tuple[RunRecord | None, list[RunRecord]]:
     """Portfolio: run the jobs in parallel, return the first definite answer.
 
     The others are stopped (process groups killed) as soon as one answers.
     Returns (winner or None, all records).
     """
-    import threading
-
     jobs = list(jobs)
     winner: list[RunRecord] = []
     lock = threading.Lock()
     done = threading.Event()
     records: list[RunRecord | None] = [None] * len(jobs)
+    # waited on instead of Thread.join: a join cut short by Ctrl-C can later return before its thread ends
+    finished = [threading.Event() for _ in jobs]
 
     def worker(index: int, job: Job) -> None:
-        record = run_job(job, level, grace=grace, stop=done.is_set)
-        records[index] = record
-        answered = record.error is None and (record.status != Status.UNKNOWN.value)
-        if answered:
-            with lock:
-                if not winner:
-                    winner.append(record)
-                    done.set()
+        try:
+            record = run_job(job, level, grace=grace, stop=done.is_set, started=started)
+            records[index] = record
+            answered = record.error is None and (record.status != Status.UNKNOWN.value)
+            if answered:
+                with lock:
+                    if not winner:
+                        winner.append(record)
+                        done.set()
+        finally:
+            finished[index].set()
 
     threads = [threading.Thread(target=worker, args=(i, job), daemon=True) for i, job in enumerate(jobs)]
     for thread in threads:
         thread.start()
     try:
-        for thread in threads:
-            thread.join()
+        for event in finished:
+            event.wait()
+    except KeyboardInterrupt:  # every run_job sees INTERRUPT and returns what it found
+        INTERRUPT.set()
     finally:
         # also on Ctrl-C: every run_job polls ``done`` and kills its child before returning
         done.set()
-        for thread in threads:
-            thread.join()
+        for event in finished:
+            event.wait()
     return (winner[0] if winner else None), [r for r in records if r is not None]

@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Mapping, Sequence
 
 from trisolve.backends.base import Limits, Options, Status, cpu_phase_times
-from trisolve.backends.runner import DEFAULT_GRACE, Job, RunRecord, run_job
+from trisolve.backends.runner import DEFAULT_GRACE, INTERRUPT, Job, RunRecord, run_job
 from trisolve.models.family import Family
 
 MODES = ("first", "count")
@@ -59,7 +59,7 @@ class Settings:
     #: every round also reorders each backend's input from its seed (``Options.shuffle``)
     shuffle: bool = False
     sat_command: str | None = None
-    grace: float = DEFAULT_GRACE
+    grace: float | None = DEFAULT_GRACE
 
     def __post_init__(self) -> None:
         if self.mode not in MODES:
@@ -272,10 +272,19 @@ def run_all(
     settings: Settings,
     on_run: Callable[[int, BenchRun], None] | None = None,
 ) -> list[BenchRun]:
-    """Run the trials one at a time (timings are not shared with a neighbour run)."""
+    """Run the trials one at a time (timings are not shared with a neighbour run).
+
+    After Ctrl-C (``runner.interrupt``) the run in progress is dropped and no other starts:
+    the runs returned are the finished ones.
+    """
     runs = []
     for index, trial in enumerate(trials):
-        run = run_trial(trial, families[trial.family], settings)
+        try:
+            run = run_trial(trial, families[trial.family], settings)
+        except KeyboardInterrupt:  # Ctrl-C while parsing or validating, outside the child
+            INTERRUPT.set()
+        if INTERRUPT.is_set():
+            break
         runs.append(run)
         if on_run is not None:
             on_run(index, run)

@@ -156,6 +156,11 @@ def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
     return Level(kind.name, model, path, parse_time=time.monotonic() - started)
 
 
+def family_of(path: str | os.PathLike, family: str | None = None) -> Family:
+    """The family of an instance file (``family`` if given), without parsing it."""
+    return _family(family) if family else detect_family(os.fspath(path))
+
+
 def _family(name: str) -> Family:
     if name not in FAMILIES:
         raise UsageError(f"unknown family {shorten(name)!r}; known: {', '.join(FAMILIES)}")
@@ -345,6 +350,7 @@ def solve(
     sat_command: str | None = None,
     memory: int | None = None,
     on_solution: Callable[[Solution], None] | None = None,
+    family: str | None = None,
 ) -> Result:
     """Solve a level: its first solution, or every solution (``all``), or the count (``count``).
 
@@ -361,11 +367,23 @@ def solve(
     solutions, other luck.  The stats record both, and ``times`` gains CPU
     seconds per phase (``solve_cpu``, ...).  ``memory`` is the ``dp``
     counter's budget in bytes (the solvers ignore it).
+
+    ``timeout`` covers the whole run, from this call on: given a file (not a
+    Level), the child parses it, so a parse that runs long is stopped too
+    (the Result's ``level.model`` is then None, and ``stopped_by`` says so).
+    After Ctrl-C the run stops at once and ``stopped_by`` is ``interrupted``.
     """
     from trisolve.backends.base import Limits, Options, cpu_phase_times
     from trisolve.backends.runner import Job
 
-    level = level if isinstance(level, Level) else load(level)
+    started = time.monotonic()
+    _new_request()
+    if not isinstance(level, Level):
+        path = os.fspath(level)
+        if "\n" in path or not isolate or backend == "auto":
+            level = load(path, family)
+        else:  # parsed in the run's child, within the time limit (_run_isolated)
+            level = Level(family_of(path, family).name, None, path)
     enumerate_ = count or all
     if limit is not None and not enumerate_:
         raise UsageError("a solution limit needs all=True or count=True")
@@ -390,23 +408,43 @@ def solve(
         if not isolate:
             raise UsageError("backend auto races child processes; it needs isolate=True")
         with cpu_phase_times():
-            record, race_info = _race(level, limits, options, sat_command)
+            record, race_info = _race(level, limits, options, sat_command, started)
     else:
         name = backend_name(backend, level.family)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
         job = Job(level.run_path, level.family, name, limits, options)
         with cpu_phase_times():
-            record = _run_isolated(job, level, stream) if isolate else _run_here(job, level, stream)
+            if isolate:
+                level, record = _run_isolated(job, level, on_solution, started)
+            else:
+                record = _run_here(job, level, stream)
     return _result(level, record, race_info)
 
 
-def _run_isolated(job: Any, level: Level, stream: Callable[[Any], None]) -> "RunRecord":
+def _run_isolated(job: Any, level: Level, on_solution: Callable[[Solution], None] | None,
+                  started: float) -> tuple[Level, "RunRecord"]:
+    """Run in a forked child; a level not parsed yet is parsed there, under the time limit."""
+    from dataclasses import replace
+
     from trisolve.backends import registry
     from trisolve.backends.runner import run_job
 
+    parsed: list[Level] = [level] if level.model is not None else []
+
+    def take_level(model: Any, seconds: float) -> None:
+        parsed.append(replace(level, model=model, parse_time=seconds))
+
+    def stream(data: Any) -> None:  # solutions come after the level, so parsed[0] is there
+        if on_solution is not None and data is not None:
+            on_solution(parsed[0].solution(data))
+
+    load = None if parsed else (lambda: level.kind.parse(level.path))
     registry.preload([job.backend], level.family)  # once per process: every later fork starts warm
-    return run_job(job, level.model, on_solution=stream)
+    record = run_job(job, level.model, on_solution=stream, started=started, load=load, on_level=take_level)
+    if not parsed:  # stopped (or crashed) before the parse was done
+        return level, replace(record, stopped_by=record.stopped_by and f"{record.stopped_by} (while parsing)")
+    return parsed[0], record
 
 
 def _run_here(job: Any, level: Level, stream: Callable[[Any], None]) -> "RunRecord":
@@ -422,12 +460,13 @@ def _run_here(job: Any, level: Level, stream: Callable[[Any], None]) -> "RunReco
     return replace(record, cpu=time.process_time() - cpu)
 
 
-def _race(level: Level, limits: Any, options: Any, sat_command: str | None) -> tuple["RunRecord", dict]:
+def _race(level: Level, limits: Any, options: Any, sat_command: str | None,
+          started: float | None = None) -> tuple["RunRecord", dict]:
     from trisolve.backends.runner import Job, race
 
     names, left_out = portfolio(level.family, sat_command)
     jobs = [Job(level.run_path, level.family, name, limits, options) for name in names]
-    winner, records = race(jobs, level.model)
+    winner, records = race(jobs, level.model, started=started)
     info = {"winner": winner.backend if winner else None, "raced": names, "left_out": left_out,
             "runs": [{"backend": r.backend, "status": r.status, "wall": round(r.wall, 6),
                       **({"stopped_by": r.stopped_by} if r.stopped_by else {}),
@@ -462,7 +501,17 @@ def solve_many(
     Each run is a forked child of this process, which imports each solver once.
     """
     for level in _levels(levels, family):
-        yield solve(level, backend, **options)
+        result = solve(level, backend, **options)
+        yield result
+        if result.stopped_by and result.stopped_by.startswith("interrupted"):
+            return  # Ctrl-C stops the batch, not just this run
+
+
+def _new_request() -> None:
+    """A new call starts afresh after an earlier one was interrupted (Ctrl-C in a notebook, say)."""
+    from trisolve.backends.runner import INTERRUPT
+
+    INTERRUPT.clear()
 
 
 # ------------------------------------------------------------------ cross-checking
@@ -540,6 +589,7 @@ def crosscheck(
     ``resume`` skips runs already in it.  ``on_planned`` hears how many runs
     there are, ``on_record`` each record as it finishes (and whether it was reused).
     """
+    _new_request()
     from trisolve.crosscheck.executors import execute
     from trisolve.crosscheck.jsonl import Log, read_log
     from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
@@ -617,6 +667,7 @@ def bench(
     ``on_planned`` hears (runs, settings, backends) before the first run, ``on_run``
     each run as it finishes, ``skipped`` each default backend left out as unusable.
     """
+    _new_request()
     from trisolve.bench.runner import Settings, plan, run_all
     from trisolve.bench.summary import score
 

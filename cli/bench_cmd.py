@@ -11,7 +11,7 @@ from dataclasses import asdict
 
 import click
 
-from .common import (COUNT, MAX_INT32, SEED, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level,
+from .common import (COUNT, MAX_INT32, interrupted_exit, SEED, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level,
                      load_plugins, plugin_option, split_list)
 
 
@@ -52,6 +52,8 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
     median, p90, max) and the plots (cactus, ECDF of run times, scatter);
     prints the summary.
     """
+    from trisolve.backends import registry
+    from trisolve.backends.runner import interrupted
     from trisolve.bench.summary import machine, markdown, write_csv, write_json
 
     from . import api
@@ -106,13 +108,14 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
     write_json(runs, summary, settings, meta, os.path.join(out_dir, "results.json"))
     report = markdown(summary, settings, meta)
 
-    if plots:
+    if plots and not interrupted():  # after Ctrl-C: the summary of the finished runs, no plots
         report += _draw(summary, runs, settings, out_dir, pair)
     with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as handle:
         handle.write(report)
     click.echo(report, nl=False)
     if not quiet:
         click.echo(f"bench: {len(runs)} runs in {elapsed:.1f} s; results in {out_dir}/", err=True)
+    interrupted_exit()
     if summary["invalid"]:
         click.echo("trisolve: a backend returned an invalid solution (see summary.md)", err=True)
         raise click.exceptions.Exit(1)

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .common import COUNT, JOBS, SEED, TIMEOUT, UsageProblem, load_plugins, plugin_option, print_json, resolve_backends, split_list
+from .common import COUNT, interrupted_exit, JOBS, SEED, TIMEOUT, UsageProblem, load_plugins, plugin_option, print_json, resolve_backends, split_list
 from .generate_cmd import family_params, generating_families, size_options
 
 
@@ -73,6 +73,7 @@ def command(family, count, sizes, unique, seed, jsonl, executor,
                    f"{summary.runs} runs ({summary.reused} reused from {jsonl}): {statuses}")
         click.echo(f"disagreements {summary.disagreements}, invalid solutions {summary.invalid}, errors {summary.errors}; "
                    f"{summary.wall:.1f} s ({summary.generate_seconds:.1f} s generating), {rate}")
+    interrupted_exit()
     if summary.disagreements or summary.invalid:
         raise click.exceptions.Exit(1)
 

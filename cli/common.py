@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sys
+import threading
 import traceback
 from contextlib import contextmanager
 from typing import Any, Iterable, Iterator
@@ -12,7 +14,7 @@ from typing import Any, Iterable, Iterator
 import click
 
 #: exit codes, one meaning each
-EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
+EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
 class UsageProblem(click.ClickException):
@@ -25,9 +27,15 @@ class UsageProblem(click.ClickException):
 
 
 def run_cli(group: click.Group, argv: list[str] | None) -> int:
-    """Run click, mapping every failure to its exit code; tracebacks only for our own bugs."""
+    """Run click, mapping every failure to its exit code; tracebacks only for our own bugs.
+
+    Ctrl-C and SIGTERM both go to ``runner.interrupt``: every running child is
+    killed at once (in every thread), and the command prints what finished
+    and exits 130.
+    """
     from trisolve.models.errors import TrisolveError
 
+    previous = _catch_interrupts()
     try:
         # without standalone mode click returns a raised Exit's code instead of raising it
         code = group.main(args=argv, prog_name="trisolve", standalone_mode=False)
@@ -37,23 +45,55 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
     except click.ClickException as problem:
         problem.show()
         return problem.exit_code if problem.exit_code != 1 else EXIT_USAGE
-    except click.exceptions.Abort:
+    except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("trisolve: interrupted", err=True)
-        return 130
+        return EXIT_INTERRUPTED
     except TrisolveError as problem:
         click.echo(f"trisolve: {problem}", err=True)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        click.echo("trisolve: interrupted", err=True)
-        return 130
     except BrokenPipeError:
         return 0
     except SystemExit as leaving:
         return int(leaving.code or 0) if not isinstance(leaving.code, str) else EXIT_USAGE
-    except Exception:
+    except Exception as exc:
+        if _is_interruption(exc):
+            click.echo("trisolve: interrupted", err=True)
+            return EXIT_INTERRUPTED
         click.echo("trisolve: internal error (please report):", err=True)
         traceback.print_exc()
         return EXIT_INTERNAL
+    finally:
+        from trisolve.backends import runner
+
+        for signum, handler in previous.items():
+            # after an interruption the command is over: a late second signal must not kill the exit
+            signal.signal(signum, signal.SIG_IGN if runner.interrupted() else handler)
+
+
+def _catch_interrupts() -> dict:
+    """Route SIGINT and SIGTERM to ``runner.interrupt``; the handlers they had, to restore."""
+    from trisolve.backends import runner
+
+    runner.INTERRUPT.clear()
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {signum: signal.signal(signum, runner.interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
+
+
+def _is_interruption(exc: Exception) -> bool:
+    """Ctrl-C seen by a solver running in this process: PySAT's own SIGINT handler turns it into an error."""
+    from trisolve.backends import runner
+
+    return runner.interrupted() or "caught keyboard interrupt" in str(exc).lower()
+
+
+def interrupted_exit() -> None:
+    """After a command printed its partial result: exit 130 when Ctrl-C (or SIGTERM) cut it short."""
+    from trisolve.backends import runner
+
+    if runner.interrupted():
+        click.echo("trisolve: interrupted; the result above is partial", err=True)
+        raise click.exceptions.Exit(EXIT_INTERRUPTED)
 
 
 def load_level(path: str, family_name: str | None = None):

@@ -9,7 +9,7 @@ import sys
 
 import click
 
-from .common import (JOBS, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level,
+from .common import (JOBS, SEED, interrupted_exit, SOLUTION_LIMIT, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level,
                      load_plugins, plugin_option, print_json, split_list, RunProgress)
 
 
@@ -39,6 +39,9 @@ from .common import (JOBS, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem, as_usage
 def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, symmetry_breaking,
             minimise_, minimize_dir, no_expected, record_expected, family, plugins, seed):
     """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid, 2 bad input."""
+    from trisolve.backends import registry
+    from trisolve.backends.runner import interrupted
+
     from . import api
 
     load_plugins(plugins)
@@ -55,11 +58,12 @@ def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, s
     finally:
         progress.close()
     verdicts = report.verdicts
+    stopped = interrupted()  # Ctrl-C: print what finished, shrink and record nothing
 
     minimised = []
-    if minimise_:
+    if minimise_ and not stopped:
         minimised = _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, minimize_dir, plugins)
-    if record_expected:
+    if record_expected and not stopped:
         _record_expected(record_expected, verdicts, symmetry_breaking)
 
     if as_json:
@@ -74,6 +78,7 @@ def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, s
         click.echo(f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, "
                    f"time limit {timeout:g} s per run")
         click.echo(report.verdict)
+    interrupted_exit()
     if report.failed:
         raise click.exceptions.Exit(1)
 

@@ -53,7 +53,8 @@ def cli() -> None:
     """trisolve: one puzzle model, three solving paradigms (SAT, ASP, CP), cross-checked.
 
     Exit codes: 0 answered, 1 internal error or (crosscheck) disagreement,
-    2 bad input or usage, 3 stopped by a limit before an answer.
+    2 bad input or usage, 3 stopped by a limit before an answer, 130 interrupted
+    (Ctrl-C or SIGTERM: the partial result is printed).
     """
 
 

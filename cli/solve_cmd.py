@@ -12,12 +12,12 @@ import time
 
 import click
 
-from .common import (EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, SEED, SOLUTION_LIMIT, TIMEOUT, UsageProblem,
-                     load_plugins, plugin_option)
+from .common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, SEED, SOLUTION_LIMIT, TIMEOUT,
+                     UsageProblem, interrupted_exit, load_plugins, plugin_option)
 
 #: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
 #: solution) outranks bad input, which outranks a run stopped by a limit
-_SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3}
+_SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3, EXIT_INTERRUPTED: 4}
 
 
 @click.command(name="solve")
@@ -80,9 +80,12 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
                               memory=memory, as_json=as_json, log=log, render_options=render_options, many=many,
                               svg_dir=svg_dir)
             worst = max(worst, code, key=_SEVERITY.__getitem__)
+            if code == EXIT_INTERRUPTED:  # Ctrl-C: what finished is printed; the rest is not started
+                break
     finally:
         if log is not None:
             log.close()
+    interrupted_exit()
     if worst:
         raise click.exceptions.Exit(worst)
 
@@ -111,16 +114,6 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_:
     from . import api
     from trisolve.models.errors import TrisolveError
 
-    try:
-        level = api.load(path, family)
-        if backend_spec != "auto":  # checked before anything prints
-            api.backend_name(backend_spec, level.family)
-    except TrisolveError as problem:
-        if not many:
-            raise
-        click.echo(f"trisolve: {problem}", err=True)
-        return EXIT_USAGE
-    render_options = {k: v for k, v in render_options.items() if k in level.kind.render_options}
     enumerate_ = all_ or count
     progress = _Progress(enabled=enumerate_ and not as_json and sys.stderr.isatty())
 
@@ -130,11 +123,22 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_:
             click.echo(solution.render(**render_options))
 
     try:
-        result = api.solve(level, backend_spec, count=count, all=all_, limit=limit, timeout=timeout, seed=seed,
-                           shuffle=shuffle, symmetry_breaking=symmetry_breaking, sat_command=sat_command, memory=memory,
-                           on_solution=on_solution)
+        kind = api.family_of(path, family)
+        render_options = {k: v for k, v in render_options.items() if k in kind.render_options}
+        if backend_spec != "auto":  # checked before anything prints
+            api.backend_name(backend_spec, kind.name)
+        # the file is parsed in the run's child, so --timeout covers parsing too
+        result = api.solve(path, backend_spec, family=kind.name, count=count, all=all_, limit=limit, timeout=timeout,
+                           seed=seed, shuffle=shuffle, symmetry_breaking=symmetry_breaking, sat_command=sat_command,
+                           memory=memory, on_solution=on_solution)
+    except TrisolveError as problem:
+        if not many:
+            raise
+        click.echo(f"trisolve: {problem}", err=True)
+        return EXIT_USAGE
     finally:
         progress.close()
+    level = result.level
     if result.portfolio:
         for note in result.portfolio.get("left_out", ()):
             click.echo(f"trisolve: {note}", err=True)
@@ -147,7 +151,7 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_:
     if as_json:
         sys.stdout.write(json.dumps(record) + "\n")
     else:
-        click.echo(level.describe())
+        click.echo(level.describe() if level.model is not None else f"{path}: not parsed within the time limit")
         if result.solutions and (not enumerate_ or (count and result.complete and result.count == 1)):
             # the first solution, or the only one when a count proved it unique
             click.echo(result.solutions[0].render(**render_options))
@@ -169,6 +173,8 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_:
 
 
 def _exit_code(result, limit: int | None) -> int:
+    if result.stopped_by and result.stopped_by.startswith("interrupted"):
+        return EXIT_INTERRUPTED
     if result.invalid or (result.error and result.count == 0):
         return EXIT_INTERNAL
     if result.status == "unknown":

@@ -14,7 +14,8 @@ import os
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from trisolve.backends.runner import Job, RunRecord, record_of, run_job
+from trisolve.backends.runner import INTERRUPT, Job, RunRecord, record_of, run_job
+from trisolve.models.errors import shorten
 
 from .jsonl import Log
 
@@ -70,24 +71,41 @@ def execute_local(
     done: dict[str, RunRecord] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> list[RunRecord]:
-    """Run the jobs ``parallel`` at a time; records already in ``done`` are reused, not rerun."""
+    """Run the jobs ``parallel`` at a time; records already in ``done`` are reused, not rerun.
+
+    On Ctrl-C (``runner.interrupt``) the runs in progress stop at once, the
+    queued ones never start, and the records so far are returned; only
+    finished runs are logged, so ``--resume`` reruns the interrupted ones.
+    """
     results, pending = reuse_finished(jobs, done or {}, on_record)
+
+    def take(index: int, record: RunRecord) -> None:
+        results[index] = record
+        if record.interrupted:
+            return
+        if log is not None:
+            log.write(record)
+        if on_record:
+            on_record(record, False)
+
     if pending:
-        _preload(job for _, job in pending)
         with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
-            futures = {pool.submit(run_job, job, levels[job.path]): index for index, job in pending}
+            futures: dict = {}
+            waiting: set = set()
             try:
+                _preload(job for _, job in pending)
+                for index, job in pending:
+                    future = pool.submit(run_job, job, levels[job.path])
+                    futures[future] = index
+                    waiting.add(future)
                 for future in as_completed(futures):
-                    record = future.result()
-                    results[futures[future]] = record
-                    if log is not None:
-                        log.write(record)
-                    if on_record:
-                        on_record(record, False)
-            except KeyboardInterrupt:
-                for future in futures:
+                    waiting.discard(future)
+                    take(futures[future], future.result())
+            except KeyboardInterrupt:  # INTERRUPT is set: every run returns within a poll
+                for future in waiting:
                     future.cancel()
-                raise
+                for future in as_completed(f for f in waiting if not f.cancelled()):
+                    take(futures[future], future.result())
     return [results[i] for i in sorted(results)]
 
 
@@ -145,7 +163,7 @@ def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: s
     if pending:
         cluster = None
         if scheduler:
-            client = Client(scheduler)
+            client = connect(scheduler)
         else:
             # silence_logs: a worker's heartbeat racing the shutdown logs a traceback that means nothing;
             # a job that really fails reaches us through its future
@@ -159,23 +177,48 @@ def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: s
             futures = {client.submit(dask_job, job, shipped[job.path], plugins, pure=False,
                                      key=f"run-{index}-{os.getpid()}"): index
                        for index, job in pending}
-            for future in as_completed(futures):
-                index = futures[future]
-                try:
-                    record = RunRecord.from_json(future.result())
-                except Exception as exc:  # the worker died: an error now, not logged, so a resume reruns it
-                    record = _lost(jobs[index], exc)
-                else:
-                    if log is not None:
-                        log.write(record)
-                results[index] = record
-                if on_record:
-                    on_record(record, False)
+            try:
+                for future in as_completed(futures):
+                    index = futures[future]
+                    try:
+                        record = RunRecord.from_json(future.result())
+                    except Exception as exc:
+                        # the scheduler reruns a lost worker's run (distributed.scheduler.allowed-failures);
+                        # past that it is an error here, not logged, so a resume reruns it
+                        record = _lost(jobs[index], exc)
+                    else:
+                        if log is not None:
+                            log.write(record)
+                    results[index] = record
+                    if on_record:
+                        on_record(record, False)
+            except KeyboardInterrupt:  # Ctrl-C: the finished runs are logged; cancel the rest
+                INTERRUPT.set()
+                client.cancel(list(futures))
         finally:
             client.close()
             if cluster is not None:
                 cluster.close()
     return [results[i] for i in sorted(results)]
+
+
+#: Seconds to wait for a Dask scheduler before calling it unreachable (Dask's own default is 30).
+CONNECT_SECONDS = 5.0
+
+
+class SchedulerUnreachable(ValueError):
+    """No Dask scheduler answers at the address given (a usage error: exit 2)."""
+
+
+def connect(scheduler: str) -> Any:
+    """A client of the scheduler at ``scheduler``, or SchedulerUnreachable saying why, within seconds."""
+    from distributed import Client
+
+    try:
+        return Client(scheduler, timeout=CONNECT_SECONDS)
+    except Exception as exc:  # refused, timed out, a bad address, or something that is not a scheduler
+        raise SchedulerUnreachable(f"--scheduler {shorten(scheduler)}: cannot use a Dask scheduler there "
+                                   f"({type(exc).__name__}: {shorten(exc, 200)}; waited at most {CONNECT_SECONDS:g} s)") from None
 
 
 def _lost(job: Job, exc: BaseException) -> RunRecord:

@@ -23,6 +23,7 @@ from typing import Any, Callable, Mapping, Sequence
 from trisolve.crosscheck.executors import execute
 from trisolve.crosscheck.jsonl import Log, read_log
 from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
+from trisolve.backends.runner import INTERRUPT
 from trisolve.models import FAMILIES
 
 from .common import generator, instance_seed, suffix, write_generated
@@ -187,7 +188,7 @@ def run_campaign(
     wall = time.monotonic() - began
 
     minimised = []
-    if minimise_folder is not None:
+    if minimise_folder is not None and not INTERRUPT.is_set():  # after Ctrl-C: report, do not shrink
         minimised = minimise_failures(verdicts, instances, timeout, minimise_folder, minimise_budget)
     statuses: dict[str, int] = {}
     for verdict in verdicts:
