@@ -263,47 +263,52 @@ def run_job(
     final: dict | None = None
     error: str | None = None
     stopped_by: str | None = None
+
+    def take(message: tuple) -> None:
+        nonlocal streamed, final, error, invalid
+        kind = message[0]
+        if kind == "solution":
+            streamed += 1
+            if message[1] is not None:
+                solutions.append(message[1])
+            if on_solution is not None:
+                on_solution(message[1])
+        elif kind == "result":
+            final = message[1]
+        elif kind == "error":
+            error = message[1]
+        elif kind == "level" and on_level is not None:
+            on_level(message[1], message[2])
+        elif kind == "invalid":
+            invalid = message[1]
+
     try:
         while True:
+            # checked before every read: a child streaming solutions without a pause must still stop
+            if INTERRUPT.is_set():
+                stopped_by = "interrupted"
+                break
+            if hard_deadline is not None and time.monotonic() >= hard_deadline:
+                stopped_by = "killed at time limit"
+                break
+            if stop is not None and stop():
+                stopped_by = "stopped"
+                break
             timeout = 0.1
             if hard_deadline is not None:
                 timeout = max(0.0, min(timeout, hard_deadline - time.monotonic()))
             if parent_conn.poll(timeout):
                 try:
-                    message = parent_conn.recv()
+                    take(parent_conn.recv())
                 except EOFError:
                     if final is None and error is None:
                         error = f"backend process died (exit code {process.exitcode})"
                     break
-                kind = message[0]
-                if kind == "solution":
-                    streamed += 1
-                    if message[1] is not None:
-                        solutions.append(message[1])
-                    if on_solution is not None:
-                        on_solution(message[1])
-                elif kind == "result":
-                    final = message[1]
-                elif kind == "error":
-                    error = message[1]
-                elif kind == "level" and on_level is not None:
-                    on_level(message[1], message[2])
-                elif kind == "invalid":
-                    invalid = message[1]
                 continue
             if not process.is_alive() and not parent_conn.poll(0):
                 process.join(0.1)
                 if final is None and error is None:
                     error = f"backend process died (exit code {process.exitcode})"
-                break
-            if hard_deadline is not None and time.monotonic() >= hard_deadline:
-                stopped_by = "killed at time limit"
-                break
-            if INTERRUPT.is_set():
-                stopped_by = "interrupted"
-                break
-            if stop is not None and stop():
-                stopped_by = "stopped"
                 break
     except KeyboardInterrupt:  # Ctrl-C in the thread that runs this: keep what was found
         INTERRUPT.set()
@@ -312,6 +317,11 @@ def run_job(
         if process.is_alive():
             _kill_group(process)
         process.join(1.0)
+        try:  # what the child sent before it was stopped is kept (a final record, too)
+            while final is None and parent_conn.poll(0):
+                take(parent_conn.recv())
+        except (EOFError, OSError):
+            pass
         parent_conn.close()
     wall = time.monotonic() - started
     if invalid is not None:
