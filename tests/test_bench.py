@@ -10,7 +10,7 @@ import types
 import pytest
 
 from support import LIMIT_SLACK, level_path
-from trisolve.backends.runner import DEFAULT_GRACE
+from trisolve.backends.runner import grace_for
 
 LEVELS = ["level01", "level05"]
 
@@ -249,7 +249,7 @@ def test_a_run_past_its_time_limit_is_killed_and_scored_as_unsolved(tmp_path, fa
     data = json.loads((out / "results.json").read_text())
     sleepy = [r for r in data["runs"] if r["backend"] == "fake:sleepy"][0]
     assert not sleepy["solved"] and sleepy["stopped_by"] == "killed at time limit"
-    assert elapsed < 0.5 + DEFAULT_GRACE + LIMIT_SLACK, "the kill behind the time limit did not hold"
+    assert elapsed < 0.5 + grace_for(0.5) + LIMIT_SLACK, "the kill behind the time limit did not hold"
     rows = {row["backend"]: row for row in data["summary"]["backends"]}
     assert rows["fake:sleepy"]["solved"] == 0 and rows["fake:sleepy"]["par2"] == pytest.approx(1.0)
     assert data["summary"]["virtual_best"]["solved"] == 1

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from support import LIMIT_SLACK
-from trisolve.backends.runner import DEFAULT_GRACE
+from trisolve.backends.runner import grace_for
 
 BACKENDS = ["pysat:totalizer", "cpsat:int"]
 
@@ -163,6 +163,6 @@ def test_dask_worker_enforces_the_time_limit(tmp_path):
                                      timeout=1.0, executor="dask", parallel=2)
     records = verdicts[0].records
     assert all(not r.complete for r in records)
-    assert all(r.wall < 1.0 + DEFAULT_GRACE + LIMIT_SLACK for r in records)  # time limit + the runner's grace + slack
+    assert all(r.wall < 1.0 + grace_for(1.0) + LIMIT_SLACK for r in records)  # time limit + the runner's grace + slack
     assert summary.statuses == {"incomplete": 1}
     assert time.monotonic() - started < 120
