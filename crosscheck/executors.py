@@ -149,11 +149,27 @@ def dask_job(job: Job, level: Any, plugins: Sequence[str] = ()) -> dict:
         process._config["daemon"] = daemonic
 
 
+#: The local cluster's scheduler settings.  A worker that dies charges a try to every run the scheduler
+#: has placed on it, queued or running: one run at a time per worker (saturation 1.0; Dask's 1.1 puts
+#: two on a one-thread worker) means only the run that was running is charged, so a run that kills
+#: its worker every time cannot use up an innocent run's tries.  A run is tried 1 + allowed-failures times.
+LOCAL_SCHEDULER: dict[str, float] = {
+    "distributed.scheduler.worker-saturation": 1.0,
+    "distributed.scheduler.allowed-failures": 3,
+}
+
+
+def _level(level: Any) -> Any:
+    """The level itself: a task that hands it to the runs on a worker (see ``execute_dask``)."""
+    return level
+
+
 def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: str | None, workers: int,
                  log: Log | None, done: Mapping[str, RunRecord],
                  on_record: Callable[[RunRecord, bool], None] | None = None) -> list[RunRecord]:
     """Like ``execute_local``, on a Dask cluster (a local one when ``scheduler`` is None)."""
     try:
+        import dask
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise RuntimeError('the dask executor needs the dask extra: pip install "trisolve[dask]"') from None
@@ -167,12 +183,16 @@ def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: s
         else:
             # silence_logs: a worker's heartbeat racing the shutdown logs a traceback that means nothing;
             # a job that really fails reaches us through its future
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                   silence_logs=logging.CRITICAL)
+            with dask.config.set(LOCAL_SCHEDULER):
+                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                       silence_logs=logging.CRITICAL)
             client = Client(cluster)
         try:
-            # one level per instance is shipped once, not once per backend
-            shipped = {path: client.scatter(levels[path]) for path in {job.path for _, job in pending}}
+            # one level per instance is shipped once, not once per backend; as a task, not scattered data:
+            # the scheduler can recompute a task whose only copy died with a worker, never scattered data
+            # (and every run needing it would be cancelled)
+            shipped = {path: client.submit(_level, levels[path], pure=False, key=f"level-{number}-{os.getpid()}")
+                       for number, path in enumerate(sorted({job.path for _, job in pending}))}
             plugins = registry.plugin_files()
             futures = {client.submit(dask_job, job, shipped[job.path], plugins, pure=False,
                                      key=f"run-{index}-{os.getpid()}"): index
@@ -222,4 +242,12 @@ def connect(scheduler: str) -> Any:
 
 
 def _lost(job: Job, exc: BaseException) -> RunRecord:
-    return record_of(job, status="unknown", count=0, complete=False, error=f"dask: {type(exc).__name__}: {exc}")
+    """The error record of a run Dask could not finish (not logged: a resume reruns it)."""
+    tries = getattr(exc, "allowed_failures", None)
+    if type(exc).__name__ == "KilledWorker" and isinstance(tries, int):
+        worker = getattr(getattr(exc, "last_worker", None), "address", "?")
+        error = (f"dask: lost worker: {tries + 1} tries, each ended by its worker process dying "
+                 f"(distributed.scheduler.allowed-failures = {tries}; last worker {worker}); not logged, a resume reruns it")
+    else:
+        error = f"dask: {type(exc).__name__}: {shorten(exc, 200)}; not logged, a resume reruns it"
+    return record_of(job, status="unknown", count=0, complete=False, error=error)
