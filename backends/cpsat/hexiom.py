@@ -114,13 +114,17 @@ def _content_variables(model, level: Level) -> list:
 
 
 def _occupancy(model, content: Sequence) -> list:
-    """A boolean per cell, channelled both ways to its content (true iff a tile is there)."""
+    """A boolean per cell, channelled both ways to its content (true iff a tile is there).
+
+    Each half is implied by the other and the exact total (``_implied_total``):
+    kept for propagation.
+    """
     occupied = []
     for cell, value in enumerate(content):
         occ = model.new_bool_var(f"occupied_{cell}")
-        if mutation.keep("occupied means a tile"):
-            model.add(value >= mutation.bound("occupied means a tile", 0)).only_enforce_if(occ)
-        if mutation.keep("empty means no tile"):
+        if mutation.keep("implied: occupied means a tile"):
+            model.add(value >= mutation.bound("implied: occupied means a tile", 0)).only_enforce_if(occ)
+        if mutation.keep("implied: empty means no tile"):
             model.add(value == EMPTY).only_enforce_if(~occ)
         occupied.append(occ)
     return occupied
@@ -191,12 +195,13 @@ def _encode_bool(level: Level, options: Options) -> CpsatModel:
     for cell in cells:
         tile.append({d: model.new_bool_var(f"tile_{cell}_{d}") for d in possible_numbers(level, cell)})
 
-    # At most one tile per cell; a locked cell holds its tile.
+    # At most one tile per cell (implied, kept for propagation: two numbers on one
+    # cell would each need that many occupied neighbours); a locked cell holds its tile.
     occupied = []
     for cell in cells:
         choices = list(tile[cell].values())
         if may_be_empty(level, cell):
-            if mutation.keep("at most one tile per cell"):
+            if mutation.keep("implied: at most one tile per cell"):
                 model.add_at_most_one(choices)
         elif mutation.keep("locked tiles"):
             model.add_exactly_one(choices)

@@ -89,14 +89,17 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
             clauses.append([tile[cell, number]])
 
     # A cell holds at most one tile, and it is occupied exactly when it holds one.
+    # All three are implied, kept for propagation: two numbers on one cell would
+    # each need that many occupied neighbours; either half of the occupancy
+    # channel follows from the other half and the exact total below.
     for c in open_cells:
         on_cell = [tile[c, d] for d in numbers[c]]
-        if mutation.keep("at most one tile per cell"):
+        if mutation.keep("implied: at most one tile per cell"):
             clauses.extend([-a, -b] for a, b in combinations(on_cell, 2))
-        if mutation.keep("an occupied cell holds a tile"):
+        if mutation.keep("implied: an occupied cell holds a tile"):
             clauses.append([-occupied[c], *on_cell])
-        if mutation.keep("a tile occupies its cell"):
-            clauses.extend([-p, q] for p, q in (mutation.implication("a tile occupies its cell", t, occupied[c])
+        if mutation.keep("implied: a tile occupies its cell"):
+            clauses.extend([-p, q] for p, q in (mutation.implication("implied: a tile occupies its cell", t, occupied[c])
                                                 for t in on_cell))
 
     # Every tile of the level is placed: exactly tile_counts[d] cells hold number d.
