@@ -154,7 +154,9 @@ def _count_tiles(model, level: Level, content: Sequence) -> None:
 #: First solution: the LP over the whole model with the board's symmetry
 #: exploited in it (CP-SAT's "max_lp_sym") is what finds level 38 quickly
 #: (docs/bench/timing-notes.md, "cpsat").  One worker measured best; asked for
-#: more, the second runs the default LP beside it.
+#: more, the second runs the default LP beside it.  ``_search`` adds quick
+#: restarts between search heuristics: they cut the seed-dependent tail on
+#: level 38 (docs/bench/cpsat-level38-tail.md).
 _FIRST_SOLUTION: dict = {
     "num_workers": 1,
     "linearization_level": 2,
@@ -174,9 +176,11 @@ def _search(model, occupied: Sequence, options: Options) -> dict:
     cell by cell, with the rest fixed by propagation.  Measured ~10x faster
     than CP-SAT's default on levels with hundreds of solutions.
     """
-    if not options.enumerate:
-        return dict(_FIRST_SOLUTION_BROKEN if options.symmetry_breaking else _FIRST_SOLUTION)
     cp = cp_model()
+    if not options.enumerate:
+        if options.symmetry_breaking:
+            return dict(_FIRST_SOLUTION_BROKEN)
+        return {**_FIRST_SOLUTION, "search_branching": cp.PORTFOLIO_WITH_QUICK_RESTART_SEARCH}
     model.add_decision_strategy(list(occupied), cp.CHOOSE_FIRST, cp.SELECT_MAX_VALUE)
     return {"linearization_level": 0, "search_branching": cp.FIXED_SEARCH}
 
