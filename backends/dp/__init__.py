@@ -21,7 +21,9 @@ def preload(family: str) -> None:
     """Import the family's counter (see registry.preload): a forked run then imports nothing."""
     from .. import registry
 
-    registry.translator("dp", family)
+    module = registry.translator("dp", family)
+    if hasattr(module, "warm"):  # compiled kernels: load them here, not in every forked run
+        module.warm()
 
 
 def make(family: str, variant: str):

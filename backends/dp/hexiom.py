@@ -27,13 +27,25 @@ counts them on the *folded* board, one vertex per cycle: a vertex shows its
 number on all its cells at once and counts neighbours with multiplicity.
 The plain count is the fold by the identity.
 
-Two programs run this plan (``hexiom_plan.py``: the fold, the order of decisions, the stock).  Counts (plain and per fold) use the array
-program in ``hexiom_layers.py``: a layer is a few numpy arrays, 16 bytes a
-state, and at the end of each row a state merges with its mirror image when
-the level is left-right symmetric.  The dictionary program here
-(``Program``) remains for rebuilding one board, because walking back needs
-its layers as lookups; the tests check both against a brute force, and
-``bench/dp_hexiom.py`` runs them side by side.
+Three programs run this plan (``hexiom_plan.py``: the fold, the order of decisions, the stock):
+
+* plain counts (the identity fold) run compiled, in ``hexiom_runs.py``: the
+  stock becomes a small tally bounded by the edge identity (every board has
+  a fixed number of empty cells and a fixed "defect" of them), states grouped
+  by frontier; a level the mirror across its middle row keeps is counted by
+  halves (``hexiom_halves.py``): one table of the upper half, used again
+  upside down as the lower half, joined over the middle rows.  That is how
+  level 40 is counted.
+* the other folds (Burnside's fixed boards) use the array program in
+  ``hexiom_layers.py``: a layer is a few numpy arrays, and at the end of each
+  row a state merges with its mirror image when the level is symmetric.  It
+  shares no counting code with the compiled one, so Burnside's divisibility
+  is a check of the plain count by independent code.
+* the dictionary program here (``Program``) rebuilds one board, because
+  walking back needs its layers as lookups.
+
+The tests check all of them against a brute force, and ``bench/dp_hexiom.py``
+runs them side by side.
 
 Everything here comes from the rules in ``models/hexiom.py`` (blocked cells
 stay empty, locked tiles stay, the placed numbers are exactly
@@ -43,11 +55,12 @@ with the solver translators.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from typing import Any, Callable, Sequence
 
-from ...models.hexiom import MAX_TILE, Level, Solution, apply_symmetry, symmetry_key
+from ...models.hexiom import MAX_TILE, Board, Level, Solution, apply_symmetry, symmetry_key
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
 from ..catalog import Catalog
@@ -62,8 +75,22 @@ CATALOG = Catalog(
     count_only=True,
 )
 
+
+
+def _default_memory() -> int:
+    """Half the machine's memory, at most 12 GiB (4 GiB where the machine does not say)."""
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return 4 << 30
+    return max(1 << 30, min(12 << 30, physical // 2))
+
+
 #: Bytes a run may use for its layers unless ``--memory`` says otherwise.
-DEFAULT_MEMORY = 4 << 30
+DEFAULT_MEMORY = _default_memory()
+#: Plain counts of levels at least this wide are counted by halves when the level allows it (smaller ones
+#: are over in milliseconds row by row, and the halves' threads would only add overhead).
+HALVES_FROM_SIDE = 5
 #: Bytes of one state (frontier, stock) in the dictionary program that rebuilds a board (a first-solution
 #: run holds two layers, and a few more while it walks back): the memory budget divided by this is its state limit.
 DICT_BYTES_PER_STATE = 500
@@ -307,11 +334,39 @@ def count_boards(level: Level, plan: Plan, *, deadline: float | None = None, mem
                  progress: Callable[[dict[str, Any]], None] | None = None) -> Outcome:
     """The number of solutions on a fold of the level (the plain count on the identity fold).
 
-    Runs the array program (``hexiom_layers``); ``progress`` gets a dict after each step.
+    The identity fold runs compiled (by halves when the level splits, else row by row); the other folds,
+    and boards too wide for the compiled codes, run the array program (``hexiom_layers``).  ``progress``
+    gets a dict after each step (or each finished task of the halves).
     """
+    if all(len(step.vertex.cells) == 1 for step in plan.steps):
+        from .hexiom_runs import RunPlan, count_runs
+
+        run_plan = RunPlan(level, plan)
+        if run_plan.fits_kernels:
+            if level.side >= HALVES_FROM_SIDE:
+                from .hexiom_halves import count_by_halves
+
+                outcome = count_by_halves(level, run_plan=run_plan, deadline=deadline, memory=memory, progress=progress)
+                if outcome is not None:
+                    return outcome
+            return count_runs(run_plan, deadline=deadline, memory=memory, progress=progress)
     from .hexiom_layers import count_layers
 
     return count_layers(level, plan, deadline=deadline, memory=memory, progress=progress)
+
+
+def warm() -> None:
+    """Load the compiled counters (from numba's cache) in this process, so that forked runs start warm."""
+    tiny = Level(Board(1), (1,) + (0,) * MAX_TILE, (), frozenset())
+    from .hexiom_halves import halves_for
+    from .hexiom_runs import RunPlan, count_runs
+
+    count_runs(RunPlan(tiny, make_plan(fold(tiny))))
+    three = Level(Board(3), (0, 0, 0, 6, 0, 0, 1), (), frozenset())  # a ring of six around a six
+    from .hexiom_halves import count_by_halves
+
+    if halves_for(three) is not None:
+        count_by_halves(three, threads=1)
 
 
 def find_board(level: Level, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES) -> tuple[Outcome, Solution | None]:
@@ -394,19 +449,43 @@ def _check_conjugates(symmetries: Sequence[Sequence[int]], fixed: list[int | Non
 
 
 def progress_to_stderr(started: float, quiet_for: float = 5.0) -> Callable[[dict[str, Any]], None]:
-    """A progress sink for long counts: one line per step on stderr once the run has taken ``quiet_for`` seconds."""
+    """A progress sink for long counts: a line on stderr per step (or halves task) once the run has taken
+    ``quiet_for`` seconds: where it is, states, memory in use, and the time left at the pace so far."""
 
     def show(report: dict[str, Any]) -> None:
         elapsed = time.monotonic() - started
         if elapsed < quiet_for:
             return
-        left = report["steps"] - report["step"]
-        print(f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, {report['states']} states, "
-              f"{report['bytes'] / 2**30:.2f} GiB, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
-              f"(at that pace ~{left * report['step_seconds']:.0f} s left)", file=sys.stderr, flush=True)
+        memory = f"{_resident() / 2**30:.1f} GiB in use"
+        if "phase" not in report:
+            left = report["steps"] - report["step"]
+            print(f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, {report['states']} states, "
+                  f"{memory}, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
+                  f"(at that pace ~{left * report['step_seconds']:.0f} s left)", file=sys.stderr, flush=True)
+        elif "tasks" not in report:
+            print(f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far",
+                  file=sys.stderr, flush=True)
+        else:
+            done, known = report["done_weight"], report["known_weight"]
+            if report["walk_done"] and done:
+                left = f"~{report['elapsed'] * (known - done) / done:.0f} s left"
+            else:
+                left = "time left known once every task has started"
+            print(f"dp: middle row: {report['tasks_done']}/{report['tasks']}{'' if report['walk_done'] else '+'} tasks "
+                  f"({100 * done / max(known, 1):.0f}% of the states known so far), {report['leaves']} leaves, "
+                  f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, {left}",
+                  file=sys.stderr, flush=True)
 
     return show
 
+
+def _resident() -> int:
+    """This process's resident memory in bytes (0 where /proc does not say)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 class DpHexiom:
@@ -439,6 +518,9 @@ class DpHexiom:
                                        progress=progress_to_stderr(started))
             watch.stop("count")
             if not outcome.complete:
+                if outcome.count:  # the halves' finished leaves: boards that exist, a lower bound (N+)
+                    return Result(self.name, self.family, Status.SAT, (), False, outcome.count, dict(outcome.stats),
+                                  dict(watch.times), stopped_by=outcome.stopped_by)
                 return self._unknown(outcome.stats, watch, outcome.stopped_by)
             status = Status.SAT if outcome.count else Status.UNSAT
             return Result(self.name, self.family, status, (), True, outcome.count, dict(outcome.stats), dict(watch.times))
