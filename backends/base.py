@@ -87,6 +87,23 @@ class Result:
         return f"{self.count}" if self.complete else f"{self.count}+"
 
 
+#: Where a count-only backend reports a lower bound it has proved so far (boards it has finished counting):
+#: the runner's child sets it to send the bound to the parent, so a run killed at its limit, or by
+#: Ctrl-C, still reports ``N+`` instead of ``0+``.  A no-op everywhere else.
+_partial_count_sink: Callable[[int], None] | None = None
+
+
+def report_partial_count(count: int) -> None:
+    """Tell whoever runs this backend that at least ``count`` solutions exist (see ``_partial_count_sink``)."""
+    if _partial_count_sink is not None:
+        _partial_count_sink(count)
+
+
+def set_partial_count_sink(sink: Callable[[int], None] | None) -> None:
+    global _partial_count_sink
+    _partial_count_sink = sink
+
+
 class SolutionSink(Protocol):
     def __call__(self, solution: Any) -> None: ...
 

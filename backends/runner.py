@@ -24,6 +24,7 @@ import traceback
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Callable, Iterable, Mapping
 
+from . import base
 from .base import Limits, Options, Result, Status
 
 #: Seconds a child may overrun its time limit before it is killed: a fixed part and a share of
@@ -192,6 +193,13 @@ def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] |
             else:
                 conn.send(("solution", None))
 
+        sending = threading.Lock()
+
+        def partial(count: int) -> None:
+            with sending:
+                conn.send(("count", count))
+
+        base.set_partial_count_sink(partial)
         if limits.time is not None and limits.time <= 0:
             result = Result(job.backend, job.family, Status.UNKNOWN, (), False, 0, stopped_by="time limit")
         else:
@@ -260,14 +268,17 @@ def run_job(
     invalid: tuple | None = None
     solutions: list = []
     streamed = 0
+    proved = 0  # the largest lower bound a count-only backend reported
     final: dict | None = None
     error: str | None = None
     stopped_by: str | None = None
 
     def take(message: tuple) -> None:
-        nonlocal streamed, final, error, invalid
+        nonlocal streamed, proved, final, error, invalid
         kind = message[0]
-        if kind == "solution":
+        if kind == "count":
+            proved = max(proved, message[1])
+        elif kind == "solution":
             streamed += 1
             if message[1] is not None:
                 solutions.append(message[1])
@@ -331,8 +342,9 @@ def run_job(
         raise LevelSyntaxError(file, line, message, column) if file is not None else TrisolveError(message)
     if final is not None:  # the child finished: its record stands, even if Ctrl-C came after
         return dataclasses.replace(RunRecord.from_json(final), solutions=tuple(solutions), wall=wall)
-    # Killed, crashed or stopped: keep what was streamed, never call it complete.
-    return record_of(job, status=Status.SAT.value if streamed else Status.UNKNOWN.value, count=streamed, complete=False,
+    # Killed, crashed or stopped: keep what was streamed (or proved), never call it complete.
+    found = max(streamed, proved)
+    return record_of(job, status=Status.SAT.value if found else Status.UNKNOWN.value, count=found, complete=False,
                      solutions=tuple(solutions), wall=wall, stopped_by=stopped_by, error=error)
 
 

@@ -15,8 +15,10 @@ from trisolve.models import hexiom
 class ScriptedBackend:
     """Streams the given solutions, then behaves as told: finish, hang, or crash."""
 
-    def __init__(self, name: str, solutions, *, then: str = "finish", complete: bool = True, pause: float = 0.0):
+    def __init__(self, name: str, solutions, *, then: str = "finish", complete: bool = True, pause: float = 0.0,
+                 proves: tuple[int, ...] = ()):
         self.name = name
+        self._proves = proves  # lower bounds reported, as a count-only backend does, before ``then``
         self.family = "hexiom"
         self._solutions = solutions
         self._then = then
@@ -31,6 +33,8 @@ class ScriptedBackend:
             if on_solution:
                 on_solution(solution)
             time.sleep(self._pause)
+        for bound in self._proves:
+            base.report_partial_count(bound)
         if self._then == "hang":
             time.sleep(3600)  # ignores its time limit: the runner must kill it
         if self._then == "crash":

@@ -33,6 +33,16 @@ def test_a_backend_that_ignores_its_limit_is_killed_and_keeps_what_it_streamed(h
     assert multiprocessing.active_children() == []
 
 
+def test_a_count_only_backend_killed_at_its_limit_keeps_the_lower_bound_it_reported(hexiom_level):
+    from support import level_path
+
+    fake_backends.register("proves", lambda n: fake_backends.ScriptedBackend(n, [], then="hang", proves=(3, 40, 12)))
+    record = run_job(_job(level_path("hexiom", "level01"), "proves", time=0.5), hexiom_level("level01"), grace=0.5)
+    assert (record.count, record.complete, record.status, record.count_text) == (40, False, "sat", "40+")
+    assert record.stopped_by == "killed at time limit"
+    assert multiprocessing.active_children() == []
+
+
 def test_a_crash_is_an_error_not_an_answer(hexiom_level):
     from support import level_path
 
