@@ -1,0 +1,224 @@
+"""dp's compiled counters, row by row (``hexiom_runs``) and by halves (``hexiom_halves``).
+
+The brute force of ``test_dp_hexiom`` checks the backend (which counts small
+levels row by row); here: the identity the tally rests on, the halves
+against the rows on levels the middle mirror keeps (locks and blocks
+included), the left-right mirror of the middle row, lower bounds from
+stopped runs, and level 40's own cubes against clingo.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from trisolve.backends import registry
+from trisolve.backends.base import Limits, Options, Status
+from trisolve.backends.dp import hexiom_halves
+from trisolve.backends.dp.hexiom_halves import HalvesCounter, count_by_halves, halves_for
+from trisolve.backends.dp.hexiom_plan import fold, make_plan
+from trisolve.backends.dp.hexiom_runs import RunPlan, count_runs
+from trisolve.models import hexiom
+
+from support import level_path
+from test_dp_hexiom import brute_force, generated_levels, occupancy_histograms
+
+ENUMERATE = Options(enumerate=True)
+
+
+def rows(level: hexiom.Level) -> int:
+    outcome = count_runs(RunPlan(level, make_plan(fold(level))))
+    assert outcome.complete
+    return outcome.count
+
+
+def middle_mirror(board: hexiom.Board) -> tuple[int, ...]:
+    row_of = {c: r for r, cells in enumerate(board.rows) for c in cells}
+    m = board.side - 1
+    return next(p for p in board.symmetries
+                if all(row_of[p[c]] == 2 * m - row_of[c] for c in range(board.size)) and all(p[c] == c for c in board.rows[m]))
+
+
+@st.composite
+def mirrored_levels(draw, side: int) -> hexiom.Level:
+    """A level the mirror across the middle row keeps: a mirrored board, mirrored locks and blocks."""
+    board = hexiom.Board(side)
+    mu = middle_mirror(board)
+    upper = [c for r in board.rows[:side] for c in r]  # rows 0..m
+    occupied = {c for c in upper if draw(st.integers(0, 4)) > 0}
+    occupied |= {mu[c] for c in occupied}
+    numbers = {c: sum(1 for n in board.neighbours[c] if n in occupied) for c in occupied}
+    blocked = {c for c in upper if c not in occupied and draw(st.integers(0, 3)) == 0}
+    blocked |= {mu[c] for c in blocked}
+    locked_cells = {c for c in upper if c in occupied and draw(st.integers(0, 5)) == 0}
+    locked_cells |= {mu[c] for c in locked_cells}
+    counts = [0] * (hexiom.MAX_TILE + 1)
+    for number in numbers.values():
+        counts[number] += 1
+    if draw(st.booleans()):  # one tile renumbered: often no solution, still mirrored
+        source = draw(st.sampled_from([d for d in range(len(counts)) if counts[d]] or [0]))
+        if counts[source]:
+            counts[source] -= 1
+            counts[draw(st.integers(0, hexiom.MAX_TILE))] += 1
+    locked = tuple(sorted((c, numbers[c]) for c in locked_cells))
+    return hexiom.Level(board, tuple(counts), locked, frozenset(blocked), name=f"mirrored side {side}")
+
+
+# ------------------------------------------------------------ the identity
+
+
+def tally(level: hexiom.Level, solution: hexiom.Solution) -> tuple[int, int]:
+    """(empty cells, defect) of a board: usable empty cells, each 6 - its usable degree, plus edges between them."""
+    board = level.board
+    usable = {c for c in range(board.size) if c not in level.blocked_cells}
+    empty = {c for c in usable if solution.cells[c] is None}
+    degree = {c: sum(1 for n in board.neighbours[c] if n in usable) for c in usable}
+    edges = sum(1 for c in empty for n in board.neighbours[c] if n in empty and n > c)
+    return len(empty), sum(6 - degree[c] for c in empty) + edges
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(generated_levels(2), generated_levels(3)))
+def test_every_solution_has_the_empty_cells_and_defect_the_level_fixes(level):
+    run_plan = RunPlan(level, make_plan(fold(level)))
+    solutions = brute_force(level)
+    for solution in solutions:
+        assert tally(level, solution) == (run_plan.empties, run_plan.defect)
+    assert rows(level) == len(solutions)
+
+
+# ------------------------------------------------------------ halves against rows
+
+
+def test_rows_and_halves_count_side3_histograms_like_every_occupancy_pattern():
+    """Side 3, no locks or blocks: for histograms some of the 2^19 patterns have, the patterns with that
+    histogram, counted row by row and by halves (both mirror modes, one and two threads)."""
+    board = hexiom.Board(3)
+    distinct, patterns = np.unique(occupancy_histograms(board), axis=0, return_counts=True)
+    rng = np.random.default_rng(5)
+    for k in [*rng.choice(len(distinct), size=10, replace=False), int(np.argmax(patterns))]:
+        level = hexiom.Level(board, tuple(int(n) for n in distinct[k]), (), frozenset())
+        assert rows(level) == patterns[k], hexiom.format_level(level)
+        for threads in (1, 2):
+            for check in (False, True):
+                outcome = count_by_halves(level, threads=threads, check_mirror=check)
+                assert outcome.complete and outcome.count == patterns[k], (threads, check, hexiom.format_level(level))
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(mirrored_levels(3), mirrored_levels(4)))
+def test_halves_count_mirrored_levels_like_rows(level):
+    if halves_for(level) is None:  # a middle-row cell with no usable neighbour below it
+        return
+    expected = rows(level)
+    for check in (False, True):
+        outcome = count_by_halves(level, check_mirror=check)
+        assert outcome.complete and outcome.count == expected, hexiom.format_level(level)
+
+
+def test_the_mirror_check_compares_leaves_with_their_images():
+    level = hexiom.parse(level_path("hexiom", "level22"))
+    outcome = count_by_halves(level, check_mirror=True)
+    assert outcome.count == 109821 and outcome.stats["mirror_checks"] > 10
+
+
+def test_levels_the_middle_mirror_does_not_keep_are_not_split():
+    level = hexiom.parse(level_path("hexiom", "level39"))  # locks off the mirror
+    assert halves_for(level) is None
+    assert count_by_halves(level) is None
+    assert halves_for(hexiom.parse(level_path("hexiom", "level38"))) is not None
+
+
+def test_a_leaf_filter_counts_a_cube_and_the_cubes_add_up():
+    level = hexiom.parse(level_path("hexiom", "level22"))
+    halves = halves_for(level)
+    cubes: dict = {}
+    total = HalvesCounter(halves, check_mirror=True, on_leaf=lambda row, w, shares: cubes.update(
+        {(row, lower): n for lower, n in shares})).count()
+    assert sum(cubes.values()) == total.count == 109821
+    row = max({r for r, _ in cubes}, key=lambda r: sum(n for (q, _), n in cubes.items() if q == r))
+    alone = HalvesCounter(halves, check_mirror=True, leaves={row}).count()
+    assert alone.count == sum(n for (q, _), n in cubes.items() if q == row) > 0
+
+
+# ------------------------------------------------------------ limits
+
+
+def test_a_stopped_count_by_halves_keeps_its_finished_leaves_as_a_lower_bound(monkeypatch):
+    level = hexiom.parse(level_path("hexiom", "level38"))
+    original = HalvesCounter._leaf
+
+    def leaf(self, *args):
+        original(self, *args)
+        if self.shared.boards and self.deadline is None:
+            self.deadline = time.monotonic()  # the first leaf with boards: the next step anywhere sees the time limit
+
+    monkeypatch.setattr(HalvesCounter, "_leaf", leaf)
+    monkeypatch.setattr(hexiom_halves, "TASK_DEPTH", 2)
+    outcome = count_by_halves(level, threads=1)
+    assert not outcome.complete and outcome.stopped_by in ("time limit", "stopped")
+    assert 0 < outcome.count < 79
+
+
+def test_the_halves_report_their_finished_boards_as_they_go(monkeypatch):
+    reported = []
+    monkeypatch.setattr(hexiom_halves, "report_partial_count", reported.append)
+    monkeypatch.setattr(hexiom_halves, "TASK_DEPTH", 3)
+    assert count_by_halves(hexiom.parse(level_path("hexiom", "level38"))).count == 79
+    assert len(reported) >= 2 and reported == sorted(reported) and reported[-1] == 79
+
+
+def test_the_backend_reports_a_stopped_halves_count_as_n_plus(monkeypatch):
+    from trisolve.backends.dp import hexiom as dp_hexiom
+    from trisolve.backends.dp.hexiom_plan import Outcome
+
+    monkeypatch.setattr(dp_hexiom, "count_boards", lambda *a, **k: Outcome(40, False, "time limit", {"method": "halves"}))
+    result = registry.get("dp", "hexiom").run(hexiom.parse(level_path("hexiom", "level38")), Limits(time=60), ENUMERATE)
+    assert result.status is Status.SAT and not result.complete and result.count_text == "40+"
+
+
+def test_the_backend_counts_level38_by_halves_and_level39_by_rows():
+    dp = registry.get("dp", "hexiom")
+    by_halves = dp.run(hexiom.parse(level_path("hexiom", "level38")), Limits(time=120), ENUMERATE)
+    assert by_halves.complete and by_halves.count == 79 and by_halves.stats["method"] == "halves"
+    by_rows = dp.run(hexiom.parse(level_path("hexiom", "level39")), Limits(time=120), ENUMERATE)
+    assert by_rows.complete and by_rows.count == 309196 and by_rows.stats["method"] == "rows"
+
+
+def test_a_memory_budget_stops_the_halves(monkeypatch):
+    level = hexiom.parse(level_path("hexiom", "level38"))
+    tight = count_by_halves(level, memory=200_000)
+    assert not tight.complete and tight.stopped_by == "memory budget"
+
+
+def test_progress_reports_the_halves_on_stderr(capsys):
+    from trisolve.backends.dp.hexiom import progress_to_stderr
+
+    level = hexiom.parse(level_path("hexiom", "level38"))
+    count_by_halves(level, progress=progress_to_stderr(time.monotonic(), quiet_for=0))
+    err = capsys.readouterr().err
+    assert "upper half" in err and "middle row:" in err and "boards so far" in err and "GiB in use" in err
+
+
+def test_boards_too_many_for_uint64_are_left_to_the_array_program():
+    board = hexiom.Board(9)  # 217 cells, 60 tiles: more boards with 157 empty cells than uint64 holds
+    level = hexiom.Level(board, (0, 0, 0, 0, 0, 0, 60), (), frozenset())
+    assert not RunPlan(level, make_plan(fold(level))).fits_kernels
+    assert halves_for(level) is None
+
+
+# ------------------------------------------------------------ level 40
+
+
+@pytest.mark.slow
+def test_level40_cubes_counted_by_halves_match_a_sat_solver():
+    """Cubes of level 40 (rows 5 and 6 fixed), some without boards, against a SAT solver's complete enumeration."""
+    from trisolve.bench.dp_cubes import main
+
+    assert main([level_path("hexiom", "level40"), "--leaves", "4", "--cubes", "8", "--max-boards", "300",
+                 "--seed", "3"]) == 0
