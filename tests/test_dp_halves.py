@@ -215,6 +215,14 @@ def test_boards_too_many_for_uint64_are_left_to_the_array_program():
 # ------------------------------------------------------------ level 40
 
 
+def test_level38_cubes_counted_by_halves_match_a_sat_solver():
+    """Every leaf of level 38 (six locks, all kept by the mirrors), cubes with and without boards."""
+    from trisolve.bench.dp_cubes import main
+
+    assert main([level_path("hexiom", "level38"), "--leaves", "0", "--check-mirror", "--cubes", "10",
+                 "--max-boards", "50"]) == 0
+
+
 @pytest.mark.slow
 def test_level40_cubes_counted_by_halves_match_a_sat_solver():
     """Cubes of level 40 (rows 5 and 6 fixed), some without boards, against a SAT solver's complete enumeration."""
