@@ -308,10 +308,13 @@ class Result:
 
     @property
     def count_method(self) -> str:
-        """How the count was made: plain enumeration, symmetry classes, or orbits expanded (``/orbits``)."""
+        """How the count was made: plain enumeration, symmetry classes, orbits expanded (``/orbits``), or what a
+        counter says of itself (``stats.count_method``: dp's dynamic programs)."""
+        if "count_method" in self.stats:
+            return self.stats["count_method"]
         if self.symmetry_breaking:
             return "symmetry classes (one lex-leader per class)"
-        return self.stats.get("count_method", "plain enumeration")
+        return "plain enumeration"
 
     def to_json(self, solutions: bool = True) -> dict:
         """The object ``trisolve solve --json`` prints (and ``--jsonl`` writes, one per line)."""

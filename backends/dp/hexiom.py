@@ -467,10 +467,9 @@ def progress_to_stderr(started: float, quiet_for: float = 5.0) -> Callable[[dict
                   file=sys.stderr, flush=True)
         else:
             done, known = report["done_weight"], report["known_weight"]
-            if report["walk_done"] and done:
-                left = f"~{report['elapsed'] * (known - done) / done:.0f} s left"
-            else:
-                left = "time left known once every task has started"
+            # tasks are weighed by their states and started heaviest first, so the pace so far holds
+            eta = report["elapsed"] * (known - done) / max(done, 1)
+            left = f"~{eta:.0f} s left" if report["walk_done"] else f"~{eta:.0f} s left for the tasks started so far"
             print(f"dp: middle row: {report['tasks_done']}/{report['tasks']}{'' if report['walk_done'] else '+'} tasks "
                   f"({100 * done / max(known, 1):.0f}% of the states known so far), {report['leaves']} leaves, "
                   f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, {left}",
@@ -517,6 +516,7 @@ class DpHexiom:
                 outcome = count_boards(level, make_plan(fold(level)), deadline=deadline, memory=memory,
                                        progress=progress_to_stderr(started))
             watch.stop("count")
+            outcome.stats["count_method"] = _count_method(outcome.stats, options.symmetry_breaking)
             if not outcome.complete:
                 if outcome.count:  # the halves' finished leaves: boards that exist, a lower bound (N+)
                     return Result(self.name, self.family, Status.SAT, (), False, outcome.count, dict(outcome.stats),
@@ -559,6 +559,16 @@ class DpHexiom:
 
     def _unknown(self, stats: dict, watch: base.Stopwatch, why: str | None) -> Result:
         return Result(self.name, self.family, Status.UNKNOWN, (), False, 0, dict(stats), dict(watch.times), stopped_by=why)
+
+
+def _count_method(stats: dict[str, Any], symmetry_breaking: bool) -> str:
+    """What the JSON's ``count_method`` says of a dp count."""
+    if symmetry_breaking:
+        return "symmetry classes by Burnside: boards each symmetry fixes, counted on its folded board"
+    return {
+        "halves": "dynamic programming by halves (one upper-half table, read again upside down, joined over the middle rows)",
+        "rows": "dynamic programming over the cells in reading order (compiled)",
+    }.get(stats.get("method"), "dynamic programming over the cells in reading order")
 
 
 def make(variant: str) -> DpHexiom:
