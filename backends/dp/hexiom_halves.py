@@ -137,14 +137,14 @@ def _join(a_frontiers, a_starts, a_tallies, a_counts, lower_defect, lower_cross,
         d_overlap = row_defect
         previous_empty = False
         for j in range(width):
-            empty = ((f >> (3 * j)) & 7) == 7
+            empty = ((f >> (3 * j)) & 7) == EMPTY
             if empty:
                 e_overlap += 1
                 d_overlap += lower_defect[j] + lower_cross[j]
                 if previous_empty and lower_adjacent[j]:
                     d_overlap += 1
             else:
-                ghost |= np.int64(1) << (ghost_of_lower[j] - 40)
+                ghost |= np.int64(1) << (ghost_of_lower[j] - FRONTIER_BITS)
             previous_empty = empty
         lo = np.searchsorted(t_ghosts, ghost)
         if lo >= t_ghosts.shape[0] or t_ghosts[lo] != ghost:

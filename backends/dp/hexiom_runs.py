@@ -224,7 +224,7 @@ def _transitions(frontiers, old_width, neighbours, finalised, keep, room, keep_l
                  field_of, shifts, forced, ghost_bit, out_code, out_shift, out_ok):
     """Per frontier and choice (empty, occupied): the next frontier, the tally shift, and whether it can follow."""
     values = np.empty(64, np.int64)
-    low = (np.int64(1) << 40) - 1
+    low = (np.int64(1) << FRONTIER_BITS) - 1
     for i in range(frontiers.shape[0]):
         f = frontiers[i]
         for c in range(2):
@@ -238,15 +238,15 @@ def _transitions(frontiers, old_width, neighbours, finalised, keep, room, keep_l
             if c == 0:  # --- empty: one more empty cell, its defect and its edges to earlier empty cells
                 grown = defect
                 for j in range(neighbours.shape[0]):
-                    if values[neighbours[j]] == 7:
+                    if values[neighbours[j]] == EMPTY:
                         grown += 1
-                values[old_width] = 7
+                values[old_width] = EMPTY
                 shift += (np.int64(1) << shifts[0]) + (np.int64(grown) << shifts[1])
             else:  # --- occupied: it and its occupied decided neighbours see each other
                 seen = 0
                 for j in range(neighbours.shape[0]):
                     q = neighbours[j]
-                    if values[q] != 7:
+                    if values[q] != EMPTY:
                         values[q] += 1
                         seen += 1
                 values[old_width] = seen
@@ -254,7 +254,7 @@ def _transitions(frontiers, old_width, neighbours, finalised, keep, room, keep_l
             # --- cells whose last neighbour this is show their final number
             for j in range(finalised.shape[0]):
                 v = values[finalised[j]]
-                if v == 7:
+                if v == EMPTY:
                     continue
                 if final_lock[j] >= 0:
                     if v != final_lock[j]:
@@ -271,7 +271,7 @@ def _transitions(frontiers, old_width, neighbours, finalised, keep, room, keep_l
             code = 0
             for j in range(keep.shape[0]):
                 v = values[keep[j]]
-                if v != 7:
+                if v != EMPTY:
                     if keep_lock[j] >= 0:
                         if not (v <= keep_lock[j] <= v + room[j]):
                             ok = False
@@ -332,7 +332,7 @@ def _gather(order, codes, shifts_by, sources, starts, tallies, counts, width, ro
         partial_sum = 0
         for j in range(width):
             v = (target >> (3 * j)) & 7
-            if v == 7:
+            if v == EMPTY:
                 frontier_empty += 1
                 empty_room += room[j]
             else:
