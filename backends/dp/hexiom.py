@@ -64,7 +64,7 @@ from ...models.hexiom import MAX_TILE, Board, Level, Solution, apply_symmetry, s
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
 from ..catalog import Catalog
-from .hexiom_plan import EMPTY, Outcome, Plan, Step, Stock, Stopped, fold, make_plan
+from .hexiom_plan import EMPTY, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
 
 CATALOG = Catalog(
     default="frontier",
@@ -290,12 +290,7 @@ class Program:
         return layer.get((), {}).get(self.stock.guards, 0)
 
     def stats(self) -> dict[str, Any]:
-        return {
-            "vertices": len(self.plan.steps),
-            "frontier_width": self.plan.width,
-            "peak_states": self.peak_states,
-            "frontier_transitions": self.transitions,
-        }
+        return program_stats(len(self.plan.steps), self.plan.width, self.peak_states, self.transitions)
 
     # ------------------------------------------------ one board, walking back
 

@@ -53,10 +53,9 @@ from numba import njit
 
 from ...models.hexiom import Level
 from ..base import report_partial_count
-from .hexiom_plan import Outcome, Stopped, fold, make_plan
+from .hexiom_plan import Outcome, ProgressSink, Stopped, fold, make_plan
 from .hexiom_runs import DENSE_BOX, EMPTY, FRONTIER_BITS, Layer, RunCounter, RunPlan, _gather, shrunk
 
-ProgressSink = Callable[[dict[str, Any]], None]
 #: cells of the middle row decided depth first before a task is handed to a worker
 TASK_DEPTH = 5
 

@@ -23,19 +23,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
 from ...models.hexiom import MAX_TILE, Level
-from .hexiom_plan import Outcome, Plan, Stock, Stopped
+from .hexiom_plan import Outcome, Plan, ProgressSink, Stock, Stopped, program_stats
 
 EMPTY_CODE = 15
 #: counts stay uint64 while every sum of a step stays below this (then they become Python ints)
 COUNT_CEILING = 1 << 64
 #: bytes one state needs at the peak of a step (its key and count, both choices' candidates, the sort)
 BYTES_PER_STATE = 112
-ProgressSink = Callable[[dict[str, Any]], None]
 
 
 @dataclass(frozen=True)
@@ -279,13 +278,7 @@ class LayerProgram:
         return int(sum(int(c) for c in self.counts[finished]))
 
     def stats(self) -> dict[str, Any]:
-        return {
-            "vertices": len(self.plan.steps),
-            "frontier_width": self.plan.width,
-            "peak_states": self.peak_states,
-            "peak_bytes": self.peak_bytes,
-            "frontier_transitions": self.transitions,
-        }
+        return program_stats(len(self.plan.steps), self.plan.width, self.peak_states, self.transitions, self.peak_bytes)
 
 
 def mirror_merges(level: Level, plan: Plan) -> dict[int, np.ndarray]:

@@ -8,7 +8,7 @@ on its own so that neither of them imports the other's module back.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 from ...models.hexiom import MAX_TILE, Level
 
@@ -235,3 +235,21 @@ class Outcome:
 
 class Stopped(Exception):
     """A limit ended the run (the message says which)."""
+
+
+#: where a counting program reports its progress: a dict per step (or per finished task)
+ProgressSink = Callable[[dict[str, Any]], None]
+
+
+def program_stats(vertices: int, width: int, peak_states: int, transitions: int,
+                  peak_bytes: int | None = None) -> dict[str, Any]:
+    """The stats every counting program reports (the JSON's ``stats``), named once."""
+    stats: dict[str, Any] = {
+        "vertices": vertices,
+        "frontier_width": width,
+        "peak_states": peak_states,
+        "frontier_transitions": transitions,
+    }
+    if peak_bytes is not None:
+        stats["peak_bytes"] = peak_bytes
+    return stats

@@ -41,13 +41,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from math import comb
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 from numba import njit
 
 from ...models.hexiom import MAX_TILE, Level
-from .hexiom_plan import Outcome, Plan, Stopped
+from .hexiom_plan import Outcome, Plan, ProgressSink, Stopped, program_stats
 
 #: the frontier code: 3 bits a position, 0..6 the occupied-neighbour count so far, EMPTY an empty cell
 EMPTY = 7
@@ -57,7 +57,6 @@ FRONTIER_BITS = 40
 DENSE_BOX = 1 << 22
 #: bytes an incoming state costs while a step runs: its tally and count in the step's output buffer
 BYTES_PER_STATE = 16
-ProgressSink = Callable[[dict[str, Any]], None]
 
 
 @dataclass(frozen=True)
@@ -536,13 +535,7 @@ class RunCounter:
         return layer
 
     def stats(self) -> dict[str, Any]:
-        return {
-            "vertices": len(self.plan.steps),
-            "frontier_width": self.plan.width,
-            "peak_states": self.peak_states,
-            "peak_bytes": self.peak_bytes,
-            "frontier_transitions": self.transitions,
-        }
+        return program_stats(len(self.plan.steps), self.plan.width, self.peak_states, self.transitions, self.peak_bytes)
 
 
 def count_runs(run_plan: RunPlan, *, deadline: float | None = None, memory: int | None = None,
