@@ -43,9 +43,28 @@ INTERRUPT = threading.Event()
 
 
 def interrupt(signum: int = 0, frame: Any = None) -> None:
-    """Signal handler: stop every run at once, and raise KeyboardInterrupt in the main thread."""
+    """Signal handler: stop every run at once, and raise KeyboardInterrupt in the main thread.
+
+    Inside a finalizer (a solver's ``__del__``) Python would print the exception and drop it,
+    so there the flag alone is set and the next ``raise_if_interrupted`` raises it.
+    """
     INTERRUPT.set()
-    raise KeyboardInterrupt
+    if not _in_finalizer(frame):
+        raise KeyboardInterrupt
+
+
+def _in_finalizer(frame: Any) -> bool:
+    while frame is not None:
+        if frame.f_code.co_name == "__del__":
+            return True
+        frame = frame.f_back
+    return False
+
+
+def raise_if_interrupted() -> None:
+    """For loops that solve in this process (the generators): stop here after Ctrl-C."""
+    if INTERRUPT.is_set():
+        raise KeyboardInterrupt
 
 
 def interrupted() -> bool:

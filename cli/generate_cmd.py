@@ -64,6 +64,7 @@ def generating_families() -> click.Choice:
 def command(family, sizes, seed, unique, count, folder, as_json):
     """Write COUNT generated FAMILY levels to a folder, each with its intended solution
     in ``<name>.solution.json``; instance i uses a seed derived from --seed and i."""
+    from trisolve.backends.runner import raise_if_interrupted
     from trisolve.generate import generator, instance_seed, write_generated
     from trisolve.models import FAMILIES
 
@@ -71,6 +72,7 @@ def command(family, sizes, seed, unique, count, folder, as_json):
     make = generator(family)
     failed = 0
     for index in range(count):
+        raise_if_interrupted()
         stem = f"{family}-s{seed}-{index:04d}"
         try:
             generated = make(instance_seed(seed, index), unique=unique, name=stem, **params)

@@ -35,10 +35,12 @@ def count_solutions(family: str, level: Any, limit: int = 2, time: float = COUNT
     A count of 1 that is complete proves uniqueness; an incomplete run (time
     limit) proves nothing and is reported as such.
     """
-    from trisolve.backends import registry
+    from trisolve.backends import registry, runner
 
+    runner.raise_if_interrupted()
     backend = registry.get(COUNTING_BACKEND, family)
     result = backend.run(level, Limits(solutions=limit, time=time), Options(enumerate=True))
+    runner.raise_if_interrupted()
     return result.count, result.complete, tuple(result.solutions)
 
 

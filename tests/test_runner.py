@@ -86,3 +86,26 @@ def test_preload_imports_the_solvers_once_so_forked_runs_start_warm():
         "clingo", "ortools.sat.python.cp_model", "pysat.solvers", "trisolve.backends.clingo.sigils",
         "trisolve.backends.cpsat.sigils", "trisolve.backends.pysat.sigils",
     ]))
+
+
+def test_ctrl_c_inside_a_finalizer_is_kept_for_the_next_check():
+    """A signal that lands in a solver's ``__del__`` would be printed and dropped if raised there."""
+    import sys
+
+    import pytest
+
+    from trisolve.backends import runner
+
+    class Finalized:
+        def __del__(self):
+            runner.interrupt(2, sys._getframe())
+
+    try:
+        Finalized()  # dropped at once: __del__ runs here, and must not raise
+        assert runner.interrupted()
+        with pytest.raises(KeyboardInterrupt):
+            runner.raise_if_interrupted()
+        with pytest.raises(KeyboardInterrupt):
+            runner.interrupt(2, sys._getframe())  # outside a finalizer it raises at once
+    finally:
+        runner.INTERRUPT.clear()
