@@ -14,7 +14,8 @@ file, the translator raises) is *stillborn*, outside the score.
 A mutant whose run is cut short by the time limit on an instance where its
 own variant, unmutated, completed within ``TIMEOUT_KILL_SHARE`` of the limit
 is *killed by timeout* (a rule that makes grounding or search explode is a
-bug too), counted apart from the other two kinds.  The cross-checker itself
+bug too), counted apart from the other two kinds; it still runs on the later
+shipped instances, where a validator or count kill replaces it.  The cross-checker itself
 never calls a run cut short a finding: only ``mutate`` does, and only
 against that quick unmutated run.
 
@@ -400,8 +401,13 @@ def _kill(family: Family, instances: Sequence[Instance], mutants: Sequence[Mutan
           references: Sequence[str], with_symmetry: bool, runner: _Runner, timeout: float, batch: int, seed: int,
           kills: dict[str, list[str]], excluded: dict[str, str], agreed: dict[str, _Reference],
           deadline: float | None) -> list[str]:
-    """Run the mutants still alive on the instances, batch by batch, until all are killed or time is up."""
-    alive = [m for m in mutants if outcomes[m.id].status == "survived"]
+    """Run the mutants still alive on the instances, batch by batch, until all are killed or time is up.
+
+    A mutant killed only by timeout keeps running on the later batches: a
+    validator or count kill found there replaces it (it needs no clock, and
+    it names the instance the killing suite should hold).
+    """
+    alive = [m for m in mutants if _still_open(outcomes[m.id])]
     used: list[str] = []
     for start in range(0, len(instances), max(1, batch)):
         if not alive or (deadline is not None and time.monotonic() >= deadline):
@@ -433,8 +439,13 @@ def _kill(family: Family, instances: Sequence[Instance], mutants: Sequence[Mutan
                     kills[before[2]].remove(mutant.id)  # the suite wants the stronger kill
                 kills.setdefault(instance.path, []).append(mutant.id)
         # a mutant killed by a second instance of the same batch also counts for the suite
-        alive = [m for m in alive if outcomes[m.id].status == "survived"]
+        alive = [m for m in alive if _still_open(outcomes[m.id])]
     return used
+
+
+def _still_open(outcome: Outcome) -> bool:
+    """Alive, or killed by timeout only (a stronger kill may still come)."""
+    return outcome.status == "survived" or (outcome.status, outcome.how) == ("killed", "timeout")
 
 
 def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dict[str, Outcome],
@@ -488,6 +499,7 @@ def _references(family: Family, chunk: Sequence[Instance], references: Sequence[
         if verdict.status != "agree" or verdict.count is None:
             excluded[instance.path] = f"the unmutated backends did not agree and complete ({verdict.status}, {verdict.count_text})"
             continue
+        excluded.pop(instance.path, None)  # left out in an earlier pass (a reference was slow then), used now
         orbits = verdict.orbits
         if with_symmetry and orbits is None:
             counts = {r.count for r in records if r.symmetry_breaking and r.complete}
@@ -500,8 +512,8 @@ def _classify(outcome: Outcome, family: Family, instance: Instance, ref: _Refere
               timeout: float) -> None:
     """Judge one mutant run beside the references: killed (and how), stillborn, or still alive.
 
-    A kill by timeout is the weakest kind: a later run of the same batch that
-    kills by validator or count replaces it.
+    A kill by timeout is the weakest kind: a later run that kills by
+    validator or count replaces it.
     """
     outcome.tried += 1
     if record.error:
