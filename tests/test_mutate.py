@@ -6,6 +6,7 @@ the full scores are measured with the command itself, not in CI.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -161,6 +162,10 @@ def test_a_run_cut_short_kills_by_timeout_only_when_the_unmutated_variant_was_qu
     mutate_module._classify(outcome, family, instance, ref, mutant_run, timeout=5.0)
     assert outcome.timeouts == 1
     assert (outcome.status, outcome.how) == (("killed", "timeout") if killed else ("survived", None))
+    # a count kill on a later instance replaces a timeout kill: it needs no clock
+    wrong = dataclasses.replace(_record(m.spec, complete=True, wall=0.1), status="sat", count=1)
+    mutate_module._classify(outcome, family, instance, ref, wrong, timeout=5.0)
+    assert (outcome.status, outcome.how) == ("killed", "count")
     # the cross-checker itself never calls a run cut short a finding
     verdict = mutate_module.judge(family, level, instance.path, [*ref.records, mutant_run])
     assert not verdict.failed and verdict.status == "incomplete"
@@ -173,12 +178,14 @@ def test_a_mutant_that_never_stops_grounding_is_killed_by_timeout(tmp_path):
     endless = [n for n, m in enumerate(made, start=1) if m.mutated == "turn(T,F,(Q+1),C,-R) :- turn(T,F,Q,R,C)."]
     assert len(endless) == 1
     family = FAMILIES["sigils"]
-    path = os.path.join(ROOT, "levels", "sigils", "gate-4x3.txt")
-    report = mutate_module.run_mutate(family, "clingo", [Instance(path, family, family.parse(path))],
-                                      folder=str(tmp_path), timeout=2.0, parallel=1, ids=[f"sigils#{endless[0]}"],
-                                      references=("clingo",))
+    paths = [os.path.join(ROOT, "levels", "sigils", f"{name}.txt") for name in ("gate-4x3", "trominoes-3x3")]
+    report = mutate_module.run_mutate(family, "clingo", [Instance(p, family, family.parse(p)) for p in paths],
+                                      folder=str(tmp_path), timeout=2.0, parallel=2, batch=1,
+                                      ids=[f"sigils#{endless[0]}"], references=("clingo",))
     (outcome,) = report.outcomes
-    assert (outcome.status, outcome.how, outcome.timeouts) == ("killed", "timeout", 1), outcome.finding
+    # killed on the first instance, and still run on the second (a stronger kill could come there)
+    assert (outcome.status, outcome.how, outcome.tried, outcome.timeouts) == ("killed", "timeout", 2, 2), outcome.finding
+    assert outcome.instance == paths[0] and report.suite == (paths[0],)
     assert "cut short by the 2 s time limit" in outcome.finding and "clingo:choice unmutated completed it" in outcome.finding
     assert score_row("sigils.lp", report.outcomes)["by_timeout"] == 1
     with pytest.raises(mutate_module.UnknownMutant):
