@@ -457,11 +457,15 @@ def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dic
     ``hexiom.lp`` is loaded by every clingo variant: a rule the ``count``
     variant states twice may be the only copy in ``occupancy``.  A mutant
     killed under any variant counts as killed, the finding naming the variant.
+    A mutant killed only by timeout is re-tried too, unless every one of its
+    runs was cut short (none ever finished): a validator or count kill under
+    a sibling (symmetry breaking, often) replaces the timeout kill.
     """
     twins = {f"{o.mutant.id}@{sibling}": (o, Mutant(**{
         **o.mutant.__dict__, "id": f"{o.mutant.id}@{sibling}", "base": sibling.removesuffix(SB), "siblings": (),
         "symmetry_breaking": o.mutant.symmetry_breaking or sibling.endswith(SB)}))
-        for o in outcomes.values() if o.status == "survived" for sibling in o.mutant.siblings}
+        for o in outcomes.values() if o.status == "survived" or (_still_open(o) and o.timeouts < o.tried)
+        for sibling in o.mutant.siblings}
     if not twins:
         return
     with_symmetry = with_symmetry or any(twin.symmetry_breaking for _, twin in twins.values())
@@ -472,13 +476,20 @@ def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dic
         agreed, deadline=None)
     for key, twin_outcome in twin_outcomes.items():
         original = twins[key][0]
-        if twin_outcome.status == "killed" and original.status == "survived":
+        if twin_outcome.status != "killed":
+            continue
+        stronger = original.how == "timeout" and twin_outcome.how != "timeout"
+        if original.status == "survived" or stronger:
+            if stronger and original.mutant.id in kills.get(original.instance or "", []):
+                kills[original.instance].remove(original.mutant.id)  # the suite wants the stronger kill
             original.status, original.how, original.instance = "killed", twin_outcome.how, twin_outcome.instance
             twin = twins[key][1]
             original.finding = (f"under {twin.base}{SB if twin.symmetry_breaking else ''}: {twin_outcome.finding}")
     for path, killed in twin_kills.items():
         for key in killed:
-            kills.setdefault(path, []).append(twins[key][0].mutant.id)
+            original, how = twins[key][0], twin_outcomes[key].how
+            if how != "timeout" or original.how == "timeout":  # a clock-bound kill only where nothing stronger is
+                kills.setdefault(path, []).append(original.mutant.id)
 
 
 def _references(family: Family, chunk: Sequence[Instance], references: Sequence[str], with_symmetry: bool,
