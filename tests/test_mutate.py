@@ -120,6 +120,9 @@ def test_an_equivalence_marker_marks_exactly_the_mutants_it_names_and_is_no_comm
 def test_a_stale_or_malformed_marker_is_found():
     stale = MARKED.replace("`3`", "`7`")  # the bound+1 mutant writes 3, not 7
     assert [(m.line, m.operator) for m in lp_mutants.stale_markers(stale)] == [(2, "bound+1")]
+    apart = MARKED.replace("{ pick", "\n{ pick")  # a blank line between the markers and their rule
+    assert [m.line for m in lp_mutants.stale_markers(apart)] == [2, 3]
+    assert not any(m.equivalent for m in lp_mutants.mutants(apart))
     for bad in ("% mutate: equivalent bound+2 -- no such operator", "% mutate: equivalent delete-rule no reason",
                 "% mutate: equivalnet delete-rule -- typo"):
         with pytest.raises(ValueError, match="not an equivalence marker"):

@@ -24,7 +24,7 @@ operator on the rule.  ``mutate`` reports a marked survivor as equivalent
 with the reason, outside the score's denominator, and a marked mutant that
 is killed anyway as a wrong marker.  Marker lines are not part of the rule's
 comment (``LpMutant.comment``).  ``stale_markers`` lists markers that mark
-nothing.
+nothing (the rule or the printing changed, or no rule is right below).
 """
 
 from __future__ import annotations
@@ -101,14 +101,13 @@ def _mutants(source: str) -> tuple[list[LpMutant], list[Marker]]:
     ast.parse_string(source, lambda statement: rules.append(statement)
                      if statement.ast_type == ast.ASTType.Rule else None)
     lines = source.split("\n")
+    every_marker = _markers(lines)
     found: dict[str, LpMutant] = {}
     used: set[int] = set()
-    every_marker: list[Marker] = []
     for rule in rules:
         begin, end = rule.location.begin, rule.location.end
         original = str(rule)
-        comment, markers = _comment_above(lines, begin.line)
-        every_marker.extend(markers)
+        comment, markers = _comment_above(lines, begin.line, every_marker)
         for operator, replacement in _rule_mutants(rule):
             if replacement == original:
                 continue  # the operator changed nothing here (e.g. equal bounds swapped)
@@ -118,7 +117,8 @@ def _mutants(source: str) -> tuple[list[LpMutant], list[Marker]]:
                 used.update(m.line for m in marked)
                 found[text] = LpMutant(operator, begin.line, original, replacement, text, comment,
                                        "; ".join(m.reason for m in marked))
-    return list(found.values()), [m for m in every_marker if m.line not in used]
+    # a marker that is not right above a rule (a blank line between, above a #show) marks nothing either
+    return list(found.values()), [m for line, m in sorted(every_marker.items()) if line not in used]
 
 
 def parses(text: str) -> str | None:
@@ -214,20 +214,29 @@ def _splice(lines: list[str], line: int, column: int, end_line: int, end_column:
     return "\n".join(lines[: line - 1] + spliced + lines[end_line:])
 
 
-def _comment_above(lines: list[str], line: int) -> tuple[str, list[Marker]]:
+def _markers(lines: list[str]) -> dict[int, Marker]:
+    """Every equivalence marker of the file by its line; a line that starts like one but is not one is an error."""
+    out: dict[int, Marker] = {}
+    for number, line in enumerate(lines, start=1):
+        if not _MARKER_START.match(line):
+            continue
+        match = MARKER.match(line)
+        if match is None or match["operator"] not in OPERATORS:
+            raise ValueError(f"line {number}: not an equivalence marker: {line.strip()!r} (want % mutate: "
+                             f"equivalent OPERATOR [`TEXT`] -- REASON, OPERATOR one of {', '.join(OPERATORS)})")
+        out[number] = Marker(number, match["operator"], match["text"], match["reason"])
+    return out
+
+
+def _comment_above(lines: list[str], line: int, markers: dict[int, Marker]) -> tuple[str, list[Marker]]:
     """The ``%`` comment lines right above a statement (its stated purpose), and its equivalence markers."""
     out: list[str] = []
-    markers: list[Marker] = []
+    mine: list[Marker] = []
     index = line - 2
     while index >= 0 and lines[index].lstrip().startswith("%"):
-        if _MARKER_START.match(lines[index]):
-            match = MARKER.match(lines[index])
-            if match is None or match["operator"] not in OPERATORS:
-                raise ValueError(f"line {index + 1}: not an equivalence marker: {lines[index].strip()!r} "
-                                 f"(want % mutate: equivalent OPERATOR [`TEXT`] -- REASON, OPERATOR one of "
-                                 f"{', '.join(OPERATORS)})")
-            markers.insert(0, Marker(index + 1, match["operator"], match["text"], match["reason"]))
+        if index + 1 in markers:
+            mine.insert(0, markers[index + 1])
         else:
             out.insert(0, lines[index].strip().lstrip("%").strip())
         index -= 1
-    return " ".join(out), markers
+    return " ".join(out), mine
