@@ -49,16 +49,20 @@ MUTABLE = ("pysat", "clingo", "cpsat")
                    "variant); a --plugin backend may be one.")
 @click.option("--only", multiple=True, metavar="FILE",
               help="Mutate only encoding files whose name contains this (e.g. hexiom_count.lp); repeatable.")
+@click.option("--mutant", "mutant_ids", multiple=True, metavar="ID",
+              help="Run only the mutant with this id (as the report names it, e.g. sigils#25); repeatable.")
 @click.option("--show", type=click.IntRange(min=0), default=30, show_default=True, help="Survivors listed at most.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @plugin_option
 def command(family, backend, levels_dir, generate_count, sizes, retry,
             retry_budget, timeout, parallel, batch, jsonl, resume, suite_dir, out_dir, executor, scheduler, seed, references, only,
-            show, as_json, plugins):
+            mutant_ids, show, as_json, plugins):
     """Mutate FAMILY's encodings of --backend and score the instance set: exit 0 when every mutant is
-    killed or explained as equivalent, 1 when one survives unexplained."""
+    killed or explained as equivalent, 1 when one survives unexplained or a mutant marked equivalent is
+    killed (the marker is wrong).  A mutant cut short by --timeout where its variant, unmutated, finished
+    within a fifth of it is killed by timeout."""
     from trisolve.backends import registry
-    from trisolve.crosscheck.mutate import REFERENCES, run_mutate
+    from trisolve.crosscheck.mutate import REFERENCES, UnknownMutant, run_mutate
     from trisolve.models import FAMILIES
 
     load_plugins(plugins)
@@ -107,7 +111,9 @@ def command(family, backend, levels_dir, generate_count, sizes, retry,
         report = run_mutate(fam, backend, instances, folder=out_dir, timeout=timeout, parallel=parallel, jsonl=jsonl,
                             resume=resume, executor=executor, scheduler=scheduler, batch=batch,
                             generate=retry_instances, retry_budget=retry_budget, suite=suite_dir, seed=seed,
-                            only=only, references=chosen, on_record=progress.update)
+                            only=only, ids=mutant_ids, references=chosen, on_record=progress.update)
+    except UnknownMutant as problem:
+        raise UsageProblem(str(problem)) from None
     finally:
         progress.close()
     if as_json:
@@ -115,7 +121,7 @@ def command(family, backend, levels_dir, generate_count, sizes, retry,
     else:
         _print(report, show, suite_dir)
     unexplained = [o for o in report.outcomes if o.status == "survived" and o.reason is None]
-    if unexplained:
+    if unexplained or any(o.wrong_marker for o in report.outcomes):
         raise click.exceptions.Exit(1)
 
 
@@ -136,21 +142,29 @@ def _shipped(path: str, family):
 def _print(report, show: int, suite_dir: str | None) -> None:
     def table(title: str, rows: list[dict]) -> None:
         click.echo(f"{title:46} {'mutants':>7} {'stillb.':>7} {'killed':>6} {'valid.':>6} {'count':>5} "
-                   f"{'surv.':>5} {'equiv.':>6} {'score':>7}")
+                   f"{'timeout':>7} {'surv.':>5} {'equiv.':>6} {'score':>7}")
         for row in rows:
             score = "n/a" if row["score"] is None else f"{100 * row['score']:.1f}%"
             click.echo(f"{row['name']:46} {row['mutants']:7} {row['stillborn']:7} {row['killed']:6} "
-                       f"{row['by_validator']:6} {row['by_count']:5} {row['survived']:5} {row['equivalent']:6} {score:>7}")
-        click.echo("")
+                       f"{row['by_validator']:6} {row['by_count']:5} {row['by_timeout']:7} {row['survived']:5} "
+                       f"{row['equivalent']:6} {score:>7}")
+        click.echo("(killed = by the validator + by count only + by timeout: cut short where the unmutated "
+                   "variant finished within a fifth of the limit)\n" if title == "encoding file" else "")
 
     click.echo(f"mutate {report.family} --backend {report.backend}: {len(report.outcomes)} mutants, "
                f"{len(report.instances)} instances used, {len(report.generated)} generated for survivors\n")
     table("encoding file", report.table(lambda o: o.mutant.file))
     table("operator", report.table(lambda o: o.mutant.operator))
+    for outcome in report.outcomes:
+        if outcome.wrong_marker:
+            m = outcome.mutant
+            click.echo(f"WRONG MARKER: {m.location} {m.operator} ({m.id}): {outcome.wrong_marker}")
+            click.echo(f"    mutated:  {m.mutated}")
+            click.echo(f"    finding:  {outcome.finding}")
     survivors = [o for o in report.outcomes if o.status == "survived"]
     for outcome in survivors[:show]:
         m = outcome.mutant
-        label = "candidate equivalent" if outcome.reason else "SURVIVED"
+        label = ("equivalent" if m.equivalent else "candidate equivalent") if outcome.reason else "SURVIVED"
         click.echo(f"{label}: {m.location} {m.operator} ({m.id}, tried on {outcome.tried} instances"
                    f"{f', {outcome.timeouts} cut short by the time limit' if outcome.timeouts else ''})")
         click.echo(f"    original: {m.original}")

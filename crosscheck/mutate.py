@@ -11,12 +11,22 @@ invalid solution (by the validator) or a count, set or sat/unsat difference
 (by counting only).  A mutant that does not run at all (clingo refuses the
 file, the translator raises) is *stillborn*, outside the score.
 
+A mutant whose run is cut short by the time limit on an instance where its
+own variant, unmutated, completed within ``TIMEOUT_KILL_SHARE`` of the limit
+is *killed by timeout* (a rule that makes grounding or search explode is a
+bug too), counted apart from the other two kinds; it still runs on the later
+shipped instances, where a validator or count kill replaces it.  The cross-checker itself
+never calls a run cut short a finding: only ``mutate`` does, and only
+against that quick unmutated run.
+
 Instances go in batches (smallest first): after each batch the killed
 mutants stop, so each costs runs only until something kills it.  Survivors
 are then re-tried on generated instances within a time budget; those still
-alive are candidate equivalent mutants, with the reason when one is known
-(the rule or group is marked as implied by the others).  Every run goes to
-the JSONL log at once; a rerun with the same log reuses every finished run.
+alive are candidate equivalent mutants, with the reason when one is known:
+the rule or group is marked as implied by the others, or the rule carries a
+per-mutant marker (``% mutate: equivalent OPERATOR `TEXT` -- REASON``, see
+``backends/clingo/lp_mutants.py``).  Every run goes to the JSONL log at once;
+a rerun with the same log reuses every finished run.
 """
 
 from __future__ import annotations
@@ -54,6 +64,13 @@ SB = " +symmetry-breaking"
 #: Why a surviving mutant changes nothing, when its site or rule says so.
 IMPLIED = ("it changes a constraint the encoding states as implied by the others (kept only to help the search): "
            "removed or weakened, what is left still implies it")
+#: A mutant run cut short by the time limit kills the mutant (``how="timeout"``) when the unmutated
+#: encoding (the same variant, the same mode) completed the same instance within this share of the limit.
+TIMEOUT_KILL_SHARE = 0.2
+
+
+class UnknownMutant(ValueError):
+    """``ids`` names a mutant that the encodings do not give."""
 
 
 @dataclass(frozen=True)
@@ -70,6 +87,8 @@ class Mutant:
     mutated: str  # the statement that replaces it, or what the operator does
     symmetry_breaking: bool  # the site only acts with symmetry breaking: run it that way
     purpose: str = ""  # the rule's comment or the group's name: a hint for equivalence
+    #: the encoding's own marker for exactly this mutant: why it is equivalent ("" when none)
+    equivalent: str = ""
     #: other variants that load the file or reach the site, and its own variant with symmetry breaking
     #: when that loads it too (``SB`` suffix): a survivor is re-tried under each
     siblings: tuple[str, ...] = ()
@@ -96,12 +115,14 @@ class Outcome:
 
     mutant: Mutant
     status: str = "survived"  # killed, survived, stillborn
-    how: str | None = None  # validator, count
+    how: str | None = None  # validator, count, timeout
     instance: str | None = None  # the first instance that killed it
     finding: str = ""  # the judge's message, or the error of a stillborn mutant
     tried: int = 0  # instances it ran on
     timeouts: int = 0  # of those, runs cut short without a finding
     reason: str | None = None  # for survivors: why it is (probably) equivalent, when known
+    #: a mutant the encoding marks equivalent that was killed anyway (by validator or count): the marker is wrong
+    wrong_marker: str | None = None
 
     def to_json(self) -> dict:
         data = {k: v for k, v in self.__dict__.items() if k != "mutant"}
@@ -144,7 +165,8 @@ class Report:
 
 
 def score_row(name: str, outcomes: Sequence[Outcome]) -> dict:
-    """mutants, stillborn, killed (by validator / by count only), survivors, explained equivalents, score.
+    """mutants, stillborn, killed (by validator / by count only / by timeout), survivors, explained
+    equivalents, score.
 
     score = killed / (mutants - stillborn - explained equivalents): a survivor
     without a known reason counts against it.
@@ -157,6 +179,7 @@ def score_row(name: str, outcomes: Sequence[Outcome]) -> dict:
     return {
         "name": name, "mutants": len(outcomes), "stillborn": stillborn, "killed": len(killed),
         "by_validator": sum(o.how == "validator" for o in killed), "by_count": sum(o.how == "count" for o in killed),
+        "by_timeout": sum(o.how == "timeout" for o in killed),
         "survived": len(survivors), "equivalent": equivalent,
         "score": None if judged <= 0 else round(len(killed) / judged, 4),
     }
@@ -204,7 +227,8 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
                 id=f"{stem}#{number}", base=f"clingo:{variant}", change=f"lp:{name}={target}",
                 file=os.path.relpath(path, _package_root()), line=lp.line, operator=lp.operator,
                 original=lp.original, mutated=lp.mutated or "(deleted)", symmetry_breaking=symmetry_breaking,
-                purpose=lp.comment, siblings=tuple(f"clingo:{v}" for v in loaders[name][1:]),
+                purpose=lp.comment, equivalent=lp.equivalent,
+                siblings=tuple(f"clingo:{v}" for v in loaders[name][1:]),
             ))
     return out
 
@@ -310,12 +334,14 @@ def run_mutate(
     suite: str | None = None,
     seed: int = 0,
     only: Sequence[str] = (),
+    ids: Sequence[str] = (),
     references: Sequence[str] = REFERENCES,
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> Report:
     """Make the mutants, run them on ``instances`` (then survivors on ``generate()``'s), judge, report.
 
     ``only``: keep the mutants of encoding files whose name holds one of these strings.
+    ``ids``: keep only the mutants with these ids (``sigils#25``, ``pysat/hexiom#3``).
     ``references``: the unmutated backends (default variant unless named) each mutant is judged against,
     beside its own variant unmutated; a plugin's backend may be one.
     """
@@ -323,6 +349,11 @@ def run_mutate(
     mutants = make_mutants(family.name, backend, instances, folder)
     if only:
         mutants = [m for m in mutants if any(part in os.path.basename(m.file) for part in only)]
+    if ids:
+        unknown = sorted(set(ids) - {m.id for m in mutants})
+        if unknown:
+            raise UnknownMutant(f"no mutant {', '.join(unknown)} (ids look like {mutants[0].id if mutants else 'sigils#1'})")
+        mutants = [m for m in mutants if m.id in ids]
     outcomes = {m.id: Outcome(m) for m in mutants}
     runner = _Runner(jsonl, resume, parallel, executor, scheduler, on_record)
     references = _reference_specs(family.name, mutants, references)
@@ -344,8 +375,7 @@ def run_mutate(
     finally:
         runner.close()
     for outcome in outcomes.values():
-        if outcome.status == "survived":
-            outcome.reason = equivalence_reason(outcome.mutant)
+        explain(outcome)
     chosen = killing_suite(kills)
     if suite:
         _write_suite(suite, chosen, agreed)
@@ -371,8 +401,13 @@ def _kill(family: Family, instances: Sequence[Instance], mutants: Sequence[Mutan
           references: Sequence[str], with_symmetry: bool, runner: _Runner, timeout: float, batch: int, seed: int,
           kills: dict[str, list[str]], excluded: dict[str, str], agreed: dict[str, _Reference],
           deadline: float | None) -> list[str]:
-    """Run the mutants still alive on the instances, batch by batch, until all are killed or time is up."""
-    alive = [m for m in mutants if outcomes[m.id].status == "survived"]
+    """Run the mutants still alive on the instances, batch by batch, until all are killed or time is up.
+
+    A mutant killed only by timeout keeps running on the later batches: a
+    validator or count kill found there replaces it (it needs no clock, and
+    it names the instance the killing suite should hold).
+    """
+    alive = [m for m in mutants if _still_open(outcomes[m.id])]
     used: list[str] = []
     for start in range(0, len(instances), max(1, batch)):
         if not alive or (deadline is not None and time.monotonic() >= deadline):
@@ -395,14 +430,22 @@ def _kill(family: Family, instances: Sequence[Instance], mutants: Sequence[Mutan
                 owners.append((mutant, instance))
         for record, (mutant, instance) in zip(runner(jobs, levels), owners):
             outcome = outcomes[mutant.id]
-            if outcome.status != "survived":
-                continue  # killed earlier in this batch
-            _classify(outcome, family, instance, refs[instance.path], record)
-            if outcome.status == "killed":
+            before = (outcome.status, outcome.how, outcome.instance)
+            if outcome.status != "survived" and before[:2] != ("killed", "timeout"):
+                continue  # killed earlier in this batch (a timeout kill may still become a stronger one)
+            _classify(outcome, family, instance, refs[instance.path], record, timeout)
+            if outcome.status == "killed" and (outcome.status, outcome.how) != before[:2]:
+                if before[2] is not None and mutant.id in kills.get(before[2], []):
+                    kills[before[2]].remove(mutant.id)  # the suite wants the stronger kill
                 kills.setdefault(instance.path, []).append(mutant.id)
         # a mutant killed by a second instance of the same batch also counts for the suite
-        alive = [m for m in alive if outcomes[m.id].status == "survived"]
+        alive = [m for m in alive if _still_open(outcomes[m.id])]
     return used
+
+
+def _still_open(outcome: Outcome) -> bool:
+    """Alive, or killed by timeout only (a stronger kill may still come)."""
+    return outcome.status == "survived" or (outcome.status, outcome.how) == ("killed", "timeout")
 
 
 def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dict[str, Outcome],
@@ -414,11 +457,15 @@ def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dic
     ``hexiom.lp`` is loaded by every clingo variant: a rule the ``count``
     variant states twice may be the only copy in ``occupancy``.  A mutant
     killed under any variant counts as killed, the finding naming the variant.
+    A mutant killed only by timeout is re-tried too, unless every one of its
+    runs was cut short (none ever finished): a validator or count kill under
+    a sibling (symmetry breaking, often) replaces the timeout kill.
     """
     twins = {f"{o.mutant.id}@{sibling}": (o, Mutant(**{
         **o.mutant.__dict__, "id": f"{o.mutant.id}@{sibling}", "base": sibling.removesuffix(SB), "siblings": (),
         "symmetry_breaking": o.mutant.symmetry_breaking or sibling.endswith(SB)}))
-        for o in outcomes.values() if o.status == "survived" for sibling in o.mutant.siblings}
+        for o in outcomes.values() if o.status == "survived" or (_still_open(o) and o.timeouts < o.tried)
+        for sibling in o.mutant.siblings}
     if not twins:
         return
     with_symmetry = with_symmetry or any(twin.symmetry_breaking for _, twin in twins.values())
@@ -429,13 +476,20 @@ def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dic
         agreed, deadline=None)
     for key, twin_outcome in twin_outcomes.items():
         original = twins[key][0]
-        if twin_outcome.status == "killed" and original.status == "survived":
+        if twin_outcome.status != "killed":
+            continue
+        stronger = original.how == "timeout" and twin_outcome.how != "timeout"
+        if original.status == "survived" or stronger:
+            if stronger and original.mutant.id in kills.get(original.instance or "", []):
+                kills[original.instance].remove(original.mutant.id)  # the suite wants the stronger kill
             original.status, original.how, original.instance = "killed", twin_outcome.how, twin_outcome.instance
             twin = twins[key][1]
             original.finding = (f"under {twin.base}{SB if twin.symmetry_breaking else ''}: {twin_outcome.finding}")
     for path, killed in twin_kills.items():
         for key in killed:
-            kills.setdefault(path, []).append(twins[key][0].mutant.id)
+            original, how = twins[key][0], twin_outcomes[key].how
+            if how != "timeout" or original.how == "timeout":  # a clock-bound kill only where nothing stronger is
+                kills.setdefault(path, []).append(original.mutant.id)
 
 
 def _references(family: Family, chunk: Sequence[Instance], references: Sequence[str], with_symmetry: bool,
@@ -456,6 +510,7 @@ def _references(family: Family, chunk: Sequence[Instance], references: Sequence[
         if verdict.status != "agree" or verdict.count is None:
             excluded[instance.path] = f"the unmutated backends did not agree and complete ({verdict.status}, {verdict.count_text})"
             continue
+        excluded.pop(instance.path, None)  # left out in an earlier pass (a reference was slow then), used now
         orbits = verdict.orbits
         if with_symmetry and orbits is None:
             counts = {r.count for r in records if r.symmetry_breaking and r.complete}
@@ -464,8 +519,13 @@ def _references(family: Family, chunk: Sequence[Instance], references: Sequence[
     return out
 
 
-def _classify(outcome: Outcome, family: Family, instance: Instance, ref: _Reference, record: RunRecord) -> None:
-    """Judge one mutant run beside the references: killed (and how), stillborn, or still alive."""
+def _classify(outcome: Outcome, family: Family, instance: Instance, ref: _Reference, record: RunRecord,
+              timeout: float) -> None:
+    """Judge one mutant run beside the references: killed (and how), stillborn, or still alive.
+
+    A kill by timeout is the weakest kind: a later run that kills by
+    validator or count replaces it.
+    """
     outcome.tried += 1
     if record.error:
         if outcome.tried == 1 and not record.solutions:
@@ -475,27 +535,53 @@ def _classify(outcome: Outcome, family: Family, instance: Instance, ref: _Refere
     verdict: Verdict = judge(family, instance.level, instance.path, [*ref.records, record], expected_for(instance.path))
     mine = [f for f in verdict.findings if record.backend in f.backends and f.kind != "note"]
     if any(f.kind == "invalid" for f in mine):
-        outcome.status, outcome.how = "killed", "validator"
+        _killed(outcome, "validator", instance, mine[0].message)
     elif mine:
-        outcome.status, outcome.how = "killed", "count"
+        _killed(outcome, "count", instance, mine[0].message)
     elif record.duplicates and not any(r.duplicates for r in ref.records):
         # the engine filtered answer sets the solver found twice (sigils enumerate without --project):
         # the count was wrong before the filter, and the unmutated encoding never does it
-        outcome.status, outcome.how = "killed", "count"
-        outcome.instance = instance.path
-        outcome.finding = f"{record.backend}: the solver reported {record.duplicates} answer sets twice"
-        return
+        _killed(outcome, "count", instance, f"{record.backend}: the solver reported {record.duplicates} answer sets twice")
     elif not record.complete:
         outcome.timeouts += 1
-        return
-    else:
-        return
-    outcome.instance = instance.path
-    outcome.finding = mine[0].message
+        quick = _quick_unmutated_run(ref, outcome.mutant, record, timeout)
+        if outcome.status == "survived" and quick is not None and "time limit" in (record.stopped_by or ""):
+            _killed(outcome, "timeout", instance,
+                    f"{record.backend}: cut short by the {timeout:g} s time limit ({record.count_text} solutions); "
+                    f"{quick.backend} unmutated completed it in {quick.wall:.2f} s")
+
+
+def _killed(outcome: Outcome, how: str, instance: Instance, finding: str) -> None:
+    outcome.status, outcome.how, outcome.instance, outcome.finding = "killed", how, instance.path, finding
+
+
+def _quick_unmutated_run(ref: _Reference, mutant: Mutant, record: RunRecord, timeout: float) -> RunRecord | None:
+    """The mutant's own variant, unmutated, in the same mode, completed within TIMEOUT_KILL_SHARE of the limit."""
+    for run in ref.records:
+        if (run.backend == mutant.base and run.symmetry_breaking == record.symmetry_breaking and run.complete
+                and not run.error and run.wall <= TIMEOUT_KILL_SHARE * timeout):
+            return run
+    return None
+
+
+def explain(outcome: Outcome) -> None:
+    """A survivor gets its reason when one is known; a mutant marked equivalent that was killed by the
+    validator or by count gets ``wrong_marker`` (the marker's claim is false).  A timeout kill does not
+    contradict a marker: an equivalent mutant may well be slower."""
+    if outcome.status == "survived":
+        outcome.reason = equivalence_reason(outcome.mutant)
+    elif outcome.status == "killed" and outcome.how != "timeout" and outcome.mutant.equivalent:
+        outcome.wrong_marker = (f"marked equivalent ({outcome.mutant.equivalent}) but killed by {outcome.how} "
+                                f"on {outcome.instance}")
 
 
 def equivalence_reason(mutant: Mutant) -> str | None:
-    """Why a surviving mutant is (probably) equivalent, when its rule or site says so; else None."""
+    """Why a surviving mutant is (probably) equivalent, when its rule or site says so; else None.
+
+    The rule's own marker for this very mutant comes first; then a rule or
+    group stated as implied (any weakening of it is harmless)."""
+    if mutant.equivalent:
+        return f"marked equivalent: {mutant.equivalent}"
     if "implied" in mutant.purpose.lower():
         return IMPLIED
     return None
@@ -535,4 +621,5 @@ def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Refere
             handle.write("\n")
 
 
-__all__ = ["Mutant", "Outcome", "Report", "make_mutants", "run_mutate", "killing_suite", "score_row"]
+__all__ = ["UnknownMutant", "Mutant", "Outcome", "Report", "make_mutants", "run_mutate", "killing_suite", "score_row", "explain",
+           "TIMEOUT_KILL_SHARE"]

@@ -6,6 +6,7 @@ the full scores are measured with the command itself, not in CI.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import subprocess
@@ -17,7 +18,10 @@ from support import ROOT
 from trisolve.backends import mutation, registry
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.clingo import lp_mutants
-from trisolve.crosscheck.mutate import killing_suite, score_row, Outcome, Mutant
+from trisolve.backends.runner import RunRecord
+from trisolve.crosscheck import mutate as mutate_module
+from trisolve.crosscheck.mutate import killing_suite, score_row, Outcome, Mutant, explain
+from trisolve.crosscheck.run import Instance
 from trisolve.models import FAMILIES
 
 LEVELS = os.path.join(ROOT, "levels", "hexiom")
@@ -81,11 +85,114 @@ def test_killing_suite_is_a_greedy_set_cover():
 
 def test_score_counts_stillborn_and_explained_equivalents_out():
     m = Mutant("x#1", "clingo:count", "s", "f.lp", 1, "delete-rule", "a.", "", False)
-    outcomes = [Outcome(m, "killed", "validator"), Outcome(m, "killed", "count"), Outcome(m, "stillborn"),
-                Outcome(m, "survived", reason="implied"), Outcome(m, "survived")]
+    outcomes = [Outcome(m, "killed", "validator"), Outcome(m, "killed", "count"), Outcome(m, "killed", "timeout"),
+                Outcome(m, "stillborn"), Outcome(m, "survived", reason="implied"), Outcome(m, "survived")]
     row = score_row("f.lp", outcomes)
-    assert row["mutants"] == 5 and row["killed"] == 2 and row["by_validator"] == 1 and row["by_count"] == 1
-    assert row["score"] == round(2 / 3, 4)  # the unexplained survivor counts against it
+    assert row["mutants"] == 6 and row["killed"] == 3
+    assert (row["by_validator"], row["by_count"], row["by_timeout"]) == (1, 1, 1)
+    assert row["score"] == round(3 / 4, 4)  # the unexplained survivor counts against it
+
+
+MARKED = """\
+% at most two picks
+% mutate: equivalent bound+1 `3` -- a third pick is refused by the rule below
+% mutate: equivalent delete-literal -- box always holds here
+{ pick(X) : item(X) } 2 :- box, ready.
+:- pick(X), pick(Y), X < Y, Y > X+2.
+"""
+
+
+def test_an_equivalence_marker_marks_exactly_the_mutants_it_names_and_is_no_comment():
+    made = lp_mutants.mutants(MARKED)
+    marked = {(m.operator, m.mutated): m.equivalent for m in made if m.equivalent}
+    assert marked == {
+        ("bound+1", "3 >= { pick(X): item(X) } :- box; ready."): "a third pick is refused by the rule below",
+        # without a text the marker names every mutant of its operator on the rule
+        ("delete-literal", "2 >= { pick(X): item(X) } :- ready."): "box always holds here",
+        ("delete-literal", "2 >= { pick(X): item(X) } :- box."): "box always holds here",
+    }
+    first_rule = [m for m in made if m.line == 4]
+    assert first_rule and all(m.comment == "at most two picks" for m in first_rule)
+    assert not any(m.equivalent for m in made if m.line == 5)  # a marker speaks for the rule right below it
+    assert lp_mutants.stale_markers(MARKED) == []
+
+
+def test_a_stale_or_malformed_marker_is_found():
+    stale = MARKED.replace("`3`", "`7`")  # the bound+1 mutant writes 3, not 7
+    assert [(m.line, m.operator) for m in lp_mutants.stale_markers(stale)] == [(2, "bound+1")]
+    apart = MARKED.replace("{ pick", "\n{ pick")  # a blank line between the markers and their rule
+    assert [m.line for m in lp_mutants.stale_markers(apart)] == [2, 3]
+    assert not any(m.equivalent for m in lp_mutants.mutants(apart))
+    for bad in ("% mutate: equivalent bound+2 -- no such operator", "% mutate: equivalent delete-rule no reason",
+                "% mutate: equivalnet delete-rule -- typo"):
+        with pytest.raises(ValueError, match="not an equivalence marker"):
+            lp_mutants.mutants(bad + "\na :- b.\n")
+
+
+@pytest.mark.parametrize("name", sorted(n for n in os.listdir(ENCODINGS) if n.endswith(".lp")))
+def test_every_shipped_marker_marks_a_mutant(name):
+    with open(os.path.join(ENCODINGS, name), encoding="utf-8") as handle:
+        assert lp_mutants.stale_markers(handle.read()) == []
+
+
+def test_a_marked_survivor_is_equivalent_and_a_marked_mutant_killed_by_count_is_a_wrong_marker():
+    m = Mutant("x#2", "clingo:count", "s", "f.lp", 1, "bound+1", "a.", "b.", False, equivalent="the reason")
+    survivor, counted, slow = Outcome(m), Outcome(m, "killed", "count", "i.txt"), Outcome(m, "killed", "timeout")
+    for outcome in (survivor, counted, slow):
+        explain(outcome)
+    assert survivor.reason == "marked equivalent: the reason" and survivor.wrong_marker is None
+    assert "killed by count on i.txt" in counted.wrong_marker
+    assert slow.wrong_marker is None  # an equivalent mutant may well be slower
+    assert score_row("f.lp", [survivor, Outcome(m, "killed", "count")])["score"] == 1.0
+
+
+def _record(backend: str, *, complete: bool, wall: float, stopped_by: str | None = None) -> RunRecord:
+    return RunRecord(key=backend, path="x.txt", family="sigils", backend=backend, mode="all", symmetry_breaking=False,
+                     status="unsat" if complete else "unknown", count=0, complete=complete, wall=wall,
+                     stopped_by=stopped_by)
+
+
+@pytest.mark.parametrize("original_wall, killed", [(0.3, True), (2.5, False)])
+def test_a_run_cut_short_kills_by_timeout_only_when_the_unmutated_variant_was_quick(tmp_path, original_wall, killed):
+    family = FAMILIES["sigils"]
+    level = family.parse(os.path.join(ROOT, "levels", "sigils", "gate-7x4-all-seven.txt"))  # no tiling (parity)
+    instance = Instance(str(tmp_path / "x.txt"), family, level)
+    ref = mutate_module._Reference([_record("clingo:choice", complete=True, wall=original_wall),
+                                    _record("pysat:totalizer", complete=True, wall=0.1)], 0, 0)
+    m = Mutant("sigils#1", "clingo:choice", "s", "sigils.lp", 1, "delete-literal", "a.", "b.", False)
+    outcome = Outcome(m)
+    mutant_run = _record(m.spec, complete=False, wall=5.3, stopped_by="killed at time limit")
+    mutate_module._classify(outcome, family, instance, ref, mutant_run, timeout=5.0)
+    assert outcome.timeouts == 1
+    assert (outcome.status, outcome.how) == (("killed", "timeout") if killed else ("survived", None))
+    # a count kill on a later instance replaces a timeout kill: it needs no clock
+    wrong = dataclasses.replace(_record(m.spec, complete=True, wall=0.1), status="sat", count=1)
+    mutate_module._classify(outcome, family, instance, ref, wrong, timeout=5.0)
+    assert (outcome.status, outcome.how) == ("killed", "count")
+    # the cross-checker itself never calls a run cut short a finding
+    verdict = mutate_module.judge(family, level, instance.path, [*ref.records, mutant_run])
+    assert not verdict.failed and verdict.status == "incomplete"
+
+
+def test_a_mutant_that_never_stops_grounding_is_killed_by_timeout(tmp_path):
+    """sigils.lp without ``Q < 3`` turns a piece forever; the unmutated encoding tiles the 4x3 gate at once."""
+    with open(os.path.join(ENCODINGS, "sigils.lp"), encoding="utf-8") as handle:
+        made = lp_mutants.mutants(handle.read())
+    endless = [n for n, m in enumerate(made, start=1) if m.mutated == "turn(T,F,(Q+1),C,-R) :- turn(T,F,Q,R,C)."]
+    assert len(endless) == 1
+    family = FAMILIES["sigils"]
+    paths = [os.path.join(ROOT, "levels", "sigils", f"{name}.txt") for name in ("gate-4x3", "trominoes-3x3")]
+    report = mutate_module.run_mutate(family, "clingo", [Instance(p, family, family.parse(p)) for p in paths],
+                                      folder=str(tmp_path), timeout=2.0, parallel=2, batch=1,
+                                      ids=[f"sigils#{endless[0]}"], references=("clingo",))
+    (outcome,) = report.outcomes
+    # killed on the first instance, and still run on the second (a stronger kill could come there)
+    assert (outcome.status, outcome.how, outcome.tried, outcome.timeouts) == ("killed", "timeout", 2, 2), outcome.finding
+    assert outcome.instance == paths[0] and report.suite == (paths[0],)
+    assert "cut short by the 2 s time limit" in outcome.finding and "clingo:choice unmutated completed it" in outcome.finding
+    assert score_row("sigils.lp", report.outcomes)["by_timeout"] == 1
+    with pytest.raises(mutate_module.UnknownMutant):
+        mutate_module.run_mutate(family, "clingo", [], folder=str(tmp_path), ids=["sigils#99999"])
 
 
 def _mutate(*args: str, cwd) -> subprocess.CompletedProcess:
@@ -156,3 +263,18 @@ def test_mutate_refuses_bad_usage(tmp_path):
     assert _mutate("hexiom", "--backend", "dp", cwd=tmp_path).returncode == 2
     assert _mutate("hexiom", "--backend", "nosuch", cwd=tmp_path).returncode == 2
     assert _mutate("hexiom", "--backend", "clingo", "--resume", cwd=tmp_path).returncode == 2
+
+
+def test_the_quarter_turn_frame_kills_the_chain_mutant_that_drops_the_next_lower_rank(tmp_path):
+    """sigils.lp line 98 with ``I != J+1`` drops pair(S,I,I-1): only a 4-cycle of a quarter turn shows it,
+    and ``cycle-4x4`` (4 tilings, 1 class) is the shipped frame that does."""
+    with open(os.path.join(ENCODINGS, "sigils.lp"), encoding="utf-8") as handle:
+        source = handle.read()
+    (mutant,) = [m for m in lp_mutants.mutants(source) if m.operator == "bound+1" and "I != (J+1)" in m.mutated]
+    path = tmp_path / "sigils.lp"
+    path.write_text(mutant.text)
+    lvl = FAMILIES["sigils"].parse(os.path.join(ROOT, "levels", "sigils", "cycle-4x4.txt"))
+    options = Options(enumerate=True, symmetry_breaking=True)
+    result = registry.get(f"mutated:clingo:choice~lp:sigils.lp={path}", "sigils").run(lvl, Limits(time=60), options)
+    assert result.complete and result.count == 0  # its one class lost; the shipped encoding keeps it
+    assert registry.get("clingo:choice", "sigils").run(lvl, Limits(time=60), options).count == 1

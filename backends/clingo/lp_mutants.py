@@ -8,10 +8,28 @@ mutant is the whole file with that one statement rewritten in place (its
 other lines unchanged, so line numbers still match the original): a real
 ``.lp`` file that ``clingo`` runs.  Other statements (``#show``,
 ``#defined``, ``#heuristic``) are left alone: they do not state the puzzle.
+
+**Equivalence markers.**  A mutant the author has proved changes no answer
+(a harmless weakening of a rule that is itself needed) is marked on the rule,
+in the comment lines right above it, one line per mutant::
+
+    % mutate: equivalent bound+1 `D+1` -- a number above the degree is never placed (neighbour rule)
+    { tile(C,N) : number(N), N <= D } 1 :- free(C), degree(C,D).
+
+The marker names the operator and, optionally in backquotes, a text that the
+mutation takes out of the statement or puts into it (it occurs in exactly one
+of the original and the mutated statement, both as clingo prints them, which
+is how the report shows them); without a text it marks every mutant of that
+operator on the rule.  ``mutate`` reports a marked survivor as equivalent
+with the reason, outside the score's denominator, and a marked mutant that
+is killed anyway as a wrong marker.  Marker lines are not part of the rule's
+comment (``LpMutant.comment``).  ``stale_markers`` lists markers that mark
+nothing (the rule or the printing changed, or no rule is right below).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -44,27 +62,63 @@ class LpMutant:
     original: str  # the statement as clingo prints it
     mutated: str  # its replacement ("" when deleted)
     text: str  # the whole mutated file
-    comment: str  # the comment lines just above the statement (a hint why a rule exists)
+    comment: str  # the comment lines just above the statement (a hint why a rule exists), markers left out
+    equivalent: str = ""  # the reason of the rule's equivalence marker for this mutant ("" when unmarked)
+
+
+@dataclass(frozen=True)
+class Marker:
+    """``% mutate: equivalent OPERATOR [`TEXT`] -- REASON`` on the line ``line`` (1-based)."""
+
+    line: int
+    operator: str
+    text: str | None
+    reason: str
+
+    def marks(self, operator: str, original: str, mutated: str) -> bool:
+        if operator != self.operator:
+            return False
+        return self.text is None or (self.text in original) != (self.text in mutated)
+
+
+MARKER = re.compile(r"^\s*%\s*mutate:\s*equivalent\s+(?P<operator>\S+)(?:\s+`(?P<text>[^`]+)`)?\s+--\s+(?P<reason>\S.*?)\s*$")
+#: Anything that starts like a marker but does not parse as one is an error, not a comment.
+_MARKER_START = re.compile(r"^\s*%\s*mutate:")
 
 
 def mutants(source: str) -> list[LpMutant]:
     """Every mutant of ``source`` (the text of one .lp file), deduplicated by resulting file."""
+    return _mutants(source)[0]
+
+
+def stale_markers(source: str) -> list[Marker]:
+    """The equivalence markers of ``source`` that mark no mutant (the rule or the mutation changed)."""
+    return _mutants(source)[1]
+
+
+def _mutants(source: str) -> tuple[list[LpMutant], list[Marker]]:
     rules: list[Any] = []
     ast.parse_string(source, lambda statement: rules.append(statement)
                      if statement.ast_type == ast.ASTType.Rule else None)
     lines = source.split("\n")
+    every_marker = _markers(lines)
     found: dict[str, LpMutant] = {}
+    used: set[int] = set()
     for rule in rules:
         begin, end = rule.location.begin, rule.location.end
         original = str(rule)
+        comment, markers = _comment_above(lines, begin.line, every_marker)
         for operator, replacement in _rule_mutants(rule):
             if replacement == original:
                 continue  # the operator changed nothing here (e.g. equal bounds swapped)
             text = _splice(lines, begin.line, begin.column, end.line, end.column, replacement)
             if text not in found and text != source:
-                found[text] = LpMutant(operator, begin.line, original, replacement, text,
-                                       _comment_above(lines, begin.line))
-    return list(found.values())
+                marked = [m for m in markers if m.marks(operator, original, replacement)]
+                used.update(m.line for m in marked)
+                found[text] = LpMutant(operator, begin.line, original, replacement, text, comment,
+                                       "; ".join(m.reason for m in marked))
+    # a marker that is not right above a rule (a blank line between, above a #show) marks nothing either
+    return list(found.values()), [m for line, m in sorted(every_marker.items()) if line not in used]
 
 
 def parses(text: str) -> str | None:
@@ -160,11 +214,29 @@ def _splice(lines: list[str], line: int, column: int, end_line: int, end_column:
     return "\n".join(lines[: line - 1] + spliced + lines[end_line:])
 
 
-def _comment_above(lines: list[str], line: int) -> str:
-    """The ``%`` comment lines right above a statement (its stated purpose)."""
+def _markers(lines: list[str]) -> dict[int, Marker]:
+    """Every equivalence marker of the file by its line; a line that starts like one but is not one is an error."""
+    out: dict[int, Marker] = {}
+    for number, line in enumerate(lines, start=1):
+        if not _MARKER_START.match(line):
+            continue
+        match = MARKER.match(line)
+        if match is None or match["operator"] not in OPERATORS:
+            raise ValueError(f"line {number}: not an equivalence marker: {line.strip()!r} (want % mutate: "
+                             f"equivalent OPERATOR [`TEXT`] -- REASON, OPERATOR one of {', '.join(OPERATORS)})")
+        out[number] = Marker(number, match["operator"], match["text"], match["reason"])
+    return out
+
+
+def _comment_above(lines: list[str], line: int, markers: dict[int, Marker]) -> tuple[str, list[Marker]]:
+    """The ``%`` comment lines right above a statement (its stated purpose), and its equivalence markers."""
     out: list[str] = []
+    mine: list[Marker] = []
     index = line - 2
     while index >= 0 and lines[index].lstrip().startswith("%"):
-        out.insert(0, lines[index].strip().lstrip("%").strip())
+        if index + 1 in markers:
+            mine.insert(0, markers[index + 1])
+        else:
+            out.insert(0, lines[index].strip().lstrip("%").strip())
         index -= 1
-    return " ".join(out)
+    return " ".join(out), mine

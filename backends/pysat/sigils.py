@@ -71,7 +71,11 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
 
     place = {p: pool.id(("place", *p)) for p in placements(level)}
 
-    # Every cell is covered by exactly one chosen placement.
+    # Every cell is covered by exactly one chosen placement.  "At most once" is
+    # implied, kept for propagation: with every cell covered and no type over
+    # its count, the chosen pieces' area is at least the frame's and at most
+    # the pieces' total, which equals it (else obstructed, above), so no cell
+    # is covered twice.
     covering: dict[int, list[int]] = {cell: [] for cell in range(level.cell_count)}
     for (_, cells), var in place.items():
         for cell in cells:
@@ -79,9 +83,9 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     for cell, options_here in covering.items():
         if mutation.keep("every cell covered"):
             clauses.append(options_here)
-        if len(options_here) > 1 and mutation.keep("no cell covered twice"):
-            clauses.extend(CardEnc.atmost(options_here, mutation.bound("no cell covered twice", 1), vpool=pool,
-                                          encoding=one_per_cell).clauses)
+        if len(options_here) > 1 and mutation.keep("implied: no cell covered twice"):
+            clauses.extend(CardEnc.atmost(options_here, mutation.bound("implied: no cell covered twice", 1),
+                                          vpool=pool, encoding=one_per_cell).clauses)
 
     # Each piece type is placed at most as often as the level lists it.  At
     # least follows: the pieces' area equals the frame's (else the level is
