@@ -9,7 +9,6 @@ stopped runs, and level 40's own cubes against clingo.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 
 import numpy as np
