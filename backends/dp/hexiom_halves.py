@@ -54,7 +54,7 @@ from numba import njit
 from ...models.hexiom import Level
 from ..base import report_partial_count
 from .hexiom_plan import Outcome, ProgressSink, Stopped, fold, make_plan
-from .hexiom_runs import DENSE_BOX, EMPTY, FRONTIER_BITS, Layer, RunCounter, RunPlan, _gather, shrunk
+from .hexiom_runs import EMPTY, FRONTIER_BITS, Layer, RunCounter, RunPlan
 
 #: cells of the middle row decided depth first before a task is handed to a worker
 TASK_DEPTH = 5
@@ -103,7 +103,7 @@ def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
         return None
     if len(upper) > 62 - FRONTIER_BITS:
         return None
-    ghost = {c: FRONTIER_BITS + j for j, c in enumerate(upper)}
+    ghost = ghost_bits(upper)
     if any(mu[c] not in ghost for c in lower):
         return None
     sigma = next((p for p in level.symmetries
@@ -111,6 +111,11 @@ def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
     position = {c: j for j, c in enumerate(row)}
     row_mirror = tuple(position[sigma[c]] for c in row) if sigma is not None else None
     return Halves(run_plan, tuple(ends), m, upper, row, lower, tuple(ghost[mu[c]] for c in lower), row_mirror)
+
+
+def ghost_bits(upper: tuple[int, ...]) -> dict[int, int]:
+    """Per usable cell of row m-1: the frontier bit that records its occupancy."""
+    return {c: FRONTIER_BITS + j for j, c in enumerate(upper)}
 
 
 # ------------------------------------------------------------------ the join
@@ -227,6 +232,13 @@ class HalvesCounter:
         self._viable = _viable_prefixes(len(halves.row), None if self.check_mirror else halves.row_mirror, leaves)
         self.walk_started = self.started
         self.walk_done = False
+        # what the joins need of rows m and m+1 whatever row m's occupancy: 6 - degree, adjacency, ghost bits
+        neighbours = halves.plan.level.board.neighbours
+        self._defect_of = {step.cell: step.defect for step in halves.plan.steps}
+        self._lower_defect = np.array([self._defect_of[c] for c in halves.lower], np.int64)
+        self._lower_adjacent = np.array([j > 0 and halves.lower[j - 1] in neighbours[c]
+                                         for j, c in enumerate(halves.lower)], np.bool_)
+        self._ghost_of_lower = np.array(halves.ghost_of_lower, np.int64)
 
     def _counter(self) -> RunCounter:
         """A counter for one thread that also stops when another thread has stopped (or hit a limit)."""
@@ -248,14 +260,14 @@ class HalvesCounter:
         main = self._counter()
         main.memory = self.memory
         first_upper = h.ends[h.middle - 2] if h.middle >= 2 else 0
-        ghost = {c: FRONTIER_BITS + j for j, c in enumerate(h.upper)}
+        ghost = ghost_bits(h.upper)
         try:
             layer = main.run(0, first_upper)
             for i in range(first_upper, h.ends[h.middle - 1]):  # row m-1, recording its occupancy
                 layer = main.advance(layer, i, ghost_bit=ghost.get(plan.steps[i].cell, -1))
         except Stopped as stop:
             return Outcome(0, False, str(stop), self._stats(main))
-        self._report(main, "upper half to row m-1", layer)
+        self._report("upper half to row m-1", layer)
         if self.memory is not None:
             self.budget = max(0, self.memory - layer.nbytes) // (self.threads + 1)
         main.memory = self.budget
@@ -391,10 +403,10 @@ class HalvesCounter:
         for k, i in enumerate(range(h.ends[h.middle], h.ends[h.middle + 1])):
             a_layer = counter.advance(a_layer, i, budget=self.budget, slot=k % 2)
         clock = self.shared.spent("lower row", clock)
-        row_empty, row_defect, cross, adjacent, lower_defect = self._overlap(occupied)
+        row_empty, row_defect, cross = self._overlap(occupied)
         shares = np.zeros(len(a_layer.frontiers) if self.on_leaf is not None else 0, np.uint64)
-        boards = int(_join(a_layer.frontiers, a_layer.starts, a_layer.tallies, a_layer.counts, lower_defect, cross,
-                           adjacent, np.array(h.ghost_of_lower, np.int64), t_ghosts, t_starts, t_tallies, t_counts,
+        boards = int(_join(a_layer.frontiers, a_layer.starts, a_layer.tallies, a_layer.counts, self._lower_defect, cross,
+                           self._lower_adjacent, self._ghost_of_lower, t_ghosts, t_starts, t_tallies, t_counts,
                            row_empty, row_defect, plan.shifts, plan.bits, plan.offsets, plan.maxima, plan.empties,
                            plan.defect, shares))
         self.shared.spent("join", clock)
@@ -416,22 +428,16 @@ class HalvesCounter:
                     self._mirror_seen[key] = boards
             self.shared.boards += weight * boards
 
-    def _overlap(self, occupied: list[bool]) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray]:
-        """Row m's part of the overlap tally, and per row m+1 cell what its emptiness adds to it."""
+    def _overlap(self, occupied: list[bool]) -> tuple[int, int, np.ndarray]:
+        """Row m's part of the overlap tally (empty cells, defect), and per row m+1 cell its edges to row m's
+        empty cells (what its emptiness adds beyond its own defect)."""
         h = self.halves
-        level = h.plan.level
-        neighbours = level.board.neighbours
-        usable = set(c for c in range(level.board.size) if c not in level.blocked_cells)
-
-        def degree(c: int) -> int:
-            return sum(1 for n in neighbours[c] if n in usable)
-
+        neighbours = h.plan.level.board.neighbours
         empty_row = {c for c, o in zip(h.row, occupied) if not o}
-        row_defect = sum(6 - degree(c) for c in empty_row) + sum(1 for c in empty_row for n in neighbours[c] if n in empty_row and n > c)
+        row_defect = (sum(self._defect_of[c] for c in empty_row)
+                      + sum(1 for c in empty_row for n in neighbours[c] if n in empty_row and n > c))
         cross = np.array([sum(1 for n in neighbours[c] if n in empty_row) for c in h.lower], np.int64)
-        adjacent = np.array([j > 0 and h.lower[j - 1] in neighbours[c] for j, c in enumerate(h.lower)], np.bool_)
-        lower_defect = np.array([6 - degree(c) for c in h.lower], np.int64)
-        return len(empty_row), row_defect, cross, adjacent, lower_defect
+        return len(empty_row), row_defect, cross
 
     # ------------------------------------------------------------- reports
 
@@ -444,7 +450,7 @@ class HalvesCounter:
             stats["mirror_checks"] = self.shared.mirrored
         return stats
 
-    def _report(self, counter: RunCounter, what: str, layer: Layer) -> None:
+    def _report(self, what: str, layer: Layer) -> None:
         if self.progress is not None:
             self.progress({"phase": what, "states": layer.states, "bytes": layer.nbytes,
                            "elapsed": time.monotonic() - self.started})
@@ -495,22 +501,9 @@ def select(layer: Layer, keep: np.ndarray) -> Layer:
 
 def regroup(counter: RunCounter, layer: Layer, group: np.ndarray, codes: np.ndarray, step: int) -> Layer:
     """The runs ``group`` of ``layer`` under new frontier codes, equal codes merged (tallies unchanged)."""
-    plan = counter.plan
-    s = plan.steps[step]
-    order = np.argsort(codes, kind="stable")
-    incoming = int(sum(layer.starts[k + 1] - layer.starts[k] for k in group))
-    out_frontiers = np.empty(len(group), np.int64)
-    out_starts = np.empty(len(group) + 1, np.int64)
-    out_tallies = np.empty(max(incoming, 1), np.int64)
-    out_counts = np.empty(max(incoming, 1), np.uint64)
-    n_frontiers, n_states = _gather(
-        order, codes.astype(np.int64), np.zeros(len(group), np.int64), group.astype(np.int64), layer.starts,
-        layer.tallies, layer.counts, len(s.keep), s.room, plan.guards, plan.shifts, plan.bits, plan.offsets,
-        plan.weights, plan.box, DENSE_BOX, plan.tracked_numbers, len(plan.derived), plan.derived_low, plan.derived_low_max,
-        plan.derived_high_max, plan.empties, plan.defect, s.finalised_so_far, s.edges_so_far, s.locks_final,
-        s.lock_sum_final, s.free_left, *counter.scratch(), out_frontiers, out_starts, out_tallies, out_counts)
-    return Layer(shrunk(out_frontiers, n_frontiers), shrunk(out_starts, n_frontiers + 1), shrunk(out_tallies, n_states),
-                 shrunk(out_counts, n_states))
+    incoming = int((layer.starts[group + 1] - layer.starts[group]).sum())
+    return counter.merge(layer, counter.plan.steps[step], codes.astype(np.int64), np.zeros(len(group), np.int64),
+                         group.astype(np.int64), incoming)
 
 
 def count_by_halves(level: Level, *, run_plan: RunPlan | None = None, deadline: float | None = None,

@@ -467,21 +467,33 @@ class RunCounter:
                      forced, ghost_bit, codes, shifts_by, ok)
         chosen = np.flatnonzero(ok)
         sources = chosen // 2
-        codes = codes[chosen]
-        shifts_by = shifts_by[chosen]
-        order = np.argsort(codes, kind="stable")
         incoming = int((layer.starts[sources + 1] - layer.starts[sources]).sum())
         limit = self.memory if budget is None else budget
         if limit is not None and layer.nbytes + incoming * BYTES_PER_STATE > limit:
             raise Stopped("memory budget")
         self.check_clock()
-        out_frontiers = np.empty(len(chosen), np.int64)
-        out_starts = np.empty(len(chosen) + 1, np.int64)
-        if slot is None:
+        result = self.merge(layer, step, codes[chosen], shifts_by[chosen], sources, incoming,
+                            None if slot is None else self.buffers(slot, incoming))
+        self.peak_states = max(self.peak_states, result.states)
+        return result
+
+    def merge(self, layer: Layer, step: RunStep, codes: np.ndarray, shifts_by: np.ndarray, sources: np.ndarray,
+              incoming: int, reused: tuple[np.ndarray, np.ndarray] | None = None) -> Layer:
+        """Run ``sources[t]`` of ``layer``, its tallies shifted by ``shifts_by[t]``, filed under the next frontier
+        ``codes[t]``, equal states merged (the gather kernel with step ``step``'s bounds).
+
+        ``incoming`` is the number of states the runs hold; the states go into fresh buffers, or into ``reused``
+        ones (a slot of ``buffers``), which stay whole for the next step.
+        """
+        p = self.plan
+        order = np.argsort(codes, kind="stable")
+        out_frontiers = np.empty(len(codes), np.int64)
+        out_starts = np.empty(len(codes) + 1, np.int64)
+        if reused is None:
             out_tallies = np.empty(max(incoming, 1), np.int64)
             out_counts = np.empty(max(incoming, 1), np.uint64)
         else:
-            out_tallies, out_counts = self.buffers(slot, incoming)
+            out_tallies, out_counts = reused
         n_frontiers, n_states = _gather(
             order, codes, shifts_by, sources, layer.starts, layer.tallies, layer.counts, len(step.keep), step.room,
             p.guards, p.shifts, p.bits, p.offsets, p.weights, p.box, DENSE_BOX, p.tracked_numbers, len(p.derived),
@@ -490,13 +502,11 @@ class RunCounter:
             out_frontiers, out_starts, out_tallies, out_counts)
         self.transitions += incoming
         self.peak_bytes = max(self.peak_bytes, layer.nbytes + out_tallies.nbytes + out_counts.nbytes)
-        if slot is None:
+        if reused is None:
             out_tallies, out_counts = shrunk(out_tallies, n_states), shrunk(out_counts, n_states)
         else:
             out_tallies, out_counts = out_tallies[:n_states], out_counts[:n_states]
-        result = Layer(shrunk(out_frontiers, n_frontiers), shrunk(out_starts, n_frontiers + 1), out_tallies, out_counts)
-        self.peak_states = max(self.peak_states, n_states)
-        return result
+        return Layer(shrunk(out_frontiers, n_frontiers), shrunk(out_starts, n_frontiers + 1), out_tallies, out_counts)
 
     def buffers(self, slot: int, size: int) -> tuple[np.ndarray, np.ndarray]:
         """Slot ``slot`` of the reused output buffers, at least ``size`` states long.
