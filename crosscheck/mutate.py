@@ -430,17 +430,22 @@ def _kill(family: Family, instances: Sequence[Instance], mutants: Sequence[Mutan
                 owners.append((mutant, instance))
         for record, (mutant, instance) in zip(runner(jobs, levels), owners):
             outcome = outcomes[mutant.id]
-            before = (outcome.status, outcome.how, outcome.instance)
-            if outcome.status != "survived" and before[:2] != ("killed", "timeout"):
+            if not _still_open(outcome):
                 continue  # killed earlier in this batch (a timeout kill may still become a stronger one)
+            before = (outcome.status, outcome.how, outcome.instance)
             _classify(outcome, family, instance, refs[instance.path], record, timeout)
             if outcome.status == "killed" and (outcome.status, outcome.how) != before[:2]:
-                if before[2] is not None and mutant.id in kills.get(before[2], []):
-                    kills[before[2]].remove(mutant.id)  # the suite wants the stronger kill
+                _drop_suite_kill(kills, mutant.id, before[2])  # the suite wants the stronger kill
                 kills.setdefault(instance.path, []).append(mutant.id)
         # a mutant killed by a second instance of the same batch also counts for the suite
         alive = [m for m in alive if _still_open(outcomes[m.id])]
     return used
+
+
+def _drop_suite_kill(kills: dict[str, list[str]], mutant_id: str, instance: str | None) -> None:
+    """Forget that ``instance`` killed the mutant (a stronger kill elsewhere replaces it)."""
+    if instance is not None and mutant_id in kills.get(instance, []):
+        kills[instance].remove(mutant_id)
 
 
 def _still_open(outcome: Outcome) -> bool:
@@ -480,8 +485,8 @@ def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dic
             continue
         stronger = original.how == "timeout" and twin_outcome.how != "timeout"
         if original.status == "survived" or stronger:
-            if stronger and original.mutant.id in kills.get(original.instance or "", []):
-                kills[original.instance].remove(original.mutant.id)  # the suite wants the stronger kill
+            if stronger:
+                _drop_suite_kill(kills, original.mutant.id, original.instance)  # the suite wants the stronger kill
             original.status, original.how, original.instance = "killed", twin_outcome.how, twin_outcome.instance
             twin = twins[key][1]
             original.finding = (f"under {twin.base}{SB if twin.symmetry_breaking else ''}: {twin_outcome.finding}")
