@@ -47,6 +47,7 @@ def solver_count(level: hexiom.Level, empty: list[int], occupied: list[int], tim
     encoding = cnf.encode(level, "totalizer", Options())
     cells = [c for c in range(level.board.size) if c not in level.blocked_cells]
     occupancy = {c: encoding.pool.id(("occupied", c)) for c in cells}
+    projection = set(encoding.projection)
     boards = 0
     with Solver(name="cadical195", bootstrap_with=encoding.clauses) as solver:
         for c in empty:
@@ -59,7 +60,7 @@ def solver_count(level: hexiom.Level, empty: list[int], occupied: list[int], tim
             if not solver.solve():
                 return boards, True, time.monotonic() - started
             true = {v for v in solver.get_model() if v > 0}
-            solution = encoding.decode(frozenset(v for v in true if v in set(encoding.projection)))
+            solution = encoding.decode(frozenset(true & projection))
             if hexiom.validate(level, solution):
                 raise AssertionError(f"the solver listed an invalid board: {solution}")
             boards += 1

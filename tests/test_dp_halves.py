@@ -4,7 +4,7 @@ The brute force of ``test_dp_hexiom`` checks the backend (which counts small
 levels row by row); here: the identity the tally rests on, the halves
 against the rows on levels the middle mirror keeps (locks and blocks
 included), the left-right mirror of the middle row, lower bounds from
-stopped runs, and level 40's own cubes against clingo.
+stopped runs, and the cubes of levels 38 and 40 against a SAT solver (CaDiCaL).
 """
 
 from __future__ import annotations

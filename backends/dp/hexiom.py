@@ -76,7 +76,6 @@ CATALOG = Catalog(
 )
 
 
-
 def _default_memory() -> int:
     """Half the machine's memory, at most 12 GiB (4 GiB where the machine does not say)."""
     try:

@@ -415,7 +415,6 @@ def shrunk(array: np.ndarray, size: int) -> np.ndarray:
     return array
 
 
-
 class RunCounter:
     """Layers of one level's plain board, step by step, within a deadline and a memory budget."""
 
