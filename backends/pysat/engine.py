@@ -8,13 +8,15 @@ so adding a family means adding a translator module and nothing else.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import functools
+import signal
 import threading
 import time
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Collection, Iterable, Mapping
+from typing import Any, Callable, Collection, Iterable, Iterator, Mapping
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
@@ -140,7 +142,7 @@ class PysatBackend:
             **({"first_solution": "lex-leaders only"} if lex_leaders_only else {}),
         }
 
-        with Solver(name=self.solver, bootstrap_with=cnf.clauses) as solver:
+        with solver_of(self.solver, cnf.clauses) as solver:
             while True:
                 if wanted is not None and len(solutions) >= wanted:
                     if options.enumerate:
@@ -189,7 +191,8 @@ def solve_until(solver: Solver, name: str, deadline: float | None) -> bool | Non
     Glucose and the Minisat family are interrupted from a timer thread.  CaDiCaL
     cannot be interrupted through PySAT, but it honours a conflict budget, so it
     solves in slices of about ``SLICE_SECONDS`` and checks the clock between
-    them (learnt clauses carry over from slice to slice).
+    them (learnt clauses carry over from slice to slice).  Ctrl-C waits for the
+    end of the slice (``_interrupts_held``).
     """
     if deadline is None:
         return solver.solve()
@@ -207,9 +210,10 @@ def _solve_with_timer(solver: Solver, deadline: float) -> bool | None:
     try:
         outcome = solver.solve_limited(expect_interrupt=True)
     finally:
-        timer.cancel()
-        timer.join()
-        solver.clear_interrupt()
+        with _interrupts_held():  # the timer must be gone before the solver may be deleted
+            timer.cancel()
+            timer.join()
+            solver.clear_interrupt()
     return outcome
 
 
@@ -221,13 +225,45 @@ def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
             return None
         solver.conf_budget(budget)
         began = time.monotonic()
-        outcome = solver.solve_limited()
+        with _interrupts_held():
+            outcome = solver.solve_limited()
         if outcome is not None:
             return outcome
         # size the next slice from the observed conflict rate, never past the deadline
         elapsed = max(time.monotonic() - began, 1e-4)
         target = min(SLICE_SECONDS, max(deadline - time.monotonic(), 0.0))
         budget = max(100, min(int(budget / elapsed * target), 4 * budget, 1_000_000))
+
+
+@contextlib.contextmanager
+def solver_of(name: str, clauses: Iterable[list[int]]) -> Iterator[Solver]:
+    """A PySAT solver loaded with ``clauses``, deleted with SIGINT and SIGTERM held (``_interrupts_held``).
+
+    Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
+    ``__del__`` free it again (a generator stopped by Ctrl-C died by SIGSEGV there in 1 of 120 tries).
+    """
+    solver = Solver(name=name, bootstrap_with=clauses)
+    try:
+        yield solver
+    finally:
+        with _interrupts_held():
+            solver.delete()
+
+
+@contextlib.contextmanager
+def _interrupts_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held in this thread for a moment, and delivered (to Python's handlers) after it.
+
+    Why: in the main thread PySAT's CaDiCaL calls catch SIGINT with a handler that longjmps out of the
+    solver, which may be inside malloc then: the heap is left corrupt, and the process crashes later
+    (a generator stopped by Ctrl-C died by SIGSEGV or "malloc_consolidate(): invalid chunk size" in
+    2 of 80 tries).  A slice lasts about ``SLICE_SECONDS``, so a held Ctrl-C waits no longer.
+    """
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def lex_leq(pool: IDPool, pairs: list[tuple[int, int]], symmetry: int) -> list[list[int]]:
