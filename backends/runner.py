@@ -13,6 +13,7 @@ so that every forked child starts with them loaded.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import multiprocessing
 import os
@@ -22,7 +23,7 @@ import threading
 import time
 import traceback
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from . import base
 from .base import Limits, Options, Result, Status
@@ -42,15 +43,39 @@ def grace_for(limit: float) -> float:
 INTERRUPT = threading.Event()
 
 
+#: The main thread's ``interrupts_held`` stretches: how deep, and whether a signal came during them.
+_HELD = {"depth": 0, "pending": False}
+
+
 def interrupt(signum: int = 0, frame: Any = None) -> None:
     """Signal handler: stop every run at once, and raise KeyboardInterrupt in the main thread.
 
     Inside a finalizer (a solver's ``__del__``) Python would print the exception and drop it,
-    so there the flag alone is set and the next ``raise_if_interrupted`` raises it.
+    so there the flag alone is set and the next ``raise_if_interrupted`` raises it.  Inside
+    ``interrupts_held`` it is raised when the stretch ends.
     """
     INTERRUPT.set()
-    if not _in_finalizer(frame):
+    if _HELD["depth"]:
+        _HELD["pending"] = True
+    elif not _in_finalizer(frame):
         raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def interrupts_held() -> Iterator[None]:
+    """A stretch that a KeyboardInterrupt must not cut in two (PySAT freeing a solver and then forgetting
+    it): a signal there sets the flag, and KeyboardInterrupt comes when the stretch ends."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers run in the main thread only: nothing can cut this thread's stretch
+        return
+    _HELD["depth"] += 1
+    try:
+        yield
+    finally:
+        _HELD["depth"] -= 1
+        if not _HELD["depth"] and _HELD["pending"]:
+            _HELD["pending"] = False
+            raise KeyboardInterrupt
 
 
 def _in_finalizer(frame: Any) -> bool:

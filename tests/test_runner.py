@@ -109,3 +109,24 @@ def test_ctrl_c_inside_a_finalizer_is_kept_for_the_next_check():
             runner.interrupt(2, sys._getframe())  # outside a finalizer it raises at once
     finally:
         runner.INTERRUPT.clear()
+
+
+def test_ctrl_c_inside_a_held_stretch_comes_when_it_ends():
+    """PySAT frees a solver, then forgets its pointer: a KeyboardInterrupt between the two would free it twice."""
+    import sys
+
+    import pytest
+
+    from trisolve.backends import runner
+
+    steps: list[str] = []
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with runner.interrupts_held():
+                runner.interrupt(2, sys._getframe())  # the signal arrives mid-stretch: no raise here
+                steps.append("stretch finished")
+        assert steps == ["stretch finished"] and runner.interrupted()
+        with runner.interrupts_held():
+            steps.append("a quiet stretch")  # no signal: nothing raised at its end
+    finally:
+        runner.INTERRUPT.clear()

@@ -22,6 +22,7 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from .. import registry
+from ..runner import interrupts_held
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 #: SAT solvers a variant may name after ``@``.  All of them add clauses between
@@ -192,7 +193,7 @@ def solve_until(solver: Solver, name: str, deadline: float | None) -> bool | Non
     cannot be interrupted through PySAT, but it honours a conflict budget, so it
     solves in slices of about ``SLICE_SECONDS`` and checks the clock between
     them (learnt clauses carry over from slice to slice).  Ctrl-C waits for the
-    end of the slice (``_interrupts_held``).
+    end of the slice (``_sigint_blocked``).
     """
     if deadline is None:
         return solver.solve()
@@ -210,7 +211,7 @@ def _solve_with_timer(solver: Solver, deadline: float) -> bool | None:
     try:
         outcome = solver.solve_limited(expect_interrupt=True)
     finally:
-        with _interrupts_held():  # the timer must be gone before the solver may be deleted
+        with interrupts_held():  # the timer must be gone before the solver may be deleted
             timer.cancel()
             timer.join()
             solver.clear_interrupt()
@@ -225,7 +226,7 @@ def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
             return None
         solver.conf_budget(budget)
         began = time.monotonic()
-        with _interrupts_held():
+        with _sigint_blocked():
             outcome = solver.solve_limited()
         if outcome is not None:
             return outcome
@@ -237,7 +238,7 @@ def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
 
 @contextlib.contextmanager
 def solver_of(name: str, clauses: Iterable[list[int]]) -> Iterator[Solver]:
-    """A PySAT solver loaded with ``clauses``, deleted with SIGINT and SIGTERM held (``_interrupts_held``).
+    """A PySAT solver loaded with ``clauses``, deleted in one piece (``runner.interrupts_held``).
 
     Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
     ``__del__`` free it again (a generator stopped by Ctrl-C died by SIGSEGV there in 1 of 120 tries).
@@ -246,20 +247,20 @@ def solver_of(name: str, clauses: Iterable[list[int]]) -> Iterator[Solver]:
     try:
         yield solver
     finally:
-        with _interrupts_held():
+        with interrupts_held():
             solver.delete()
 
 
 @contextlib.contextmanager
-def _interrupts_held() -> Iterator[None]:
-    """SIGINT and SIGTERM held in this thread for a moment, and delivered (to Python's handlers) after it.
+def _sigint_blocked() -> Iterator[None]:
+    """SIGINT blocked in this thread while a CaDiCaL slice runs, and delivered after it.
 
     Why: in the main thread PySAT's CaDiCaL calls catch SIGINT with a handler that longjmps out of the
     solver, which may be inside malloc then: the heap is left corrupt, and the process crashes later
     (a generator stopped by Ctrl-C died by SIGSEGV or "malloc_consolidate(): invalid chunk size" in
-    2 of 80 tries).  A slice lasts about ``SLICE_SECONDS``, so a held Ctrl-C waits no longer.
+    2 of 80 tries).  A slice lasts about ``SLICE_SECONDS``, so a blocked Ctrl-C waits no longer.
     """
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
