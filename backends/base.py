@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from enum import Enum
-from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 
 class Status(str, Enum):
@@ -152,7 +153,7 @@ def luck_stats(options: Options, shuffled: int | None, what: str) -> dict[str, A
     return {"seed": options.seed, "shuffle": None if shuffled is None else f"{what} (seed {shuffled})"}
 
 
-def shuffler(seed: int) -> "random.Random":
+def shuffler(seed: int) -> random.Random:
     """The one random source of input shuffles: the same seed gives the same order everywhere."""
     return random.Random(f"trisolve-shuffle-{seed}")
 

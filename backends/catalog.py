@@ -18,8 +18,8 @@ hold literals only (strings, booleans, a dict of strings).
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 
 @dataclass(frozen=True)
@@ -66,7 +66,7 @@ def read(path: str) -> Catalog | None:
     for end in range(starts[0], len(lines)):
         if end == starts[0] or lines[end].startswith(")"):
             try:
-                tree = ast.parse("\n" * starts[0] + "".join(lines[starts[0]:end + 1]), filename=path)
+                tree = ast.parse("\n" * starts[0] + "".join(lines[starts[0] : end + 1]), filename=path)
                 break
             except SyntaxError:
                 continue
@@ -80,8 +80,12 @@ def read(path: str) -> Catalog | None:
         else:
             continue
         if isinstance(target, ast.Name) and target.id == "CATALOG":
-            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "Catalog"
-                    and not value.args):
+            if not (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and value.func.id == "Catalog"
+                and not value.args
+            ):
                 raise ValueError(f"{path}:{node.lineno}: CATALOG must be Catalog(keyword=literal, ...)")
             try:
                 fields = {k.arg: ast.literal_eval(k.value) for k in value.keywords}
@@ -97,5 +101,8 @@ def from_tables(module: object, family: str) -> Catalog | None:
     if not variants:
         return None
     default = getattr(module, "DEFAULT_VARIANT", {}).get(family, next(iter(variants)))
-    return Catalog(default=default, variants=dict(variants),
-                   symmetry_breaking=family not in getattr(module, "NO_SYMMETRY_BREAKING", ()))
+    return Catalog(
+        default=default,
+        variants=dict(variants),
+        symmetry_breaking=family not in getattr(module, "NO_SYMMETRY_BREAKING", ()),
+    )

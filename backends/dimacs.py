@@ -44,9 +44,14 @@ def catalog(family: str) -> Catalog | None:
     if cnf is None:
         return None
     encoding = _encoding_of(cnf.default)
-    return Catalog(default=encoding, variants={
-        encoding: f"pysat's {encoding} CNF solved by the external --sat-command binary; "
-        "first solution and unsat proofs, counts by re-running it with blocking clauses (slow)"})
+    return Catalog(
+        default=encoding,
+        variants={
+            encoding: f"pysat's {encoding} CNF solved by the external --sat-command binary; "
+            "first solution and unsat proofs, counts by re-running it with blocking clauses (slow)"
+        },
+    )
+
 
 #: Statistics lines of kissat/cadical (``c conflicts: 123``) and picosat -v (``c 123 conflicts``).
 _STAT_NAMES = ("conflicts", "decisions", "propagations")
@@ -59,7 +64,7 @@ def available() -> str | None:
     return _cnf_backend.available()
 
 
-def make(family: str, variant: str) -> "DimacsBackend":
+def make(family: str, variant: str) -> DimacsBackend:
     return DimacsBackend(family, variant)
 
 
@@ -153,8 +158,15 @@ class DimacsBackend:
 
         stats["solver_cpu"] = round(solver_cpu, 6)
         stats["solver_peak_rss_mb"] = round(solver_peak_mb, 1)
-        return finish(self.name, self.family, solutions, exhausted=exhausted, stats=stats, times=watch.times,
-                      stopped_by=stopped_by)
+        return finish(
+            self.name,
+            self.family,
+            solutions,
+            exhausted=exhausted,
+            stats=stats,
+            times=watch.times,
+            stopped_by=stopped_by,
+        )
 
     # --------------------------------------------------------------- export
 
@@ -171,7 +183,9 @@ class DimacsBackend:
 def command_line(sat_command: str | None) -> list[str]:
     """The solver's argv (the CNF path is appended, or replaces a ``{}``); checked before any run."""
     if not sat_command or not sat_command.strip():
-        raise BackendUnavailable('the dimacs backend needs a solver command: --sat-command "kissat" (or cadical, picosat)')
+        raise BackendUnavailable(
+            'the dimacs backend needs a solver command: --sat-command "kissat" (or cadical, picosat)'
+        )
     argv = shlex.split(sat_command)
     from shutil import which
 

@@ -30,7 +30,7 @@ def available() -> str | None:
     return None
 
 
-def make(family: str, variant: str) -> "MutatedBackend":
+def make(family: str, variant: str) -> MutatedBackend:
     return MutatedBackend(family, variant)
 
 
@@ -56,7 +56,7 @@ class MutatedBackend:
         self.lp_file: tuple[str, str] | None = None
         self.mutation: Mutation | None = None
         if spec.startswith(LP_PREFIX):
-            original, _, replacement = spec[len(LP_PREFIX):].partition("=")
+            original, _, replacement = spec[len(LP_PREFIX) :].partition("=")
             self.lp_file = (original, replacement)
         else:
             self.mutation = Mutation.parse(spec)

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 #: Hook kind -> the operators that apply to it.
 OPERATORS: dict[str, tuple[str, ...]] = {
@@ -70,7 +71,7 @@ class Mutation:
         return f"{self.operator}@{self.file}:{self.line}[{self.name}]"
 
     @classmethod
-    def parse(cls, spec: str) -> "Mutation":
+    def parse(cls, spec: str) -> Mutation:
         try:
             operator, rest = spec.split("@", 1)
             where, name = rest.split("[", 1)
@@ -102,8 +103,11 @@ def _hit(kind: str, name: str) -> str | None:
     if _sites is not None:
         _sites.setdefault((file, line, name), Site(kind, file, line, name))
     active = _active
-    if active is not None and (active.file, active.line, active.name) == (file, line, name) \
-            and active.operator in OPERATORS[kind]:
+    if (
+        active is not None
+        and (active.file, active.line, active.name) == (file, line, name)
+        and active.operator in OPERATORS[kind]
+    ):
         return active.operator
     return None
 

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import importlib
 import os
-from functools import lru_cache
+from collections.abc import Iterable
+from functools import cache
 from types import ModuleType
-from typing import Iterable
 
 from ..models.errors import TrisolveError
 from . import orbits
@@ -111,8 +111,9 @@ def _module(name: str) -> ModuleType:
         try:
             module = point.load()
         except Exception as error:  # noqa: BLE001 - a broken installed plugin is reported, not a traceback
-            raise PluginError(f"backend {name!r} from entry point {point.value!r} failed to load: "
-                              f"{type(error).__name__}: {error}") from None
+            raise PluginError(
+                f"backend {name!r} from entry point {point.value!r} failed to load: {type(error).__name__}: {error}"
+            ) from None
         _EXTRA[name] = module
         return module
     raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(names())}")
@@ -144,7 +145,7 @@ def split_spec(spec: str) -> tuple[str, str | None]:
     return name.strip(), (variant.strip() or None)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _declared(name: str, family: str) -> Catalog | None:
     path = os.path.join(_HERE, name, f"{family}.py")
     return read(path) if os.path.isfile(path) else None
@@ -263,11 +264,28 @@ def describe_all(family: str) -> list[tuple[str, str, bool]]:
     rows = []
     for name in names():
         offered = catalog(name, family)
-        for variant, text in (offered.variants.items() if offered else ()):
+        for variant, text in offered.variants.items() if offered else ():
             rows.append((f"{name}:{variant}", text, variant == offered.default))
     return rows
 
 
-__all__ = ["BACKENDS", "OPTIONAL_BACKENDS", "Backend", "BackendUnavailable", "Catalog", "UnknownBackend",
-           "UnsupportedFamily", "PluginError", "catalog", "get", "load_plugin", "plugin_files", "register",
-           "register_translator", "resolve", "translator", "variants", "expand"]
+__all__ = [
+    "BACKENDS",
+    "OPTIONAL_BACKENDS",
+    "Backend",
+    "BackendUnavailable",
+    "Catalog",
+    "UnknownBackend",
+    "UnsupportedFamily",
+    "PluginError",
+    "catalog",
+    "get",
+    "load_plugin",
+    "plugin_files",
+    "register",
+    "register_translator",
+    "resolve",
+    "translator",
+    "variants",
+    "expand",
+]

@@ -22,8 +22,9 @@ import signal
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from . import base
 from .base import Limits, Options, Result, Status
@@ -165,7 +166,7 @@ class RunRecord:
         return data
 
     @classmethod
-    def from_json(cls, data: Mapping) -> "RunRecord":
+    def from_json(cls, data: Mapping) -> RunRecord:
         known = {f for f in cls.__dataclass_fields__}
         values = {k: v for k, v in data.items() if k in known}
         values["solutions"] = tuple(values.get("solutions", ()))
@@ -250,8 +251,14 @@ def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] |
             result = backend.run(level, limits, job.options, on_solution=stream)
         usage = resource.getrusage(resource.RUSAGE_SELF)
         # the solutions went one by one (a kill keeps them) and the wall time is the parent's to measure
-        record = record_from_result(job, result, wall=0.0, cpu=usage.ru_utime + usage.ru_stime,
-                                    peak_rss_mb=usage.ru_maxrss / 1024.0, solutions=())
+        record = record_from_result(
+            job,
+            result,
+            wall=0.0,
+            cpu=usage.ru_utime + usage.ru_stime,
+            peak_rss_mb=usage.ru_maxrss / 1024.0,
+            solutions=(),
+        )
         conn.send(("result", record.to_json()))
     except BaseException as exc:  # reported to the parent, which decides the exit code
         conn.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
@@ -297,8 +304,14 @@ def run_job(
     """
     started = time.monotonic() if started is None else started
     if INTERRUPT.is_set():
-        return record_of(job, status=Status.UNKNOWN.value, count=0, complete=False, wall=time.monotonic() - started,
-                         stopped_by="interrupted")
+        return record_of(
+            job,
+            status=Status.UNKNOWN.value,
+            count=0,
+            complete=False,
+            wall=time.monotonic() - started,
+            stopped_by="interrupted",
+        )
     context = multiprocessing.get_context("fork")
     parent_conn, child_conn = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(job, level, child_conn, started, load), daemon=True)
@@ -388,25 +401,50 @@ def run_job(
         return dataclasses.replace(RunRecord.from_json(final), solutions=tuple(solutions), wall=wall)
     # Killed, crashed or stopped: keep what was streamed (or proved), never call it complete.
     found = max(streamed, proved)
-    return record_of(job, status=Status.SAT.value if found else Status.UNKNOWN.value, count=found, complete=False,
-                     solutions=tuple(solutions), wall=wall, stopped_by=stopped_by, error=error)
+    return record_of(
+        job,
+        status=Status.SAT.value if found else Status.UNKNOWN.value,
+        count=found,
+        complete=False,
+        solutions=tuple(solutions),
+        wall=wall,
+        stopped_by=stopped_by,
+        error=error,
+    )
 
 
 def record_of(job: Job, **fields: Any) -> RunRecord:
     """A record of ``job``: the job's own fields, then what the run produced."""
-    return RunRecord(key=job.key, path=job.path, family=job.family, backend=job.backend,
-                     mode="all" if job.options.enumerate else "first",
-                     symmetry_breaking=job.options.symmetry_breaking, seed=job.options.seed, **fields)
+    return RunRecord(
+        key=job.key,
+        path=job.path,
+        family=job.family,
+        backend=job.backend,
+        mode="all" if job.options.enumerate else "first",
+        symmetry_breaking=job.options.symmetry_breaking,
+        seed=job.options.seed,
+        **fields,
+    )
 
 
-def record_from_result(job: Job, result: Result, wall: float, *, cpu: float = 0.0, peak_rss_mb: float = 0.0,
-                       solutions: tuple | None = None) -> RunRecord:
+def record_from_result(
+    job: Job, result: Result, wall: float, *, cpu: float = 0.0, peak_rss_mb: float = 0.0, solutions: tuple | None = None
+) -> RunRecord:
     """The one way a backend's Result becomes a record: in the runner's child, in tests, in the dimacs bridge."""
-    return record_of(job, status=result.status.value, count=result.count, complete=result.complete,
-                     duplicates=result.duplicates,
-                     solutions=tuple(s.to_json() for s in result.solutions) if solutions is None else solutions,
-                     stats=dict(result.stats), times=dict(result.times), wall=wall, cpu=cpu, peak_rss_mb=peak_rss_mb,
-                     stopped_by=result.stopped_by)
+    return record_of(
+        job,
+        status=result.status.value,
+        count=result.count,
+        complete=result.complete,
+        duplicates=result.duplicates,
+        solutions=tuple(s.to_json() for s in result.solutions) if solutions is None else solutions,
+        stats=dict(result.stats),
+        times=dict(result.times),
+        wall=wall,
+        cpu=cpu,
+        peak_rss_mb=peak_rss_mb,
+        stopped_by=result.stopped_by,
+    )
 
 
 def race(

@@ -5,10 +5,4 @@ process with a time limit, and turns every run into one flat ``BenchRun``;
 ``summary`` scores them (solved, median, PAR-2, the virtual best) and writes
 CSV, JSON and a markdown report; ``plots`` draws the cactus and scatter plots
 (matplotlib, imported only there).
-
-Called, the package is ``trisolve.api.bench``: ``trisolve.bench(levels)``.
 """
-
-from trisolve.api import make_callable
-
-make_callable(__name__, "bench")

@@ -6,7 +6,8 @@ always show the same numbers.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from .summary import VIRTUAL_BEST
 
@@ -19,7 +20,9 @@ def _pyplot() -> Any:
     try:
         import matplotlib
     except ImportError:
-        raise PlotsUnavailable("the plots need matplotlib: pip install 'trisolve[bench]' (or pip install matplotlib)") from None
+        raise PlotsUnavailable(
+            "the plots need matplotlib: pip install 'trisolve[bench]' (or pip install matplotlib)"
+        ) from None
     matplotlib.use("Agg")  # files only, never a window
     import matplotlib.pyplot as plt
 
@@ -56,11 +59,25 @@ def cactus(summary: Mapping[str, Any], timeout: float, path: str, title: str = "
         # a step up at each solving time: (t_i, i) for the i-th fastest solved instance
         xs = [smallest] + times
         ys = [0] + list(range(1, len(times) + 1))
-        axes.step(xs, ys, where="post", linestyle=style, marker="." if len(times) < 60 else None,
-                  label=f"{name} ({len(times)})")
+        axes.step(
+            xs,
+            ys,
+            where="post",
+            linestyle=style,
+            marker="." if len(times) < 60 else None,
+            label=f"{name} ({len(times)})",
+        )
     axes.axvline(timeout, color="grey", linewidth=0.8, linestyle=":")
-    axes.text(timeout, len(summary["instances"]), f"timeout {timeout:g} s ", color="dimgrey", fontsize=8,
-              va="top", ha="right", rotation=90)
+    axes.text(
+        timeout,
+        len(summary["instances"]),
+        f"timeout {timeout:g} s ",
+        color="dimgrey",
+        fontsize=8,
+        va="top",
+        ha="right",
+        rotation=90,
+    )
     if timeout / max(smallest, 1e-6) > 20:
         axes.set_xscale("log")
     from matplotlib.ticker import MaxNLocator
@@ -68,8 +85,15 @@ def cactus(summary: Mapping[str, Any], timeout: float, path: str, title: str = "
     instances = len(summary["instances"])
     axes.set_ylim(0, instances + 0.5)
     axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    _finish(plt, figure, axes, path, "time per instance, s (parse + whole run, median of solved runs)",
-            f"instances solved (of {instances})", title or "Instances solved vs. time")
+    _finish(
+        plt,
+        figure,
+        axes,
+        path,
+        "time per instance, s (parse + whole run, median of solved runs)",
+        f"instances solved (of {instances})",
+        title or "Instances solved vs. time",
+    )
 
 
 def _finish(plt: Any, figure: Any, axes: Any, path: str, xlabel: str, ylabel: str, title: str) -> None:
@@ -93,8 +117,9 @@ def scatter(summary: Mapping[str, Any], first: str, second: str, timeout: float,
         a, b = item["cells"].get(first), item["cells"].get(second)
         if a is None or b is None:
             continue
-        points.append((a["time"] if a["solved"] else penalty, b["time"] if b["solved"] else penalty,
-                       a["solved"] and b["solved"]))
+        points.append(
+            (a["time"] if a["solved"] else penalty, b["time"] if b["solved"] else penalty, a["solved"] and b["solved"])
+        )
     figure, axes = plt.subplots(figsize=(5, 5))
     both = [(x, y) for x, y, ok in points if ok]
     either = [(x, y) for x, y, ok in points if not ok]
@@ -122,7 +147,6 @@ def scatter(summary: Mapping[str, Any], first: str, second: str, timeout: float,
     plt.close(figure)
 
 
-
 def ecdf(runs: Sequence[Any], backends: Sequence[str], timeout: float, path: str, title: str = "") -> None:
     """Each backend's run-time distribution over seeds (and shuffles): the share of runs done within x.
 
@@ -145,5 +169,12 @@ def ecdf(runs: Sequence[Any], backends: Sequence[str], timeout: float, path: str
     if timeout / max(smallest, 1e-6) > 20:
         axes.set_xscale("log")
     axes.set_ylim(0, 1.02)
-    _finish(plt, figure, axes, path, "time per run, s (parse + whole run)", "share of runs finished",
-            title or "Run-time distribution over seeds")
+    _finish(
+        plt,
+        figure,
+        axes,
+        path,
+        "time per run, s (parse + whole run)",
+        "share of runs finished",
+        title or "Run-time distribution over seeds",
+    )

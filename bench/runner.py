@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 import statistics
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from trisolve.backends.base import Limits, Options, Status, cpu_phase_times
 from trisolve.backends.runner import DEFAULT_GRACE, INTERRUPT, Job, RunRecord, run_job
@@ -91,7 +92,9 @@ class Trial:
     round: int
 
 
-def plan(instances: Sequence[tuple[str, str]], backends_for: Callable[[str], Sequence[str]], repeat: int) -> list[Trial]:
+def plan(
+    instances: Sequence[tuple[str, str]], backends_for: Callable[[str], Sequence[str]], repeat: int
+) -> list[Trial]:
     """Every trial, round by round; within a round, instance by instance with rotating backend order.
 
     ``instances`` are (path, family name) pairs; ``backends_for`` gives the
@@ -166,7 +169,7 @@ class BenchRun:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> "BenchRun":
+    def from_json(cls, data: Mapping[str, Any]) -> BenchRun:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in data.items() if k in known})
 
@@ -182,8 +185,9 @@ def run_trial(trial: Trial, family: Family, settings: Settings) -> BenchRun:
     parse_wall, parse_cpu = time.perf_counter() - began, time.process_time() - began_cpu
 
     options = settings.options(trial.round)
-    job = Job(trial.path, trial.family, trial.backend, settings.limits, options,
-              keep_solutions=settings.mode == "first")
+    job = Job(
+        trial.path, trial.family, trial.backend, settings.limits, options, keep_solutions=settings.mode == "first"
+    )
     with cpu_phase_times():
         record = run_job(job, level, grace=settings.grace)
 
@@ -194,8 +198,9 @@ def run_trial(trial: Trial, family: Family, settings: Settings) -> BenchRun:
     return measure(trial, record, settings, parse_wall, parse_cpu, valid)
 
 
-def measure(trial: Trial, record: RunRecord, settings: Settings, parse_wall: float, parse_cpu: float,
-            valid: bool | None) -> BenchRun:
+def measure(
+    trial: Trial, record: RunRecord, settings: Settings, parse_wall: float, parse_cpu: float, valid: bool | None
+) -> BenchRun:
     """Flatten a run record into a BenchRun (separate from running, so it can be tested alone)."""
     times = dict(record.times)
     stats = dict(record.stats)

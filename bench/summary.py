@@ -23,8 +23,9 @@ import math
 import os
 import platform
 import statistics
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from .runner import CSV_COLUMNS, BenchRun, Settings
 
@@ -90,8 +91,13 @@ def distribution(values: Sequence[float], unsolved: int = 0) -> dict[str, float 
     ordered = sorted(values) + [math.inf] * unsolved
     if not ordered:
         return {"runs": 0, "min": None, "median": None, "p90": None, "max": None}
-    return {"runs": len(ordered), "min": ordered[0], "median": percentile(ordered, 0.5),
-            "p90": percentile(ordered, 0.9), "max": ordered[-1]}
+    return {
+        "runs": len(ordered),
+        "min": ordered[0],
+        "median": percentile(ordered, 0.5),
+        "p90": percentile(ordered, 0.9),
+        "max": ordered[-1],
+    }
 
 
 def cells(runs: Sequence[BenchRun], settings: Settings) -> dict[tuple[str, str], Cell]:
@@ -128,7 +134,9 @@ def backend_names(runs: Sequence[BenchRun]) -> list[str]:
     return list(dict.fromkeys(r.backend for r in runs))
 
 
-def virtual_best(table: Mapping[tuple[str, str], Cell], paths: Sequence[str], backends: Sequence[str]) -> dict[str, Cell]:
+def virtual_best(
+    table: Mapping[tuple[str, str], Cell], paths: Sequence[str], backends: Sequence[str]
+) -> dict[str, Cell]:
     """Per instance path, the best cell among the backends (solved first, then fastest)."""
     best = {}
     for path in paths:
@@ -153,18 +161,20 @@ def score(runs: Sequence[BenchRun], settings: Settings, backends: Sequence[str] 
             phase: _median([getattr(r, phase) for r in solved_runs if getattr(r, phase) is not None])
             for phase in ("parse", "translate", "ground", "solve", "decode", "other")
         }
-        scores.append(BackendScore(
-            backend=backend,
-            instances=len(row),
-            solved=sum(c.solved for c in row),
-            median=_median([c.time for c in row if c.solved]),
-            total=sum(c.spent for c in row),
-            par2=sum(c.par2 for c in row) / len(row) if row else 0.0,
-            median_cpu=_median([c.cpu for c in row if c.solved]),
-            peak_rss_mb=max((c.peak_rss_mb for c in row), default=None),
-            phases=phases,
-            best_on=sum(1 for c in best.values() if c.backend == backend and c.solved),
-        ))
+        scores.append(
+            BackendScore(
+                backend=backend,
+                instances=len(row),
+                solved=sum(c.solved for c in row),
+                median=_median([c.time for c in row if c.solved]),
+                total=sum(c.spent for c in row),
+                par2=sum(c.par2 for c in row) / len(row) if row else 0.0,
+                median_cpu=_median([c.cpu for c in row if c.solved]),
+                peak_rss_mb=max((c.peak_rss_mb for c in row), default=None),
+                phases=phases,
+                best_on=sum(1 for c in best.values() if c.backend == backend and c.solved),
+            )
+        )
     chosen = list(best.values())
     vbs = BackendScore(
         backend=VIRTUAL_BEST,
@@ -191,10 +201,7 @@ def score(runs: Sequence[BenchRun], settings: Settings, backends: Sequence[str] 
         ],
         "luck": luck(runs, settings, backends),
         "count_disagreements": count_disagreements(runs),
-        "invalid": [
-            {"instance": r.instance, "backend": r.backend, "round": r.round}
-            for r in runs if r.valid is False
-        ],
+        "invalid": [{"instance": r.instance, "backend": r.backend, "round": r.round} for r in runs if r.valid is False],
     }
 
 
@@ -280,8 +287,9 @@ def machine() -> dict[str, Any]:
     }
 
 
-def write_json(runs: Sequence[BenchRun], summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, Any],
-               path: str) -> None:
+def write_json(
+    runs: Sequence[BenchRun], summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, Any], path: str
+) -> None:
     data = {
         "settings": asdict(settings),
         "penalty_seconds": penalty(settings),
@@ -313,8 +321,10 @@ def _luck_lines(rows: Sequence[Mapping[str, Any]], settings: Settings) -> list[s
         return []
 
     def spread(values: Mapping[str, Any]) -> str:
-        return " / ".join("unsolved" if values.get(k) is None and values.get("runs") else _s(values.get(k))
-                          for k in ("min", "median", "p90", "max"))
+        return " / ".join(
+            "unsolved" if values.get(k) is None and values.get("runs") else _s(values.get(k))
+            for k in ("min", "median", "p90", "max")
+        )
 
     varied = "seed and input shuffle" if settings.shuffle else "seed"
     lines = [
@@ -331,8 +341,10 @@ def _luck_lines(rows: Sequence[Mapping[str, Any]], settings: Settings) -> list[s
     ]
     for row in rows:
         name = f"*{row['backend']}*" if row["backend"] == VIRTUAL_BEST else row["backend"]
-        lines.append(f"| {name} | {row['solved']}/{row['runs']} | {spread(row['time'])} | {spread(row['solve'])} | "
-                     f"{spread(row.get('solve_cpu', {}))} | {spread(row['cpu'])} | {_s(row['par2'])} |")
+        lines.append(
+            f"| {name} | {row['solved']}/{row['runs']} | {spread(row['time'])} | {spread(row['solve'])} | "
+            f"{spread(row.get('solve_cpu', {}))} | {spread(row['cpu'])} | {_s(row['par2'])} |"
+        )
     return lines
 
 
@@ -349,21 +361,27 @@ def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, 
         f"seeds {settings.seed}..{settings.seed + settings.repeat - 1}"
         f"{' with input shuffles' if settings.shuffle else ''}; "
         f"{meta.get('cores', '?')} cores, {meta.get('platform', '')}, Python {meta.get('python', '')}"
-        + (f"; {meta['date']}" if meta.get("date") else "") + ".",
+        + (f"; {meta['date']}" if meta.get("date") else "")
+        + ".",
         "",
         *([f"Command: `{meta['command']}`", ""] if meta.get("command") else []),
         f"Time = parse + the whole child process (start, imports, translate, solve, decode), median over "
         f"solved runs. PAR-2 counts an unsolved instance as 2 × {settings.timeout:g} s = {penalty(settings):g} s.",
         "",
-        f"| backend | solved | median s | total s | PAR-2 s (timeout {settings.timeout:g} s) | median CPU s | peak MB |",
+        f"| backend | solved | median s | total s | PAR-2 s (timeout {settings.timeout:g} s) | median CPU s | peak "
+        "MB |",
         "|---|---|---|---|---|---|---|",
     ]
     for row in rows:
         peak = "–" if row["peak_rss_mb"] is None else f"{row['peak_rss_mb']:.0f}"
-        lines.append(f"| {row['backend']} | {row['solved']}/{row['instances']} | {_s(row['median'])} | "
-                     f"{_s(row['total'])} | {_s(row['par2'])} | {_s(row['median_cpu'])} | {peak} |")
-    lines.append(f"| *{VIRTUAL_BEST}* | {vbs['solved']}/{vbs['instances']} | {_s(vbs['median'])} | "
-                 f"{_s(vbs['total'])} | {_s(vbs['par2'])} | | |")
+        lines.append(
+            f"| {row['backend']} | {row['solved']}/{row['instances']} | {_s(row['median'])} | "
+            f"{_s(row['total'])} | {_s(row['par2'])} | {_s(row['median_cpu'])} | {peak} |"
+        )
+    lines.append(
+        f"| *{VIRTUAL_BEST}* | {vbs['solved']}/{vbs['instances']} | {_s(vbs['median'])} | "
+        f"{_s(vbs['total'])} | {_s(vbs['par2'])} | | |"
+    )
     wins = [f"{row['backend']} {row['best_on']}" for row in rows if row["best_on"]]
     if wins:
         lines += ["", "Virtual best picks: " + ", ".join(wins) + "."]
@@ -383,10 +401,16 @@ def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, 
         ratio = "–"
         if p.get("solve") and all(v is not None for v in overhead):
             ratio = f"{sum(overhead) / p['solve']:.2f}"
-        lines.append(f"| {row['backend']} | " + " | ".join(_s(p.get(k)) for k in ("parse", "translate", "ground", "solve", "decode", "other"))
-                     + f" | {ratio} |")
-    lines += ["", "`ground` is clingo's grounding (the solver's work, so not counted as overhead); "
-              "`other` is process start, solver imports (CP-SAT's is about 0.5 s) and sending the result back."]
+        lines.append(
+            f"| {row['backend']} | "
+            + " | ".join(_s(p.get(k)) for k in ("parse", "translate", "ground", "solve", "decode", "other"))
+            + f" | {ratio} |"
+        )
+    lines += [
+        "",
+        "`ground` is clingo's grounding (the solver's work, so not counted as overhead); "
+        "`other` is process start, solver imports (CP-SAT's is about 0.5 s) and sending the result back.",
+    ]
 
     backends = [row["backend"] for row in rows]
     lines += [
@@ -410,8 +434,12 @@ def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, 
         lines.append(f"| {item['instance']} | " + " | ".join(shown) + f" | {item['best'] or '–'} |")
 
     for problem in summary.get("count_disagreements", []):
-        lines += ["", f"**Counts differ on {problem['path']}**: "
-                  + ", ".join(f"{b} {c}" for b, c in problem["counts"].items()) + " (run `trisolve crosscheck` on it)."]
+        lines += [
+            "",
+            f"**Counts differ on {problem['path']}**: "
+            + ", ".join(f"{b} {c}" for b, c in problem["counts"].items())
+            + " (run `trisolve crosscheck` on it).",
+        ]
     for item in summary.get("invalid", []):
         lines += ["", f"**Invalid solution** from {item['backend']} on {item['instance']} (round {item['round']})."]
     return "\n".join(lines) + "\n"

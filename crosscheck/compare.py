@@ -22,8 +22,9 @@ otherwise it is *incomplete* (compatible so far), never called agreement.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from trisolve.backends.runner import RunRecord
 from trisolve.models.family import Family
@@ -89,15 +90,29 @@ def judge(
         if invalid:
             number, violations = invalid[0]
             findings.append(
-                Finding("invalid", f"{record.backend}: {len(invalid)} of {len(record.solutions)} solutions break the rules; "
-                        f"solution {number + 1}: " + "; ".join(v.message for v in violations[:3]), (record.backend,))
+                Finding(
+                    "invalid",
+                    f"{record.backend}: {len(invalid)} of {len(record.solutions)} solutions break the rules; "
+                    f"solution {number + 1}: " + "; ".join(v.message for v in violations[:3]),
+                    (record.backend,),
+                )
             )
         keys[index] = solution_keys
         repeated = sum(n - 1 for n in Counter(solution_keys).values() if n > 1)
         if repeated:
-            findings.append(Finding("duplicate", f"{record.backend}: reported {repeated} solutions more than once", (record.backend,)))
+            findings.append(
+                Finding(
+                    "duplicate", f"{record.backend}: reported {repeated} solutions more than once", (record.backend,)
+                )
+            )
         if record.duplicates:
-            findings.append(Finding("note", f"{record.backend}: the solver reported {record.duplicates} duplicates (filtered, not counted)", (record.backend,)))
+            findings.append(
+                Finding(
+                    "note",
+                    f"{record.backend}: the solver reported {record.duplicates} duplicates (filtered, not counted)",
+                    (record.backend,),
+                )
+            )
         if record.error:
             findings.append(Finding("error", f"{record.backend}: {record.error}", (record.backend,)))
 
@@ -118,8 +133,11 @@ def judge(
                 suspects = unsat if truth > 0 else sat
             else:
                 suspects = sat + unsat if len(sat) == len(unsat) else (unsat if len(sat) > len(unsat) else sat)
-            findings.append(Finding("disagree", f"{label}sat for {', '.join(sat)} but unsat for {', '.join(unsat)}",
-                                    tuple(suspects)))
+            findings.append(
+                Finding(
+                    "disagree", f"{label}sat for {', '.join(sat)} but unsat for {', '.join(unsat)}", tuple(suspects)
+                )
+            )
         counts = {r.backend: r.count for r in complete}
         agreed = _consensus(list(counts.values()), truth)
         if len(set(counts.values())) > 1:
@@ -138,27 +156,50 @@ def judge(
             for r in listed:
                 mine = key_sets[index_of[id(r)]]
                 if r.backend != reference_backend and mine != reference:
-                    findings.append(Finding("disagree", f"{label}solution sets differ: {len(reference - mine)} only from "
-                                            f"{reference_backend}, {len(mine - reference)} only from {r.backend}",
-                                            (r.backend,)))
+                    findings.append(
+                        Finding(
+                            "disagree",
+                            f"{label}solution sets differ: {len(reference - mine)} only from "
+                            f"{reference_backend}, {len(mine - reference)} only from {r.backend}",
+                            (r.backend,),
+                        )
+                    )
         for r in group:
             if r.complete or r.error:
                 continue
             if agreed is not None and r.count > agreed:
-                findings.append(Finding("disagree", f"{label}{r.backend} found {r.count} solutions before stopping, "
-                                        f"more than the complete count {agreed}", (r.backend,)))
+                findings.append(
+                    Finding(
+                        "disagree",
+                        f"{label}{r.backend} found {r.count} solutions before stopping, "
+                        f"more than the complete count {agreed}",
+                        (r.backend,),
+                    )
+                )
             if reference is not None:
                 outside = key_sets[index_of[id(r)]] - reference
                 if outside:
-                    findings.append(Finding("disagree", f"{label}{r.backend} found {len(outside)} solutions missing from "
-                                            f"{reference_backend}'s complete set", (r.backend,)))
+                    findings.append(
+                        Finding(
+                            "disagree",
+                            f"{label}{r.backend} found {len(outside)} solutions missing from "
+                            f"{reference_backend}'s complete set",
+                            (r.backend,),
+                        )
+                    )
         return agreed, reference
 
     truth = expected.count if (expected is not None and expected.complete) else None
     agreed, reference = compare_group(plain, "", truth)
     if truth is None and agreed is not None and not _confirmed(plain, broken, agreed):
-        findings.append(Finding("note", f"{agreed} solutions rest on count-only runs alone, and no complete Burnside "
-                                "count (the same backend with --symmetry-breaking) confirms it: not taken as the count", ()))
+        findings.append(
+            Finding(
+                "note",
+                f"{agreed} solutions rest on count-only runs alone, and no complete Burnside "
+                "count (the same backend with --symmetry-breaking) confirms it: not taken as the count",
+                (),
+            )
+        )
         agreed = None
     orbits: int | None = None
     if reference is not None and family.orbit_representative is not None:
@@ -173,18 +214,36 @@ def judge(
                 continue
             for number, data in enumerate(r.solutions):
                 if not family.is_lex_leader(level, family.solution_from_json(level, data)):
-                    findings.append(Finding("symmetry", f"{r.backend}: solution {number + 1} (symmetry breaking on) "
-                                            "is not the lex-leader of its orbit", (r.backend,)))
+                    findings.append(
+                        Finding(
+                            "symmetry",
+                            f"{r.backend}: solution {number + 1} (symmetry breaking on) "
+                            "is not the lex-leader of its orbit",
+                            (r.backend,),
+                        )
+                    )
                     break
         reference_orbits = orbits if orbits is not None else (expected.orbits if expected else None)
         if reference_orbits is not None:
             for r in broken:
                 if r.complete and not r.error and r.count != reference_orbits:
-                    findings.append(Finding("symmetry", f"{r.backend}: {r.count} solutions with symmetry breaking, "
-                                            f"but the full solution set has {reference_orbits} symmetry classes", (r.backend,)))
+                    findings.append(
+                        Finding(
+                            "symmetry",
+                            f"{r.backend}: {r.count} solutions with symmetry breaking, "
+                            f"but the full solution set has {reference_orbits} symmetry classes",
+                            (r.backend,),
+                        )
+                    )
                 if not r.complete and r.count > reference_orbits:
-                    findings.append(Finding("symmetry", f"{r.backend}: {r.count}+ solutions with symmetry breaking exceed "
-                                            f"{reference_orbits} symmetry classes", (r.backend,)))
+                    findings.append(
+                        Finding(
+                            "symmetry",
+                            f"{r.backend}: {r.count}+ solutions with symmetry breaking exceed "
+                            f"{reference_orbits} symmetry classes",
+                            (r.backend,),
+                        )
+                    )
 
     # --- the recorded expectation
     if expected is not None:
@@ -192,15 +251,31 @@ def judge(
             if r.error:
                 continue
             if r.complete and expected.complete and r.count != expected.count:
-                findings.append(Finding("disagree", f"{r.backend}: {r.count} solutions, expected {expected.count}", (r.backend,)))
+                findings.append(
+                    Finding("disagree", f"{r.backend}: {r.count} solutions, expected {expected.count}", (r.backend,))
+                )
             if r.complete and not expected.complete and r.count < expected.count:
-                findings.append(Finding("disagree", f"{r.backend}: {r.count} solutions, but at least {expected.count} are known", (r.backend,)))
+                findings.append(
+                    Finding(
+                        "disagree",
+                        f"{r.backend}: {r.count} solutions, but at least {expected.count} are known",
+                        (r.backend,),
+                    )
+                )
             if not r.complete and expected.complete and r.count > expected.count:
-                findings.append(Finding("disagree", f"{r.backend}: {r.count}+ solutions, expected exactly {expected.count}", (r.backend,)))
+                findings.append(
+                    Finding(
+                        "disagree",
+                        f"{r.backend}: {r.count}+ solutions, expected exactly {expected.count}",
+                        (r.backend,),
+                    )
+                )
             if expected.complete and expected.count == 0 and r.status == "sat":
                 findings.append(Finding("disagree", f"{r.backend}: found a solution, expected none", (r.backend,)))
             if expected.count > 0 and r.status == "unsat":
-                findings.append(Finding("disagree", f"{r.backend}: claims no solution, expected {expected.count}", (r.backend,)))
+                findings.append(
+                    Finding("disagree", f"{r.backend}: claims no solution, expected {expected.count}", (r.backend,))
+                )
 
     return _verdict(path, family, records, findings, agreed, orbits, agreed_sb, expected)
 
@@ -236,7 +311,9 @@ def _orbit_count(family, level, plain, reference, keys, index_of) -> int | None:
     for r in plain:
         i = index_of[id(r)]
         if r.complete and not r.error and set(keys[i]) == reference and len(keys[i]) == r.count:
-            classes = {family.orbit_representative(level, family.solution_from_json(level, data)) for data in r.solutions}
+            classes = {
+                family.orbit_representative(level, family.solution_from_json(level, data)) for data in r.solutions
+            }
             return len(classes)
     return None
 

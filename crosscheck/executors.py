@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from trisolve.backends.runner import INTERRUPT, Job, RunRecord, record_of, run_job
 from trisolve.models.errors import shorten
@@ -36,15 +37,18 @@ def execute(
 ) -> list[RunRecord]:
     """Run the jobs on ``executor`` (``parallel`` at a time, or ``parallel`` Dask workers); reuse ``done``."""
     if executor == "dask":
-        return execute_dask(jobs, levels, scheduler=scheduler, workers=parallel, log=log, done=done or {},
-                            on_record=on_record)
+        return execute_dask(
+            jobs, levels, scheduler=scheduler, workers=parallel, log=log, done=done or {}, on_record=on_record
+        )
     if executor != "local":
         raise ValueError(f"unknown executor {executor!r}; known: {', '.join(EXECUTORS)}")
     return execute_local(jobs, levels, parallel=parallel, log=log, done=done, on_record=on_record)
 
 
 def reuse_finished(
-    jobs: Sequence[Job], done: Mapping[str, RunRecord], on_record: Callable[[RunRecord, bool], None] | None = None,
+    jobs: Sequence[Job],
+    done: Mapping[str, RunRecord],
+    on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> tuple[dict[int, RunRecord], list[tuple[int, Job]]]:
     """Split the jobs for an executor: (records already in ``done`` by job index, jobs still to run).
 
@@ -164,9 +168,16 @@ def _level(level: Any) -> Any:
     return level
 
 
-def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: str | None, workers: int,
-                 log: Log | None, done: Mapping[str, RunRecord],
-                 on_record: Callable[[RunRecord, bool], None] | None = None) -> list[RunRecord]:
+def execute_dask(
+    jobs: Sequence[Job],
+    levels: Mapping[str, Any],
+    *,
+    scheduler: str | None,
+    workers: int,
+    log: Log | None,
+    done: Mapping[str, RunRecord],
+    on_record: Callable[[RunRecord, bool], None] | None = None,
+) -> list[RunRecord]:
     """Like ``execute_local``, on a Dask cluster (a local one when ``scheduler`` is None)."""
     try:
         import dask
@@ -184,19 +195,29 @@ def execute_dask(jobs: Sequence[Job], levels: Mapping[str, Any], *, scheduler: s
             # silence_logs: a worker's heartbeat racing the shutdown logs a traceback that means nothing;
             # a job that really fails reaches us through its future
             with dask.config.set(LOCAL_SCHEDULER):
-                cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                       silence_logs=logging.CRITICAL)
+                cluster = LocalCluster(
+                    n_workers=workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=logging.CRITICAL,
+                )
             client = Client(cluster)
         try:
             # one level per instance is shipped once, not once per backend; as a task, not scattered data:
             # the scheduler can recompute a task whose only copy died with a worker, never scattered data
             # (and every run needing it would be cancelled)
-            shipped = {path: client.submit(_level, levels[path], pure=False, key=f"level-{number}-{os.getpid()}")
-                       for number, path in enumerate(sorted({job.path for _, job in pending}))}
+            shipped = {
+                path: client.submit(_level, levels[path], pure=False, key=f"level-{number}-{os.getpid()}")
+                for number, path in enumerate(sorted({job.path for _, job in pending}))
+            }
             plugins = registry.plugin_files()
-            futures = {client.submit(dask_job, job, shipped[job.path], plugins, pure=False,
-                                     key=f"run-{index}-{os.getpid()}"): index
-                       for index, job in pending}
+            futures = {
+                client.submit(
+                    dask_job, job, shipped[job.path], plugins, pure=False, key=f"run-{index}-{os.getpid()}"
+                ): index
+                for index, job in pending
+            }
             try:
                 for future in as_completed(futures):
                     index = futures[future]
@@ -237,8 +258,10 @@ def connect(scheduler: str) -> Any:
     try:
         return Client(scheduler, timeout=CONNECT_SECONDS)
     except Exception as exc:  # refused, timed out, a bad address, or something that is not a scheduler
-        raise SchedulerUnreachable(f"--scheduler {shorten(scheduler)}: cannot use a Dask scheduler there "
-                                   f"({type(exc).__name__}: {shorten(exc, 200)}; waited at most {CONNECT_SECONDS:g} s)") from None
+        raise SchedulerUnreachable(
+            f"--scheduler {shorten(scheduler)}: cannot use a Dask scheduler there "
+            f"({type(exc).__name__}: {shorten(exc, 200)}; waited at most {CONNECT_SECONDS:g} s)"
+        ) from None
 
 
 def _lost(job: Job, exc: BaseException) -> RunRecord:
@@ -246,8 +269,10 @@ def _lost(job: Job, exc: BaseException) -> RunRecord:
     tries = getattr(exc, "allowed_failures", None)
     if type(exc).__name__ == "KilledWorker" and isinstance(tries, int):
         worker = getattr(getattr(exc, "last_worker", None), "address", "?")
-        error = (f"dask: lost worker: {tries + 1} tries, each ended by its worker process dying "
-                 f"(distributed.scheduler.allowed-failures = {tries}; last worker {worker}); not logged, a resume reruns it")
+        error = (
+            f"dask: lost worker: {tries + 1} tries, each ended by its worker process dying "
+            f"(distributed.scheduler.allowed-failures = {tries}; last worker {worker}); not logged, a resume reruns it"
+        )
     else:
         error = f"dask: {type(exc).__name__}: {shorten(exc, 200)}; not logged, a resume reruns it"
     return record_of(job, status="unknown", count=0, complete=False, error=error)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import json
 import os
 import threading
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from trisolve.backends.runner import RunRecord
 

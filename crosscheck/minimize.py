@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import Job, run_job
@@ -29,8 +30,9 @@ class Minimised:
     verdict: Verdict
 
 
-def _check(family: Family, level: Any, backends: Sequence[str], timeout: float, limit: int | None,
-           symmetry_breaking: bool) -> Verdict:
+def _check(
+    family: Family, level: Any, backends: Sequence[str], timeout: float, limit: int | None, symmetry_breaking: bool
+) -> Verdict:
     """Cross-check ``level`` (given as a model, written to a temporary file) on the backends."""
     text = family.format_level(level)
     with tempfile.NamedTemporaryFile("w", suffix=family.suffix, delete=False, encoding="utf-8") as handle:
@@ -39,8 +41,16 @@ def _check(family: Family, level: Any, backends: Sequence[str], timeout: float, 
     try:
         modes = [False, True] if symmetry_breaking else [False]
         records = [
-            run_job(Job(path, family.name, backend, Limits(time=timeout, solutions=limit),
-                        Options(enumerate=True, symmetry_breaking=sb)), level)
+            run_job(
+                Job(
+                    path,
+                    family.name,
+                    backend,
+                    Limits(time=timeout, solutions=limit),
+                    Options(enumerate=True, symmetry_breaking=sb),
+                ),
+                level,
+            )
             for sb in modes
             for backend in backends
         ]

@@ -35,8 +35,9 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from trisolve.backends import mutation as hooks
 from trisolve.backends import registry
@@ -62,8 +63,10 @@ HOOK_CHANGES: dict[str, str] = {
 #: Marks a sibling run with symmetry breaking (rules a plain run never fires).
 SB = " +symmetry-breaking"
 #: Why a surviving mutant changes nothing, when its site or rule says so.
-IMPLIED = ("it changes a constraint the encoding states as implied by the others (kept only to help the search): "
-           "removed or weakened, what is left still implies it")
+IMPLIED = (
+    "it changes a constraint the encoding states as implied by the others (kept only to help the search): "
+    "removed or weakened, what is left still implies it"
+)
 #: A mutant run cut short by the time limit kills the mutant (``how="timeout"``) when the unmutated
 #: encoding (the same variant, the same mode) completed the same instance within this share of the limit.
 TIMEOUT_KILL_SHARE = 0.2
@@ -155,12 +158,19 @@ class Report:
 
     def to_json(self) -> dict:
         return {
-            "family": self.family, "backend": self.backend,
-            "by_file": self.table(lambda o: o.mutant.file), "by_operator": self.table(lambda o: o.mutant.operator),
-            "outcomes": [o.to_json() for o in self.outcomes], "instances": list(self.instances),
-            "excluded": dict(self.excluded), "generated": list(self.generated),
-            "kills": {k: list(v) for k, v in self.kills.items()}, "suite": list(self.suite),
-            "wall_seconds": round(self.wall, 2), "runs": self.runs, "reused_runs": self.reused,
+            "family": self.family,
+            "backend": self.backend,
+            "by_file": self.table(lambda o: o.mutant.file),
+            "by_operator": self.table(lambda o: o.mutant.operator),
+            "outcomes": [o.to_json() for o in self.outcomes],
+            "instances": list(self.instances),
+            "excluded": dict(self.excluded),
+            "generated": list(self.generated),
+            "kills": {k: list(v) for k, v in self.kills.items()},
+            "suite": list(self.suite),
+            "wall_seconds": round(self.wall, 2),
+            "runs": self.runs,
+            "reused_runs": self.reused,
         }
 
 
@@ -177,10 +187,15 @@ def score_row(name: str, outcomes: Sequence[Outcome]) -> dict:
     equivalent = sum(o.reason is not None for o in survivors)
     judged = len(outcomes) - stillborn - equivalent
     return {
-        "name": name, "mutants": len(outcomes), "stillborn": stillborn, "killed": len(killed),
-        "by_validator": sum(o.how == "validator" for o in killed), "by_count": sum(o.how == "count" for o in killed),
+        "name": name,
+        "mutants": len(outcomes),
+        "stillborn": stillborn,
+        "killed": len(killed),
+        "by_validator": sum(o.how == "validator" for o in killed),
+        "by_count": sum(o.how == "count" for o in killed),
         "by_timeout": sum(o.how == "timeout" for o in killed),
-        "survived": len(survivors), "equivalent": equivalent,
+        "survived": len(survivors),
+        "equivalent": equivalent,
         "score": None if judged <= 0 else round(len(killed) / judged, 4),
     }
 
@@ -223,13 +238,22 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
             target = os.path.abspath(os.path.join(folder, stem, f"{number:03d}-{lp.operator}.lp"))
             with open(target, "w", encoding="utf-8") as handle:
                 handle.write(lp.text)
-            out.append(Mutant(
-                id=f"{stem}#{number}", base=f"clingo:{variant}", change=f"lp:{name}={target}",
-                file=os.path.relpath(path, _package_root()), line=lp.line, operator=lp.operator,
-                original=lp.original, mutated=lp.mutated or "(deleted)", symmetry_breaking=symmetry_breaking,
-                purpose=lp.comment, equivalent=lp.equivalent,
-                siblings=tuple(f"clingo:{v}" for v in loaders[name][1:]),
-            ))
+            out.append(
+                Mutant(
+                    id=f"{stem}#{number}",
+                    base=f"clingo:{variant}",
+                    change=f"lp:{name}={target}",
+                    file=os.path.relpath(path, _package_root()),
+                    line=lp.line,
+                    operator=lp.operator,
+                    original=lp.original,
+                    mutated=lp.mutated or "(deleted)",
+                    symmetry_breaking=symmetry_breaking,
+                    purpose=lp.comment,
+                    equivalent=lp.equivalent,
+                    siblings=tuple(f"clingo:{v}" for v in loaders[name][1:]),
+                )
+            )
     return out
 
 
@@ -260,12 +284,21 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
             change = hooks.Mutation(operator, site.file, site.line, site.name)
             stem = os.path.splitext(os.path.basename(site.file))[0]
             counters[site.file] = counters.get(site.file, 0) + 1
-            out.append(Mutant(
-                id=f"{name}/{stem}#{counters[site.file]}", base=f"{name}:{variant}", change=change.spec,
-                file=site.file, line=site.line, operator=operator, original=_source_line(site.file, site.line),
-                mutated=f"[{site.name}] {HOOK_CHANGES[operator]}", symmetry_breaking=symmetry_breaking,
-                purpose=site.name, siblings=siblings,
-            ))
+            out.append(
+                Mutant(
+                    id=f"{name}/{stem}#{counters[site.file]}",
+                    base=f"{name}:{variant}",
+                    change=change.spec,
+                    file=site.file,
+                    line=site.line,
+                    operator=operator,
+                    original=_source_line(site.file, site.line),
+                    mutated=f"[{site.name}] {HOOK_CHANGES[operator]}",
+                    symmetry_breaking=symmetry_breaking,
+                    purpose=site.name,
+                    siblings=siblings,
+                )
+            )
     return out
 
 
@@ -296,8 +329,15 @@ class _Reference:
 class _Runner:
     """Runs job lists on the chosen executor, logging each run and reusing logged ones."""
 
-    def __init__(self, jsonl: str | None, resume: bool, parallel: int, executor: str, scheduler: str | None,
-                 on_record: Callable[[RunRecord, bool], None] | None) -> None:
+    def __init__(
+        self,
+        jsonl: str | None,
+        resume: bool,
+        parallel: int,
+        executor: str,
+        scheduler: str | None,
+        on_record: Callable[[RunRecord, bool], None] | None,
+    ) -> None:
         self.done = read_log(jsonl) if (jsonl and resume) else {}
         self.log = Log(jsonl)
         self.parallel, self.executor, self.scheduler = parallel, executor, scheduler
@@ -309,8 +349,16 @@ class _Runner:
             return []
         self.runs += len(jobs)
         self.reused += sum(1 for job in jobs if job.key in self.done)
-        return execute(jobs, levels, executor=self.executor, parallel=self.parallel, scheduler=self.scheduler,
-                       log=self.log, done=self.done, on_record=self.on_record)
+        return execute(
+            jobs,
+            levels,
+            executor=self.executor,
+            parallel=self.parallel,
+            scheduler=self.scheduler,
+            log=self.log,
+            done=self.done,
+            on_record=self.on_record,
+        )
 
     def close(self) -> None:
         self.log.close()
@@ -352,7 +400,9 @@ def run_mutate(
     if ids:
         unknown = sorted(set(ids) - {m.id for m in mutants})
         if unknown:
-            raise UnknownMutant(f"no mutant {', '.join(unknown)} (ids look like {mutants[0].id if mutants else 'sigils#1'})")
+            raise UnknownMutant(
+                f"no mutant {', '.join(unknown)} (ids look like {mutants[0].id if mutants else 'sigils#1'})"
+            )
         mutants = [m for m in mutants if m.id in ids]
     outcomes = {m.id: Outcome(m) for m in mutants}
     runner = _Runner(jsonl, resume, parallel, executor, scheduler, on_record)
@@ -362,16 +412,56 @@ def run_mutate(
     excluded: dict[str, str] = {}
     agreed: dict[str, _Reference] = {}
     try:
-        used = _kill(family, instances, mutants, outcomes, references, with_symmetry, runner, timeout, batch, seed,
-                     kills, excluded, agreed, deadline=None)
-        _under_siblings(family, instances, outcomes, references, with_symmetry, runner, timeout, batch, seed, kills,
-                        excluded, agreed)
+        used = _kill(
+            family,
+            instances,
+            mutants,
+            outcomes,
+            references,
+            with_symmetry,
+            runner,
+            timeout,
+            batch,
+            seed,
+            kills,
+            excluded,
+            agreed,
+            deadline=None,
+        )
+        _under_siblings(
+            family,
+            instances,
+            outcomes,
+            references,
+            with_symmetry,
+            runner,
+            timeout,
+            batch,
+            seed,
+            kills,
+            excluded,
+            agreed,
+        )
         generated: list[Instance] = []
         if generate is not None and any(o.status == "survived" for o in outcomes.values()):
             generated = list(generate())
             survivors = [o.mutant for o in outcomes.values() if o.status == "survived"]
-            _kill(family, generated, survivors, outcomes, references, with_symmetry, runner, timeout, batch, seed,
-                  kills, excluded, agreed, deadline=time.monotonic() + retry_budget)
+            _kill(
+                family,
+                generated,
+                survivors,
+                outcomes,
+                references,
+                with_symmetry,
+                runner,
+                timeout,
+                batch,
+                seed,
+                kills,
+                excluded,
+                agreed,
+                deadline=time.monotonic() + retry_budget,
+            )
     finally:
         runner.close()
     for outcome in outcomes.values():
@@ -379,9 +469,19 @@ def run_mutate(
     chosen = killing_suite(kills)
     if suite:
         _write_suite(suite, chosen, agreed)
-    return Report(family.name, backend, tuple(outcomes[m.id] for m in mutants), tuple(used), excluded,
-                  tuple(i.path for i in generated), {k: tuple(v) for k, v in kills.items()}, tuple(chosen),
-                  time.monotonic() - began, runner.runs, runner.reused)
+    return Report(
+        family.name,
+        backend,
+        tuple(outcomes[m.id] for m in mutants),
+        tuple(used),
+        excluded,
+        tuple(i.path for i in generated),
+        {k: tuple(v) for k, v in kills.items()},
+        tuple(chosen),
+        time.monotonic() - began,
+        runner.runs,
+        runner.reused,
+    )
 
 
 def _reference_specs(family: str, mutants: Sequence[Mutant], references: Sequence[str]) -> list[str]:
@@ -397,10 +497,22 @@ def _reference_specs(family: str, mutants: Sequence[Mutant], references: Sequenc
     return list(dict.fromkeys(specs))
 
 
-def _kill(family: Family, instances: Sequence[Instance], mutants: Sequence[Mutant], outcomes: dict[str, Outcome],
-          references: Sequence[str], with_symmetry: bool, runner: _Runner, timeout: float, batch: int, seed: int,
-          kills: dict[str, list[str]], excluded: dict[str, str], agreed: dict[str, _Reference],
-          deadline: float | None) -> list[str]:
+def _kill(
+    family: Family,
+    instances: Sequence[Instance],
+    mutants: Sequence[Mutant],
+    outcomes: dict[str, Outcome],
+    references: Sequence[str],
+    with_symmetry: bool,
+    runner: _Runner,
+    timeout: float,
+    batch: int,
+    seed: int,
+    kills: dict[str, list[str]],
+    excluded: dict[str, str],
+    agreed: dict[str, _Reference],
+    deadline: float | None,
+) -> list[str]:
     """Run the mutants still alive on the instances, batch by batch, until all are killed or time is up.
 
     A mutant killed only by timeout keeps running on the later batches: a
@@ -412,7 +524,7 @@ def _kill(family: Family, instances: Sequence[Instance], mutants: Sequence[Mutan
     for start in range(0, len(instances), max(1, batch)):
         if not alive or (deadline is not None and time.monotonic() >= deadline):
             break
-        chunk = instances[start:start + batch]
+        chunk = instances[start : start + batch]
         levels = {i.path: i.level for i in chunk}
         refs = _references(family, chunk, references, with_symmetry, runner, levels, timeout, seed, excluded)
         agreed.update(refs)
@@ -426,7 +538,9 @@ def _kill(family: Family, instances: Sequence[Instance], mutants: Sequence[Mutan
                 if bound is None:
                     continue
                 options = Options(enumerate=True, symmetry_breaking=mutant.symmetry_breaking, seed=seed)
-                jobs.append(Job(instance.path, family.name, mutant.spec, Limits(time=timeout, solutions=bound + 1), options))
+                jobs.append(
+                    Job(instance.path, family.name, mutant.spec, Limits(time=timeout, solutions=bound + 1), options)
+                )
                 owners.append((mutant, instance))
         for record, (mutant, instance) in zip(runner(jobs, levels), owners):
             outcome = outcomes[mutant.id]
@@ -453,10 +567,20 @@ def _still_open(outcome: Outcome) -> bool:
     return outcome.status == "survived" or (outcome.status, outcome.how) == ("killed", "timeout")
 
 
-def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dict[str, Outcome],
-                    references: Sequence[str], with_symmetry: bool, runner: _Runner, timeout: float, batch: int,
-                    seed: int, kills: dict[str, list[str]], excluded: dict[str, str],
-                    agreed: dict[str, _Reference]) -> None:
+def _under_siblings(
+    family: Family,
+    instances: Sequence[Instance],
+    outcomes: dict[str, Outcome],
+    references: Sequence[str],
+    with_symmetry: bool,
+    runner: _Runner,
+    timeout: float,
+    batch: int,
+    seed: int,
+    kills: dict[str, list[str]],
+    excluded: dict[str, str],
+    agreed: dict[str, _Reference],
+) -> None:
     """Survivors of a file or site other variants share, re-tried under each of them.
 
     ``hexiom.lp`` is loaded by every clingo variant: a rule the ``count``
@@ -466,19 +590,44 @@ def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dic
     runs was cut short (none ever finished): a validator or count kill under
     a sibling (symmetry breaking, often) replaces the timeout kill.
     """
-    twins = {f"{o.mutant.id}@{sibling}": (o, Mutant(**{
-        **o.mutant.__dict__, "id": f"{o.mutant.id}@{sibling}", "base": sibling.removesuffix(SB), "siblings": (),
-        "symmetry_breaking": o.mutant.symmetry_breaking or sibling.endswith(SB)}))
-        for o in outcomes.values() if o.status == "survived" or (_still_open(o) and o.timeouts < o.tried)
-        for sibling in o.mutant.siblings}
+    twins = {
+        f"{o.mutant.id}@{sibling}": (
+            o,
+            Mutant(
+                **{
+                    **o.mutant.__dict__,
+                    "id": f"{o.mutant.id}@{sibling}",
+                    "base": sibling.removesuffix(SB),
+                    "siblings": (),
+                    "symmetry_breaking": o.mutant.symmetry_breaking or sibling.endswith(SB),
+                }
+            ),
+        )
+        for o in outcomes.values()
+        if o.status == "survived" or (_still_open(o) and o.timeouts < o.tried)
+        for sibling in o.mutant.siblings
+    }
     if not twins:
         return
     with_symmetry = with_symmetry or any(twin.symmetry_breaking for _, twin in twins.values())
     twin_outcomes = {key: Outcome(twin) for key, (_, twin) in twins.items()}
     twin_kills: dict[str, list[str]] = {}
-    _kill(family, instances, [twin for _, twin in twins.values()], twin_outcomes, list(references) + sorted(
-        {twin.base for _, twin in twins.values()}), with_symmetry, runner, timeout, batch, seed, twin_kills, excluded,
-        agreed, deadline=None)
+    _kill(
+        family,
+        instances,
+        [twin for _, twin in twins.values()],
+        twin_outcomes,
+        list(references) + sorted({twin.base for _, twin in twins.values()}),
+        with_symmetry,
+        runner,
+        timeout,
+        batch,
+        seed,
+        twin_kills,
+        excluded,
+        agreed,
+        deadline=None,
+    )
     for key, twin_outcome in twin_outcomes.items():
         original = twins[key][0]
         if twin_outcome.status != "killed":
@@ -489,7 +638,7 @@ def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dic
                 _drop_suite_kill(kills, original.mutant.id, original.instance)  # the suite wants the stronger kill
             original.status, original.how, original.instance = "killed", twin_outcome.how, twin_outcome.instance
             twin = twins[key][1]
-            original.finding = (f"under {twin.base}{SB if twin.symmetry_breaking else ''}: {twin_outcome.finding}")
+            original.finding = f"under {twin.base}{SB if twin.symmetry_breaking else ''}: {twin_outcome.finding}"
     for path, killed in twin_kills.items():
         for key in killed:
             original, how = twins[key][0], twin_outcomes[key].how
@@ -497,14 +646,26 @@ def _under_siblings(family: Family, instances: Sequence[Instance], outcomes: dic
                 kills.setdefault(path, []).append(original.mutant.id)
 
 
-def _references(family: Family, chunk: Sequence[Instance], references: Sequence[str], with_symmetry: bool,
-                runner: _Runner, levels: Mapping[str, Any], timeout: float, seed: int,
-                excluded: dict[str, str]) -> dict[str, _Reference]:
+def _references(
+    family: Family,
+    chunk: Sequence[Instance],
+    references: Sequence[str],
+    with_symmetry: bool,
+    runner: _Runner,
+    levels: Mapping[str, Any],
+    timeout: float,
+    seed: int,
+    excluded: dict[str, str],
+) -> dict[str, _Reference]:
     """Run the unmutated backends; keep instances where they completed and agreed."""
     modes = (False, True) if with_symmetry else (False,)
-    jobs = [Job(i.path, family.name, spec, Limits(time=timeout), Options(enumerate=True, symmetry_breaking=sb, seed=seed))
-            for i in chunk for sb in modes for spec in references
-            if not sb or registry.breaks_symmetries(spec, family.name)]
+    jobs = [
+        Job(i.path, family.name, spec, Limits(time=timeout), Options(enumerate=True, symmetry_breaking=sb, seed=seed))
+        for i in chunk
+        for sb in modes
+        for spec in references
+        if not sb or registry.breaks_symmetries(spec, family.name)
+    ]
     by_path: dict[str, list[RunRecord]] = {}
     for record in runner(jobs, levels):
         by_path.setdefault(record.path, []).append(record)
@@ -513,7 +674,9 @@ def _references(family: Family, chunk: Sequence[Instance], references: Sequence[
         records = by_path.get(instance.path, [])
         verdict = judge(family, instance.level, instance.path, records, expected_for(instance.path))
         if verdict.status != "agree" or verdict.count is None:
-            excluded[instance.path] = f"the unmutated backends did not agree and complete ({verdict.status}, {verdict.count_text})"
+            excluded[instance.path] = (
+                f"the unmutated backends did not agree and complete ({verdict.status}, {verdict.count_text})"
+            )
             continue
         excluded.pop(instance.path, None)  # left out in an earlier pass (a reference was slow then), used now
         orbits = verdict.orbits
@@ -524,8 +687,9 @@ def _references(family: Family, chunk: Sequence[Instance], references: Sequence[
     return out
 
 
-def _classify(outcome: Outcome, family: Family, instance: Instance, ref: _Reference, record: RunRecord,
-              timeout: float) -> None:
+def _classify(
+    outcome: Outcome, family: Family, instance: Instance, ref: _Reference, record: RunRecord, timeout: float
+) -> None:
     """Judge one mutant run beside the references: killed (and how), stillborn, or still alive.
 
     A kill by timeout is the weakest kind: a later run that kills by
@@ -546,14 +710,20 @@ def _classify(outcome: Outcome, family: Family, instance: Instance, ref: _Refere
     elif record.duplicates and not any(r.duplicates for r in ref.records):
         # the engine filtered answer sets the solver found twice (sigils enumerate without --project):
         # the count was wrong before the filter, and the unmutated encoding never does it
-        _killed(outcome, "count", instance, f"{record.backend}: the solver reported {record.duplicates} answer sets twice")
+        _killed(
+            outcome, "count", instance, f"{record.backend}: the solver reported {record.duplicates} answer sets twice"
+        )
     elif not record.complete:
         outcome.timeouts += 1
         quick = _quick_unmutated_run(ref, outcome.mutant, record, timeout)
         if outcome.status == "survived" and quick is not None and "time limit" in (record.stopped_by or ""):
-            _killed(outcome, "timeout", instance,
-                    f"{record.backend}: cut short by the {timeout:g} s time limit ({record.count_text} solutions); "
-                    f"{quick.backend} unmutated completed it in {quick.wall:.2f} s")
+            _killed(
+                outcome,
+                "timeout",
+                instance,
+                f"{record.backend}: cut short by the {timeout:g} s time limit ({record.count_text} solutions); "
+                f"{quick.backend} unmutated completed it in {quick.wall:.2f} s",
+            )
 
 
 def _killed(outcome: Outcome, how: str, instance: Instance, finding: str) -> None:
@@ -563,8 +733,13 @@ def _killed(outcome: Outcome, how: str, instance: Instance, finding: str) -> Non
 def _quick_unmutated_run(ref: _Reference, mutant: Mutant, record: RunRecord, timeout: float) -> RunRecord | None:
     """The mutant's own variant, unmutated, in the same mode, completed within TIMEOUT_KILL_SHARE of the limit."""
     for run in ref.records:
-        if (run.backend == mutant.base and run.symmetry_breaking == record.symmetry_breaking and run.complete
-                and not run.error and run.wall <= TIMEOUT_KILL_SHARE * timeout):
+        if (
+            run.backend == mutant.base
+            and run.symmetry_breaking == record.symmetry_breaking
+            and run.complete
+            and not run.error
+            and run.wall <= TIMEOUT_KILL_SHARE * timeout
+        ):
             return run
     return None
 
@@ -576,8 +751,9 @@ def explain(outcome: Outcome) -> None:
     if outcome.status == "survived":
         outcome.reason = equivalence_reason(outcome.mutant)
     elif outcome.status == "killed" and outcome.how != "timeout" and outcome.mutant.equivalent:
-        outcome.wrong_marker = (f"marked equivalent ({outcome.mutant.equivalent}) but killed by {outcome.how} "
-                                f"on {outcome.instance}")
+        outcome.wrong_marker = (
+            f"marked equivalent ({outcome.mutant.equivalent}) but killed by {outcome.how} on {outcome.instance}"
+        )
 
 
 def equivalence_reason(mutant: Mutant) -> str | None:
@@ -618,13 +794,26 @@ def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Refere
         shutil.copy(path, os.path.join(folder, os.path.basename(path)))
         ref = agreed[path]
         stem = os.path.splitext(os.path.basename(path))[0]
-        expected[stem] = {"count": ref.count, "complete": True,
-                          **({"orbits": ref.orbits} if ref.orbits is not None else {})}
+        expected[stem] = {
+            "count": ref.count,
+            "complete": True,
+            **({"orbits": ref.orbits} if ref.orbits is not None else {}),
+        }
     if expected:
         with open(os.path.join(folder, "expected.json"), "w", encoding="utf-8") as handle:
             json.dump(expected, handle, indent=1, sort_keys=True)
             handle.write("\n")
 
 
-__all__ = ["UnknownMutant", "Mutant", "Outcome", "Report", "make_mutants", "run_mutate", "killing_suite", "score_row", "explain",
-           "TIMEOUT_KILL_SHARE"]
+__all__ = [
+    "UnknownMutant",
+    "Mutant",
+    "Outcome",
+    "Report",
+    "make_mutants",
+    "run_mutate",
+    "killing_suite",
+    "score_row",
+    "explain",
+    "TIMEOUT_KILL_SHARE",
+]

@@ -7,8 +7,9 @@ killed keeps every finished result and a resumed one skips them.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import Job, RunRecord

@@ -9,5 +9,12 @@ from __future__ import annotations
 
 from .common import Generated, count_solutions, generating_families, generator, instance_seed, suffix, write_generated
 
-__all__ = ["Generated", "count_solutions", "generating_families", "generator", "instance_seed", "suffix",
-           "write_generated"]
+__all__ = [
+    "Generated",
+    "count_solutions",
+    "generating_families",
+    "generator",
+    "instance_seed",
+    "suffix",
+    "write_generated",
+]

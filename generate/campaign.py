@@ -17,13 +17,14 @@ from __future__ import annotations
 import os
 import shlex
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
+from trisolve.backends.runner import INTERRUPT
 from trisolve.crosscheck.executors import execute
 from trisolve.crosscheck.jsonl import Log, read_log
 from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
-from trisolve.backends.runner import INTERRUPT
 from trisolve.models import FAMILIES
 
 from .common import generator, instance_seed, suffix, write_generated
@@ -60,9 +61,16 @@ class Summary:
 
     def to_json(self) -> dict:
         return {
-            "instances": self.instances, "unique_instances": self.unique, "runs": self.runs, "reused_runs": self.reused,
-            "generated": self.generated, "statuses": dict(self.statuses), "disagreements": self.disagreements,
-            "invalid_solutions": self.invalid, "errors": self.errors, "wall_seconds": round(self.wall, 2),
+            "instances": self.instances,
+            "unique_instances": self.unique,
+            "runs": self.runs,
+            "reused_runs": self.reused,
+            "generated": self.generated,
+            "statuses": dict(self.statuses),
+            "disagreements": self.disagreements,
+            "invalid_solutions": self.invalid,
+            "errors": self.errors,
+            "wall_seconds": round(self.wall, 2),
             "generate_seconds": round(self.generate_seconds, 2),
             "instances_per_minute": None if self.throughput is None else round(self.throughput, 2),
             "minimised": [dict(m) for m in self.minimised],
@@ -88,8 +96,10 @@ def _check_manifest(folder: str, family: str, seed: int, params: Mapping[str, An
         with open(path, encoding="utf-8") as handle:
             recorded = json.load(handle)
         if recorded != manifest:
-            raise CampaignMismatch(f"{folder} holds instances of another campaign ({recorded}); "
-                                   f"this one is {manifest}: use another --jsonl")
+            raise CampaignMismatch(
+                f"{folder} holds instances of another campaign ({recorded}); "
+                f"this one is {manifest}: use another --jsonl"
+            )
         return
     os.makedirs(folder, exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:
@@ -97,8 +107,14 @@ def _check_manifest(folder: str, family: str, seed: int, params: Mapping[str, An
         handle.write("\n")
 
 
-def prepare_instances(family: str, count: int, seed: int, folder: str, params: Mapping[str, Any],
-                      on_instance: Callable[[int], None] | None = None) -> tuple[list[Instance], int, int]:
+def prepare_instances(
+    family: str,
+    count: int,
+    seed: int,
+    folder: str,
+    params: Mapping[str, Any],
+    on_instance: Callable[[int], None] | None = None,
+) -> tuple[list[Instance], int, int]:
     """Generate (or reuse) instances 0..count-1; (instances, newly generated, proved unique)."""
     _check_manifest(folder, family, seed, params)
     fam = FAMILIES[family]
@@ -180,8 +196,16 @@ def run_campaign(
     log = Log(jsonl)
     levels = {i.path: i.level for i in instances}
     try:
-        records = execute(jobs, levels, executor=executor, parallel=parallel, scheduler=scheduler, log=log, done=done,
-                          on_record=on_record)
+        records = execute(
+            jobs,
+            levels,
+            executor=executor,
+            parallel=parallel,
+            scheduler=scheduler,
+            log=log,
+            done=done,
+            on_record=on_record,
+        )
     finally:
         log.close()
     verdicts = judge_all(instances, records, use_expected=False)
@@ -194,14 +218,25 @@ def run_campaign(
     for verdict in verdicts:
         statuses[verdict.status] = statuses.get(verdict.status, 0) + 1
     summary = Summary(
-        instances=len(instances), runs=len(jobs), reused=reused, generated=fresh, statuses=statuses,
-        disagreements=statuses.get("DISAGREE", 0), invalid=statuses.get("INVALID", 0), errors=statuses.get("ERROR", 0),
-        wall=wall, generate_seconds=generate_seconds, minimised=tuple(minimised), unique=unique,
+        instances=len(instances),
+        runs=len(jobs),
+        reused=reused,
+        generated=fresh,
+        statuses=statuses,
+        disagreements=statuses.get("DISAGREE", 0),
+        invalid=statuses.get("INVALID", 0),
+        errors=statuses.get("ERROR", 0),
+        wall=wall,
+        generate_seconds=generate_seconds,
+        minimised=tuple(minimised),
+        unique=unique,
     )
     return summary, verdicts
 
 
-def minimise_failures(verdicts, instances: Sequence[Instance], timeout: float, folder: str, budget: float) -> list[dict]:
+def minimise_failures(
+    verdicts, instances: Sequence[Instance], timeout: float, folder: str, budget: float
+) -> list[dict]:
     """Shrink each instance with a disagreement or an invalid solution (the cross-checker's minimiser)
     and write it beside a ``.repro.md`` with its findings and the command that reproduces them."""
     from trisolve.backends import registry
@@ -225,8 +260,18 @@ def minimise_failures(verdicts, instances: Sequence[Instance], timeout: float, f
         target = os.path.join(folder, f"{stem}-min{instance.family.suffix}")
         with open(target, "w", encoding="utf-8") as handle:
             handle.write(level_text)
-        parts = ["trisolve", "crosscheck", target, "--backends", ",".join(involved), "--no-expected",
-                 "--family", instance.family.name, "--timeout", f"{timeout:g}"]
+        parts = [
+            "trisolve",
+            "crosscheck",
+            target,
+            "--backends",
+            ",".join(involved),
+            "--no-expected",
+            "--family",
+            instance.family.name,
+            "--timeout",
+            f"{timeout:g}",
+        ]
         for plugin in registry.plugin_files():
             parts.extend(["--plugin", plugin])
         command = " ".join(shlex.quote(p) for p in parts)
@@ -235,6 +280,13 @@ def minimise_failures(verdicts, instances: Sequence[Instance], timeout: float, f
             for finding in verdict.findings:
                 handle.write(f"- {finding.kind}: {finding.message}\n")
             handle.write(f"\nReproduce with:\n\n    {command}\n")
-        out.append({"instance": verdict.path, "status": verdict.status, "file": target,
-                    "steps": result.steps if result is not None else 0, "command": command})
+        out.append(
+            {
+                "instance": verdict.path,
+                "status": verdict.status,
+                "file": target,
+                "steps": result.steps if result is not None else 0,
+                "command": command,
+            }
+        )
     return out

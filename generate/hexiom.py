@@ -54,7 +54,9 @@ def _fix(cell: int, solution: Solution, locked: dict[int, int], blocked: set[int
         locked[cell] = value
 
 
-def make_unique(board: Board, solution: Solution, rng: random.Random, time: float = 30.0) -> tuple[dict[int, int], set[int], bool]:
+def make_unique(
+    board: Board, solution: Solution, rng: random.Random, time: float = 30.0
+) -> tuple[dict[int, int], set[int], bool]:
     """Locks and blocks that leave ``solution`` the only one; (locked, blocked, proved unique).
 
     Greedy: find up to ``ALTERNATIVES`` other solutions, pin the cell on which
@@ -88,7 +90,9 @@ def make_unique(board: Board, solution: Solution, rng: random.Random, time: floa
     return locked, blocked, True
 
 
-def generate(seed: int, side: int = 3, unique: bool = False, fill: float = 0.5, name: str = "", time: float = 30.0) -> Generated:
+def generate(
+    seed: int, side: int = 3, unique: bool = False, fill: float = 0.5, name: str = "", time: float = 30.0
+) -> Generated:
     """One level on a side-``side`` board; the same seed always gives the same level."""
     if not 1 <= side <= hexiom.MAX_SIDE:
         raise ValueError(f"side must be 1..{hexiom.MAX_SIDE}, not {side}")
@@ -103,6 +107,11 @@ def generate(seed: int, side: int = 3, unique: bool = False, fill: float = 0.5, 
     level = level_of(board, solution, locked, blocked, name)
     assert not hexiom.validate(level, solution), "generator bug: the intended solution breaks the rules"
     text = hexiom.format_level(level)
-    info = {"side": side, "fill": fill, "locks": len(locked) + len(blocked),
-            "locked_tiles": len(locked), "blocked_cells": len(blocked)}
+    info = {
+        "side": side,
+        "fill": fill,
+        "locks": len(locked) + len(blocked),
+        "locked_tiles": len(locked),
+        "blocked_cells": len(blocked),
+    }
     return Generated("hexiom", hexiom.parse_text(text, name=name), text, solution, seed, proved, info)

@@ -82,7 +82,9 @@ def _with(level: Level, clues: list[Clue]) -> Level:
     return Level(level.positions, level.categories, tuple(clues), level.questions, level.title, level.name)
 
 
-def generate(seed: int, positions: int = 4, categories: int = 3, name: str = "", time: float = 30.0, unique: bool = True) -> Generated:
+def generate(
+    seed: int, positions: int = 4, categories: int = 3, name: str = "", time: float = 30.0, unique: bool = True
+) -> Generated:
     """One puzzle with exactly one solution; the same seed always gives the same puzzle.
 
     (``unique`` is accepted for a uniform interface: logic puzzles are always made unique.)
@@ -122,4 +124,6 @@ def generate(seed: int, positions: int = 4, categories: int = 3, name: str = "",
     assert not logic.validate(level, solution), "generator bug: the intended solution breaks a clue"
     text = logic.format_level(level)
     info = {"positions": positions, "categories": categories, "clues": len(clues)}
-    return Generated("logic", logic.parse_text(text, name=name), text, Solution.of(level, solution.positions), seed, proved, info)
+    return Generated(
+        "logic", logic.parse_text(text, name=name), text, Solution.of(level, solution.positions), seed, proved, info
+    )

@@ -67,7 +67,9 @@ def level_of(width: int, height: int, solution: Solution, name: str = "") -> Lev
     return Level(width, height, tuple(BUILTIN_PIECES[n] for n in names), tuple(used[n] for n in names), False, name)
 
 
-def generate(seed: int, width: int = 4, height: int = 4, unique: bool = False, name: str = "", time: float = 30.0) -> Generated:
+def generate(
+    seed: int, width: int = 4, height: int = 4, unique: bool = False, name: str = "", time: float = 30.0
+) -> Generated:
     """One level on a ``width`` x ``height`` frame; the same seed always gives the same level."""
     if (width * height) % 4 or width < 1 or height < 1 or max(width, height) > sigils.MAX_SIDE:
         raise ValueError(f"a {width}x{height} frame cannot be tiled by tetrominoes (area must be a multiple of 4)")
@@ -75,7 +77,7 @@ def generate(seed: int, width: int = 4, height: int = 4, unique: bool = False, n
     attempts = UNIQUE_ATTEMPTS if unique else 1
     proved = False
     count = None
-    for attempt in range(attempts):
+    for attempt in range(attempts):  # noqa: B007 - reported after the loop
         solution = random_tiling(width, height, rng)
         if solution is None:
             raise ValueError(f"no tetromino tiling of a {width}x{height} frame")

@@ -102,7 +102,8 @@ def register(family: Family) -> None:
 
 
 def detect_family(path: str) -> Family:
-    """Which family a file belongs to: ``.toml`` is always logic (docs/logic.md), then by folder name, then by content."""
+    """Which family a file belongs to: ``.toml`` is always logic (docs/logic.md), then by folder name,
+    then by content."""
     if path.endswith(".toml") and "logic" in FAMILIES:
         return FAMILIES["logic"]
     parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
@@ -113,7 +114,18 @@ def detect_family(path: str) -> Family:
     for family in FAMILIES.values():
         if family.sniff(path, text):
             return family
-    raise LevelSyntaxError(path, None, f"cannot tell which puzzle family this file is (known: {', '.join(FAMILIES)}); use --family")
+    raise LevelSyntaxError(
+        path, None, f"cannot tell which puzzle family this file is (known: {', '.join(FAMILIES)}); use --family"
+    )
 
 
-__all__ = ["FAMILIES", "Family", "Parameter", "LevelSyntaxError", "TrisolveError", "detect_family", "hexiom", "register"]
+__all__ = [
+    "FAMILIES",
+    "Family",
+    "Parameter",
+    "LevelSyntaxError",
+    "TrisolveError",
+    "detect_family",
+    "hexiom",
+    "register",
+]

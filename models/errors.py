@@ -118,7 +118,9 @@ def read_instance_text(path: str) -> str:
     finally:
         os.close(fd)
     if size > MAX_FILE_BYTES:
-        raise InstanceTooLarge(path, None, f"file is over {MAX_FILE_BYTES} bytes; instance files are at most {MAX_FILE_BYTES}")
+        raise InstanceTooLarge(
+            path, None, f"file is over {MAX_FILE_BYTES} bytes; instance files are at most {MAX_FILE_BYTES}"
+        )
     raw = b"".join(chunks)
     try:
         return raw.decode("utf-8-sig")

@@ -10,8 +10,9 @@ adds one at run time.  See docs/adding-a-family.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Mapping, Sequence
+from typing import Any
 
 
 @dataclass(frozen=True)

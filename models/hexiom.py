@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Mapping, Sequence
 
 from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text, shorten, whole_number
 
@@ -205,11 +205,17 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
     side_text = side_text.strip()
     side = whole_number(side_text)
     if side is None:
-        raise LevelSyntaxError(file, side_line, f"expected the side length (a whole number, digits 0-9) on the first line, found {side_text[:40]!r}")
+        raise LevelSyntaxError(
+            file,
+            side_line,
+            f"expected the side length (a whole number, digits 0-9) on the first line, found {side_text[:40]!r}",
+        )
     if side < 1:
         raise LevelSyntaxError(file, side_line, "the side length must be at least 1")
     if side > MAX_SIDE:
-        raise InstanceTooLarge(file, side_line, f"side {shorten(side_text, 20)} is larger than the largest supported side, {MAX_SIDE}")
+        raise InstanceTooLarge(
+            file, side_line, f"side {shorten(side_text, 20)} is larger than the largest supported side, {MAX_SIDE}"
+        )
 
     board = Board(side)
     rows = content[1:]
@@ -219,19 +225,24 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
         row_tokens = _tokenize(line, file, line_number)
         if row_number >= len(expected_rows):
             raise LevelSyntaxError(
-                file, line_number,
-                f"a side-{side} board has {len(expected_rows)} rows and {board.size} cells; this is row {row_number + 1}",
+                file,
+                line_number,
+                f"a side-{side} board has {len(expected_rows)} rows and {board.size} cells; this is row "
+                f"{row_number + 1}",
             )
         if len(row_tokens) != expected_rows[row_number]:
             raise LevelSyntaxError(
-                file, line_number,
-                f"row {row_number + 1} of a side-{side} board has {expected_rows[row_number]} cells, found {len(row_tokens)}",
+                file,
+                line_number,
+                f"row {row_number + 1} of a side-{side} board has {expected_rows[row_number]} cells, "
+                f"found {len(row_tokens)}",
             )
         tokens.extend(row_tokens)
     if len(rows) < len(expected_rows):
         last = rows[-1][0] if rows else side_line
         raise LevelSyntaxError(
-            file, last,
+            file,
+            last,
             f"a side-{side} board has {len(expected_rows)} rows and {board.size} cells (3s(s-1)+1); "
             f"found {len(rows)} rows and {len(tokens)} cells",
         )
@@ -269,7 +280,9 @@ def _tokenize(line: str, file: str, line_number: int) -> list[tuple[str, str]]:
         plus, symbol = match.groups()
         if symbol != "." and int(symbol) > MAX_TILE:
             raise LevelSyntaxError(
-                file, line_number, f"tile number {symbol} is above {MAX_TILE}: a cell has at most 6 neighbours",
+                file,
+                line_number,
+                f"tile number {symbol} is above {MAX_TILE}: a cell has at most 6 neighbours",
                 column=match.start(2) + 1,
             )
         tokens.append((plus, symbol))
@@ -305,19 +318,26 @@ def validate(level: Level, solution: Solution) -> list[Violation]:
             violations.append(Violation("blocked", f"cell {cell} is blocked but holds tile {cells[cell]}", cell))
     for cell, number in level.locked_tiles:
         if cells[cell] != number:
-            violations.append(Violation("locked", f"cell {cell} must keep its locked tile {number}, holds {cells[cell]}", cell))
+            violations.append(
+                Violation("locked", f"cell {cell} must keep its locked tile {number}, holds {cells[cell]}", cell)
+            )
     placed = Counter(v for v in cells if v is not None)
     for number in range(MAX_TILE + 1):
         if placed[number] != level.tile_counts[number]:
             violations.append(
-                Violation("tiles", f"{placed[number]} tiles numbered {number} placed, the level has {level.tile_counts[number]}")
+                Violation(
+                    "tiles",
+                    f"{placed[number]} tiles numbered {number} placed, the level has {level.tile_counts[number]}",
+                )
             )
     for cell, value in enumerate(cells):
         if value is None:
             continue
         occupied = sum(1 for n in board.neighbours[cell] if cells[n] is not None)
         if occupied != value:
-            violations.append(Violation("neighbours", f"tile {value} on cell {cell} has {occupied} occupied neighbours", cell))
+            violations.append(
+                Violation("neighbours", f"tile {value} on cell {cell} has {occupied} occupied neighbours", cell)
+            )
     return violations
 
 
@@ -402,7 +422,9 @@ def symmetry_key(solution: Solution) -> tuple[int, ...]:
     return tuple(-1 if v is None else v for v in solution.cells)
 
 
-def orbit_representative(level: Level, solution: Solution, symmetries: Iterable[Sequence[int]] | None = None) -> tuple[int, ...]:
+def orbit_representative(
+    level: Level, solution: Solution, symmetries: Iterable[Sequence[int]] | None = None
+) -> tuple[int, ...]:
     """The lex-smallest key over the orbit: equal for solutions in one symmetry class."""
     perms = level.symmetries if symmetries is None else symmetries
     return min(symmetry_key(apply_symmetry(p, solution)) for p in perms)
@@ -446,7 +468,9 @@ def shrink_candidates(level: Level) -> list[Level]:
         counts[number] -= 1
         candidates.append(Level(level.board, tuple(counts), locked, level.blocked_cells, level.name))
     for cell in sorted(level.blocked_cells):
-        candidates.append(Level(level.board, level.tile_counts, level.locked_tiles, level.blocked_cells - {cell}, level.name))
+        candidates.append(
+            Level(level.board, level.tile_counts, level.locked_tiles, level.blocked_cells - {cell}, level.name)
+        )
     return candidates
 
 

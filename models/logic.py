@@ -18,11 +18,12 @@ import difflib
 import json
 import os
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
-from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text, shorten
+from .errors import InstanceTooLarge, read_instance_text, shorten
 from .toml_lines import TomlSource, load_toml
 
 FAMILY = "logic"
@@ -191,7 +192,7 @@ class Solution:
     categories: tuple[Category, ...] = field(default=(), compare=False, repr=False)
 
     @classmethod
-    def of(cls, level: Level, positions: Sequence[Sequence[int]]) -> "Solution":
+    def of(cls, level: Level, positions: Sequence[Sequence[int]]) -> Solution:
         """The solution with these positions, labelled with the level's names."""
         return cls(tuple(tuple(int(p) for p in row) for row in positions), level.categories)
 
@@ -201,7 +202,9 @@ class Solution:
     def to_json(self) -> dict:
         if len(self.categories) != len(self.positions):
             # unlabelled (built without a level): fall back to indices
-            return {"positions": {str(c): {str(v): p for v, p in enumerate(row)} for c, row in enumerate(self.positions)}}
+            return {
+                "positions": {str(c): {str(v): p for v, p in enumerate(row)} for c, row in enumerate(self.positions)}
+            }
         return {
             "positions": {
                 category.name: {value: p for value, p in zip(category.values, row)}
@@ -268,7 +271,9 @@ def _parse_positions(source: TomlSource, data: Mapping[str, Any]) -> int:
     if positions < 1:
         raise source.error(line, f"positions must be at least 1, found {positions}")
     if positions > MAX_POSITIONS:
-        raise InstanceTooLarge(source.file, line, f"{positions} positions is more than the largest supported, {MAX_POSITIONS}")
+        raise InstanceTooLarge(
+            source.file, line, f"{positions} positions is more than the largest supported, {MAX_POSITIONS}"
+        )
     return positions
 
 
@@ -277,10 +282,13 @@ def _parse_categories(source: TomlSource, data: Mapping[str, Any], positions: in
     if table is None:
         raise source.error(None, "missing the [categories] table (each category = its list of values)")
     if not isinstance(table, dict) or not table:
-        raise source.error(source.key_line("categories"), "categories must be a table of at least one category = [values]")
+        raise source.error(
+            source.key_line("categories"), "categories must be a table of at least one category = [values]"
+        )
     if len(table) > MAX_CATEGORIES:
         raise InstanceTooLarge(
-            source.file, source.key_line("categories"),
+            source.file,
+            source.key_line("categories"),
             f"{len(table)} categories is more than the largest supported, {MAX_CATEGORIES}",
         )
     categories = []
@@ -299,7 +307,9 @@ def _parse_categories(source: TomlSource, data: Mapping[str, Any], positions: in
         for value in values:
             _check_name(source, line, f"a value of {shorten(category_name)!r}", value)
             if value in seen:
-                raise source.error(line, f"category {shorten(category_name)!r} lists the value {shorten(value)!r} twice")
+                raise source.error(
+                    line, f"category {shorten(category_name)!r} lists the value {shorten(value)!r} twice"
+                )
             seen.add(value)
         categories.append(Category(category_name, tuple(values)))
     return tuple(categories)
@@ -331,12 +341,14 @@ class _Resolver:
         if len(plain) > 1:
             homes = " and ".join(repr(self.categories[i.category].name) for i in plain)
             example = f"{self.categories[plain[0].category].name}.{reference}"
-            raise source.error(line, f"{where}: {shorten(reference)!r} is a value of {homes}; qualify it, e.g. {example!r}")
+            raise source.error(
+                line, f"{where}: {shorten(reference)!r} is a value of {homes}; qualify it, e.g. {example!r}"
+            )
         qualified = []
         for c, category in enumerate(self.categories):
             prefix = category.name + "."
-            if reference.startswith(prefix) and reference[len(prefix):] in category.index:
-                qualified.append(Item(c, category.index[reference[len(prefix):]]))
+            if reference.startswith(prefix) and reference[len(prefix) :] in category.index:
+                qualified.append(Item(c, category.index[reference[len(prefix) :]]))
         if len(qualified) == 1:
             return qualified[0]
         if len(qualified) > 1:
@@ -345,14 +357,21 @@ class _Resolver:
             head, _, tail = reference.partition(".")
             if head in self.category_index:
                 category = self.categories[self.category_index[head]]
-                raise source.error(line, f"{where}: category {shorten(head)!r} has no value {shorten(tail)!r}{self._hint(tail, category.values)}")
+                raise source.error(
+                    line,
+                    f"{where}: category {shorten(head)!r} has no value "
+                    f"{shorten(tail)!r}{self._hint(tail, category.values)}",
+                )
             if not any(reference.startswith(name + ".") for name in self.category_index):
                 raise source.error(
                     line,
-                    f"{where}: unknown value {shorten(reference)!r} (no value has this name, and {shorten(head)!r} is not a category)"
+                    f"{where}: unknown value {shorten(reference)!r} "
+                    f"(no value has this name, and {shorten(head)!r} is not a category)"
                     f"{self._hint(reference, list(self.owners))}",
                 )
-        raise source.error(line, f"{where}: unknown value {shorten(reference)!r}{self._hint(reference, list(self.owners))}")
+        raise source.error(
+            line, f"{where}: unknown value {shorten(reference)!r}{self._hint(reference, list(self.owners))}"
+        )
 
     @staticmethod
     def _hint(name: str, known: Sequence[str]) -> str:
@@ -362,7 +381,9 @@ class _Resolver:
 
 def _parse_position(source: TomlSource, value: Any, positions: int, line: int | None, where: str) -> int:
     if not _is_whole(value):
-        raise source.error(line, f"{where}: expected a position (a whole number 1..{positions}), found {shorten(value)!r}")
+        raise source.error(
+            line, f"{where}: expected a position (a whole number 1..{positions}), found {shorten(value)!r}"
+        )
     if not 1 <= value <= positions:
         raise source.error(line, f"{where}: position {value} is out of range 1..{positions}")
     return value
@@ -371,7 +392,9 @@ def _parse_position(source: TomlSource, value: Any, positions: int, line: int | 
 def _parse_clues(source: TomlSource, data: Mapping[str, Any], positions: int, resolve: _Resolver) -> tuple[Clue, ...]:
     raw = data.get("clues", [])
     if not isinstance(raw, list):
-        raise source.error(source.key_line("clues"), "clues must be a list of tables ([[clues]] or clues = [{...}, ...])")
+        raise source.error(
+            source.key_line("clues"), "clues must be a list of tables ([[clues]] or clues = [{...}, ...])"
+        )
     if len(raw) > MAX_CLUES:
         raise InstanceTooLarge(source.file, source.key_line("clues"), f"{len(raw)} clues is more than {MAX_CLUES}")
     clues = []
@@ -379,12 +402,15 @@ def _parse_clues(source: TomlSource, data: Mapping[str, Any], positions: int, re
         line = source.clue_line(index)
         where = f"clue {index + 1}"
         if not isinstance(entry, dict):
-            raise source.error(line, f"{where}: a clue is a table such as {{ {EXAMPLES['same']} }}, found {shorten(entry)!r}")
+            raise source.error(
+                line, f"{where}: a clue is a table such as {{ {EXAMPLES['same']} }}, found {shorten(entry)!r}"
+            )
         kinds = [key for key in entry if key != "text"]
         if len(kinds) != 1:
             found = ", ".join(kinds) if kinds else "none"
             raise source.error(
-                line, f"{where}: a clue has exactly one kind ({', '.join(SHAPES)}) besides an optional text; found {found}"
+                line,
+                f"{where}: a clue has exactly one kind ({', '.join(SHAPES)}) besides an optional text; found {found}",
             )
         kind = kinds[0]
         if kind not in SHAPES:
@@ -401,7 +427,8 @@ def _parse_clues(source: TomlSource, data: Mapping[str, Any], positions: int, re
         if not isinstance(arguments, list) or len(arguments) != len(shape):
             found = f"{len(arguments)} arguments" if isinstance(arguments, list) else repr(arguments)
             raise source.error(
-                line, f"{where}: takes {len(shape)} arguments ({', '.join(shape)}), e.g. {EXAMPLES[kind]}; found {found}"
+                line,
+                f"{where}: takes {len(shape)} arguments ({', '.join(shape)}), e.g. {EXAMPLES[kind]}; found {found}",
             )
         items: list[Item] = []
         numbers: list[int] = []
@@ -412,13 +439,17 @@ def _parse_clues(source: TomlSource, data: Mapping[str, Any], positions: int, re
                 numbers.append(_parse_position(source, argument, positions, line, where))
             elif role == "distance":
                 if not _is_whole(argument):
-                    raise source.error(line, f"{where}: expected a distance (a whole number), found {shorten(argument)!r}")
+                    raise source.error(
+                        line, f"{where}: expected a distance (a whole number), found {shorten(argument)!r}"
+                    )
                 if not 1 <= argument <= positions - 1:
                     raise source.error(line, f"{where}: distance {argument} is out of range 1..{positions - 1}")
                 numbers.append(argument)
             elif role == "positions":
                 if not isinstance(argument, list) or not argument:
-                    raise source.error(line, f"{where}: expected a non-empty list of positions, found {shorten(argument)!r}")
+                    raise source.error(
+                        line, f"{where}: expected a non-empty list of positions, found {shorten(argument)!r}"
+                    )
                 allowed = {_parse_position(source, p, positions, line, where) for p in argument}
                 numbers.extend(sorted(allowed))
         if len(set(items)) != len(items):
@@ -438,17 +469,23 @@ def _parse_questions(
     questions = []
     for entry in entries:
         if not isinstance(entry, dict) or "value" not in entry:
-            raise source.error(line, 'a question is a table: { value = "fish", category = "nationality", text = "Who owns the fish?" }')
+            raise source.error(
+                line, 'a question is a table: { value = "fish", category = "nationality", text = "Who owns the fish?" }'
+            )
         for key in entry:
             if key not in QUESTION_KEYS:
-                raise source.error(line, f"question: unknown key {shorten(key)!r}; a question has {', '.join(QUESTION_KEYS)}")
+                raise source.error(
+                    line, f"question: unknown key {shorten(key)!r}; a question has {', '.join(QUESTION_KEYS)}"
+                )
         item = resolve(entry["value"], line, "question")
         category = None
         if "category" in entry:
             names = [c.name for c in categories]
             if entry["category"] not in names:
                 hint = _Resolver._hint(str(entry["category"]), names)
-                raise source.error(line, f"question: unknown category {shorten(entry['category'])!r}; known: {', '.join(names)}{hint}")
+                raise source.error(
+                    line, f"question: unknown category {shorten(entry['category'])!r}; known: {', '.join(names)}{hint}"
+                )
             category = names.index(entry["category"])
         text = entry.get("text", "")
         if not isinstance(text, str):
@@ -482,7 +519,9 @@ def validate(level: Level, solution: Solution) -> list[Violation]:
     for category, row in zip(level.categories, rows):
         for value, p in zip(category.values, row):
             if not _is_whole(p) or not 1 <= p <= n:
-                violations.append(Violation("position", f"{category.name} {shorten(value)!r} is at {p!r}, not a position 1..{n}"))
+                violations.append(
+                    Violation("position", f"{category.name} {shorten(value)!r} is at {p!r}, not a position 1..{n}")
+                )
     if violations:
         return violations
     # each position holds one value of every category
@@ -490,7 +529,9 @@ def validate(level: Level, solution: Solution) -> list[Violation]:
         for p in range(1, n + 1):
             here = [v for v, q in zip(category.values, row) if q == p]
             if len(here) != 1:
-                violations.append(Violation("one per position", f"position {p} holds {len(here)} {category.name} values {here}"))
+                violations.append(
+                    Violation("one per position", f"position {p} holds {len(here)} {category.name} values {here}")
+                )
     # every clue holds
     for index, clue in enumerate(level.clues):
         if not clue_holds(clue, solution):
@@ -655,7 +696,7 @@ def shrink_candidates(level: Level) -> list[Level]:
         for c in range(len(level.categories) - 1, -1, -1):
             candidates.append(_without_category(level, c))
     for index in range(len(level.clues) - 1, -1, -1):
-        clues = level.clues[:index] + level.clues[index + 1:]
+        clues = level.clues[:index] + level.clues[index + 1 :]
         candidates.append(Level(level.positions, level.categories, clues, level.questions, level.title, level.name))
     return candidates
 
@@ -686,7 +727,7 @@ def _without_category(level: Level, dropped: int) -> Level:
     def moved(item: Item) -> Item:
         return Item(item.category - (item.category > dropped), item.value)
 
-    categories = level.categories[:dropped] + level.categories[dropped + 1:]
+    categories = level.categories[:dropped] + level.categories[dropped + 1 :]
     clues = tuple(
         Clue(clue.kind, tuple(moved(i) for i in clue.items), clue.numbers, clue.text)
         for clue in level.clues

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import os
 import textwrap
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - for annotations only
     from . import hexiom, logic, sigils
@@ -34,8 +35,18 @@ BLOCKED_CELL = "#4a4a4a"
 
 #: Sigil piece colours, one per piece type (ColorBrewer Set3, 12 colours, then again).
 PIECE_COLOURS = (
-    "#8dd3c7", "#ffffb3", "#bebada", "#fb8072", "#80b1d3", "#fdb462",
-    "#b3de69", "#fccde5", "#d9d9d9", "#bc80bd", "#ccebc5", "#ffed6f",
+    "#8dd3c7",
+    "#ffffb3",
+    "#bebada",
+    "#fb8072",
+    "#80b1d3",
+    "#fdb462",
+    "#b3de69",
+    "#fccde5",
+    "#d9d9d9",
+    "#bc80bd",
+    "#ccebc5",
+    "#ffed6f",
 )
 
 #: Logic grid shading: header, alternate rows, the asked-about column.
@@ -52,7 +63,9 @@ def _library() -> Any:
 
 def _text(draw: Any, text: str, size: float, x: float, y: float, anchor: str = "middle", **style: Any) -> Any:
     """Text centred vertically on y (a baseline shift, since renderers differ on dominant-baseline)."""
-    return draw.Text(text, size, x, y + 0.36 * size, text_anchor=anchor, font_family=FONT, fill=style.pop("fill", INK), **style)
+    return draw.Text(
+        text, size, x, y + 0.36 * size, text_anchor=anchor, font_family=FONT, fill=style.pop("fill", INK), **style
+    )
 
 
 def _text_width(text: str, size: float, bold: bool = False) -> float:
@@ -88,8 +101,11 @@ class _Canvas:
         y = self.bottom + 10
         for line in _caption_lines(lines, width):
             y += CAPTION_SIZE * 1.4
-            self.add(_text(self.draw, line, CAPTION_SIZE, left, y - CAPTION_SIZE * 0.5, anchor="start", fill=fill),
-                     left + _text_width(line, CAPTION_SIZE), y)
+            self.add(
+                _text(self.draw, line, CAPTION_SIZE, left, y - CAPTION_SIZE * 0.5, anchor="start", fill=fill),
+                left + _text_width(line, CAPTION_SIZE),
+                y,
+            )
 
     def svg(self, title: str) -> str:
         width, height = math.ceil(self.right + MARGIN), math.ceil(self.bottom + MARGIN)
@@ -117,12 +133,16 @@ def _padlock(draw: Any, x: float, y: float, size: float) -> list[Any]:
     body_w, body_h = size, size * 0.72
     top = y - body_h * 0.1
     shackle = draw.Path(stroke=INK, stroke_width=size * 0.16, fill="none", class_="padlock")
-    shackle.M(x - body_w * 0.3, top).v(-size * 0.28).a(body_w * 0.3, body_w * 0.3, 0, 0, 1, body_w * 0.6, 0).v(size * 0.28)
+    shackle.M(x - body_w * 0.3, top).v(-size * 0.28).a(body_w * 0.3, body_w * 0.3, 0, 0, 1, body_w * 0.6, 0).v(
+        size * 0.28
+    )
     body = draw.Rectangle(x - body_w / 2, top, body_w, body_h, rx=size * 0.1, fill=INK)
     return [shackle, body]
 
 
-def _hex_cell(canvas: _Canvas, x: float, y: float, radius: float, value: int | None, locked: bool, blocked: bool) -> None:
+def _hex_cell(
+    canvas: _Canvas, x: float, y: float, radius: float, value: int | None, locked: bool, blocked: bool
+) -> None:
     """One cell, as a group whose class says what it holds (empty, tile, tile locked, blocked)."""
     draw = canvas.draw
     kind = "blocked" if blocked else "empty" if value is None else "tile locked" if locked else "tile"
@@ -133,8 +153,17 @@ def _hex_cell(canvas: _Canvas, x: float, y: float, radius: float, value: int | N
         cell.append(_hexagon(draw, x, y, inner, fill=BLOCKED_CELL))
         arm = inner * 0.38
         for dx in (-arm, arm):
-            cell.append(draw.Line(x - dx, y - arm, x + dx, y + arm, stroke="#9a9a9a", stroke_width=radius * 0.1,
-                                  stroke_linecap="round"))
+            cell.append(
+                draw.Line(
+                    x - dx,
+                    y - arm,
+                    x + dx,
+                    y + arm,
+                    stroke="#9a9a9a",
+                    stroke_width=radius * 0.1,
+                    stroke_linecap="round",
+                )
+            )
     elif value is None:
         cell.append(_hexagon(draw, x, y, inner, fill=EMPTY_CELL, stroke="#c8c0ae", stroke_width=1))
     elif locked:
@@ -148,12 +177,11 @@ def _hex_cell(canvas: _Canvas, x: float, y: float, radius: float, value: int | N
     canvas.add(cell, x + radius, y + radius)
 
 
-def hexiom_svg(level: "hexiom.Level", solution: "hexiom.Solution | None" = None, radius: float = 30.0) -> str:
+def hexiom_svg(level: hexiom.Level, solution: hexiom.Solution | None = None, radius: float = 30.0) -> str:
     """The board as hexagons: tiles coloured by number, locked tiles with a dark rim and a
     padlock, blocked cells dark with a cross.  Without a solution: the locked and blocked
     cells, and the tiles still to place drawn underneath."""
     canvas = _Canvas()
-    draw = canvas.draw
     step_x, step_y = math.sqrt(3) * radius, 1.5 * radius
     n = level.side - 1
     left = MARGIN + math.sqrt(3) / 2 * radius
@@ -169,7 +197,7 @@ def hexiom_svg(level: "hexiom.Level", solution: "hexiom.Solution | None" = None,
     return canvas.svg(lines[0])
 
 
-def _tile_tray(canvas: _Canvas, level: "hexiom.Level", radius: float) -> None:
+def _tile_tray(canvas: _Canvas, level: hexiom.Level, radius: float) -> None:
     """The movable tiles of an unsolved level, one small tile per number with its count."""
     draw = canvas.draw
     y = canvas.bottom + 14 + radius
@@ -181,12 +209,15 @@ def _tile_tray(canvas: _Canvas, level: "hexiom.Level", radius: float) -> None:
             continue
         _hex_cell(canvas, x, y, radius, number, False, False)
         label = f"×{count}"
-        canvas.add(_text(draw, label, CAPTION_SIZE, x + radius + 3, y, anchor="start"),
-                   x + radius + 3 + _text_width(label, CAPTION_SIZE), y + radius)
+        canvas.add(
+            _text(draw, label, CAPTION_SIZE, x + radius + 3, y, anchor="start"),
+            x + radius + 3 + _text_width(label, CAPTION_SIZE),
+            y + radius,
+        )
         x += 2 * radius + 14 + _text_width(label, CAPTION_SIZE)
 
 
-def _hexiom_caption(level: "hexiom.Level", solution: "hexiom.Solution | None") -> str:
+def _hexiom_caption(level: hexiom.Level, solution: hexiom.Solution | None) -> str:
     name = level.name or f"side {level.side}"
     marks = []
     if level.locked_tiles:
@@ -200,21 +231,42 @@ def _hexiom_caption(level: "hexiom.Level", solution: "hexiom.Solution | None") -
 # ------------------------------------------------------------------ sigils
 
 
-def _piece_colours(level: "sigils.Level") -> dict[str, str]:
+def _piece_colours(level: sigils.Level) -> dict[str, str]:
     return {piece.name: PIECE_COLOURS[i % len(PIECE_COLOURS)] for i, piece in enumerate(level.pieces)}
 
 
-def _draw_pieces(canvas: _Canvas, left: float, top: float, size: float, width: int, height: int,
-                 owner: Sequence[int | None], names: Sequence[str], colours: dict[str, str], letters: bool) -> None:
+def _draw_pieces(
+    canvas: _Canvas,
+    left: float,
+    top: float,
+    size: float,
+    width: int,
+    height: int,
+    owner: Sequence[int | None],
+    names: Sequence[str],
+    colours: dict[str, str],
+    letters: bool,
+) -> None:
     """Cells coloured by their piece's type, thick walls between pieces, one letter per piece."""
     draw = canvas.draw
     right, bottom = left + width * size, top + height * size
     for cell, piece in enumerate(owner):
         row, col = divmod(cell, width)
         fill = colours.get(names[piece], PAPER) if piece is not None else EMPTY_CELL
-        canvas.add(draw.Rectangle(left + col * size, top + row * size, size, size, fill=fill,
-                                  stroke="#000000" if piece is not None else "#c8c0ae",
-                                  stroke_opacity=0.2 if piece is not None else 1, stroke_width=1), right, bottom)
+        canvas.add(
+            draw.Rectangle(
+                left + col * size,
+                top + row * size,
+                size,
+                size,
+                fill=fill,
+                stroke="#000000" if piece is not None else "#c8c0ae",
+                stroke_opacity=0.2 if piece is not None else 1,
+                stroke_width=1,
+            ),
+            right,
+            bottom,
+        )
 
     def owner_at(row: int, col: int) -> int | None:
         return owner[row * width + col] if 0 <= row < height and 0 <= col < width else -1
@@ -238,11 +290,14 @@ def _draw_pieces(canvas: _Canvas, left: float, top: float, size: float, width: i
         mid_r = sum(r for r, _ in rows_cols) / len(cells)
         mid_c = sum(c for _, c in rows_cols) / len(cells)
         r, c = min(rows_cols, key=lambda rc: ((rc[0] - mid_r) ** 2 + (rc[1] - mid_c) ** 2, rc))
-        canvas.add(_text(draw, names[piece], size * 0.5, left + (c + 0.5) * size, top + (r + 0.5) * size,
-                         font_weight="bold"), right, bottom)
+        canvas.add(
+            _text(draw, names[piece], size * 0.5, left + (c + 0.5) * size, top + (r + 0.5) * size, font_weight="bold"),
+            right,
+            bottom,
+        )
 
 
-def sigils_svg(level: "sigils.Level", solution: "sigils.Solution | None" = None, size: float = 36.0) -> str:
+def sigils_svg(level: sigils.Level, solution: sigils.Solution | None = None, size: float = 36.0) -> str:
     """The frame with each piece filled in its type's colour, walls between pieces and the
     piece's letter.  Without a solution: the empty frame and the pieces to place."""
     canvas = _Canvas()
@@ -260,12 +315,13 @@ def sigils_svg(level: "sigils.Level", solution: "sigils.Solution | None" = None,
         _piece_tray(canvas, level, colours, size * 0.4)
     state = "tiled" if solution is not None else "frame"
     title = f"{level.name or 'sigils'}: {level.width}x{level.height} {state}, {level.piece_total} pieces" + (
-        ", mirroring allowed" if level.mirroring else "")
+        ", mirroring allowed" if level.mirroring else ""
+    )
     canvas.caption([title])
     return canvas.svg(title)
 
 
-def _piece_tray(canvas: _Canvas, level: "sigils.Level", colours: dict[str, str], size: float) -> None:
+def _piece_tray(canvas: _Canvas, level: sigils.Level, colours: dict[str, str], size: float) -> None:
     """Each piece type drawn small, with its count, in rows under the frame."""
     draw = canvas.draw
     row_width = max(canvas.right - MARGIN, 240.0)
@@ -280,36 +336,58 @@ def _piece_tray(canvas: _Canvas, level: "sigils.Level", colours: dict[str, str],
         cells = set(piece.shape)
         owner = [0 if (r, c) in cells else None for r in range(height) for c in range(width)]
         _draw_piece_cells(canvas, x, top, size, width, height, owner, colours[piece.name])
-        canvas.add(_text(draw, label, CAPTION_SIZE, x + width * size + 4, top + height * size / 2, anchor="start"),
-                   x + span, top + height * size)
+        canvas.add(
+            _text(draw, label, CAPTION_SIZE, x + width * size + 4, top + height * size / 2, anchor="start"),
+            x + span,
+            top + height * size,
+        )
         x += span + 14
         row_height = max(row_height, height * size)
 
 
-def _draw_piece_cells(canvas: _Canvas, left: float, top: float, size: float, width: int, height: int,
-                      owner: Sequence[int | None], colour: str) -> None:
+def _draw_piece_cells(
+    canvas: _Canvas,
+    left: float,
+    top: float,
+    size: float,
+    width: int,
+    height: int,
+    owner: Sequence[int | None],
+    colour: str,
+) -> None:
     draw = canvas.draw
     for cell, piece in enumerate(owner):
         if piece is None:
             continue
         row, col = divmod(cell, width)
-        canvas.add(draw.Rectangle(left + col * size, top + row * size, size, size, fill=colour, stroke=INK,
-                                  stroke_width=1), left + width * size, top + height * size)
+        canvas.add(
+            draw.Rectangle(left + col * size, top + row * size, size, size, fill=colour, stroke=INK, stroke_width=1),
+            left + width * size,
+            top + height * size,
+        )
 
 
 # ------------------------------------------------------------------ logic grids
 
 
-def _table(canvas: _Canvas, top: float, rows: Sequence[Sequence[str]], size: float,
-           fills: dict[tuple[int, int], str] | None = None, bold: Iterable[tuple[int, int]] = ()) -> None:
+def _table(
+    canvas: _Canvas,
+    top: float,
+    rows: Sequence[Sequence[str]],
+    size: float,
+    fills: dict[tuple[int, int], str] | None = None,
+    bold: Iterable[tuple[int, int]] = (),
+) -> None:
     """Rows of text cells; row 0 and column 0 are headings."""
     draw = canvas.draw
     fills = fills or {}
     bold = set(bold)
     pad, height = size * 0.7, size * 2.0
     columns = max(len(row) for row in rows)
-    widths = [max((_text_width(row[i], size, bold=True) for row in rows if i < len(row)), default=0) + 2 * pad
-              for i in range(columns)]
+    widths = [
+        max((_text_width(row[i], size, bold=True) for row in rows if i < len(row)), default=0) + 2 * pad
+        for i in range(columns)
+    ]
     right = MARGIN + sum(widths)
     for r, row in enumerate(rows):
         y = top + r * height
@@ -320,8 +398,11 @@ def _table(canvas: _Canvas, top: float, rows: Sequence[Sequence[str]], size: flo
             if (r, c) in fills:
                 canvas.add(draw.Rectangle(x, y, widths[c], height, fill=fills[r, c]), right, y + height)
             weight = "bold" if r == 0 or c == 0 or (r, c) in bold else "normal"
-            canvas.add(_text(draw, text, size, x + pad, y + height / 2, anchor="start", font_weight=weight),
-                       x + widths[c], y + height)
+            canvas.add(
+                _text(draw, text, size, x + pad, y + height / 2, anchor="start", font_weight=weight),
+                x + widths[c],
+                y + height,
+            )
             x += widths[c]
     line = {"stroke": "#b9b09d", "stroke_width": 1}
     bottom = top + len(rows) * height
@@ -333,16 +414,20 @@ def _table(canvas: _Canvas, top: float, rows: Sequence[Sequence[str]], size: flo
         canvas.add(draw.Line(x, top, x, bottom, **line), right, bottom)
 
 
-def logic_svg(level: "logic.Level", solution: "logic.Solution | None" = None, notes: Sequence[str] = (),
-              size: float = 14.0) -> str:
+def logic_svg(
+    level: logic.Level, solution: logic.Solution | None = None, notes: Sequence[str] = (), size: float = 14.0
+) -> str:
     """The solved grid as a table (positions as columns, categories as rows), the asked-about
     value's column shaded and the answer in bold, ``notes`` underneath (the answers).  Without a
     solution: the categories with their values, and ``notes`` (the clues).  The words come from
     ``logic.picture``, so that this module never imports the family it draws."""
     canvas = _Canvas()
     title = level.title or level.name or "logic grid"
-    canvas.add(_text(canvas.draw, title, size * 1.15, MARGIN, MARGIN + size * 0.6, anchor="start", font_weight="bold"),
-               MARGIN + _text_width(title, size * 1.15), MARGIN + size * 1.2)
+    canvas.add(
+        _text(canvas.draw, title, size * 1.15, MARGIN, MARGIN + size * 0.6, anchor="start", font_weight="bold"),
+        MARGIN + _text_width(title, size * 1.15),
+        MARGIN + size * 1.2,
+    )
     top = canvas.bottom + size * 0.8
     if solution is None:
         rows = [["category", "values"]] + [[c.name, ", ".join(c.values)] for c in level.categories]
@@ -391,9 +476,11 @@ def to_png(svg: str, scale: float = 2.0) -> bytes:
     try:
         import cairosvg
     except (ImportError, OSError) as missing:  # OSError: the cairo C library itself is missing
-        raise PngUnavailable(f"PNG output needs cairosvg and the cairo library ({missing}); "
-                             "install them with pip install 'trisolve[png]' (and Debian's libcairo2), "
-                             "or write .svg") from None
+        raise PngUnavailable(
+            f"PNG output needs cairosvg and the cairo library ({missing}); "
+            "install them with pip install 'trisolve[png]' (and Debian's libcairo2), "
+            "or write .svg"
+        ) from None
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
 
 

@@ -22,9 +22,9 @@ from __future__ import annotations
 import os
 import re
 from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Iterable, Mapping, Sequence
 
 from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text, shorten, whole_number
 
@@ -66,9 +66,7 @@ def normalise(cells: Iterable[Cell]) -> Shape:
 
 def shape_from_drawing(drawing: str, mark: str = "#") -> Shape:
     """``".##/##."`` -> the S shape: rows separated by '/', ``mark`` for a cell."""
-    return normalise(
-        (r, c) for r, row in enumerate(drawing.split("/")) for c, ch in enumerate(row) if ch == mark
-    )
+    return normalise((r, c) for r, row in enumerate(drawing.split("/")) for c, ch in enumerate(row) if ch == mark)
 
 
 def turn(shape: Iterable[Cell]) -> Shape:
@@ -122,9 +120,7 @@ class Piece:
         height = 1 + max(r for r, _ in self.shape)
         width = 1 + max(c for _, c in self.shape)
         cells = set(self.shape)
-        return "\n".join(
-            "".join(mark if (r, c) in cells else "." for c in range(width)) for r in range(height)
-        )
+        return "\n".join("".join(mark if (r, c) in cells else "." for c in range(width)) for r in range(height))
 
 
 BUILTIN_PIECES: Mapping[str, Piece] = {
@@ -152,7 +148,7 @@ class FrameSymmetry:
     def rename(self, piece: str) -> str:
         return dict(self.renaming).get(piece, piece)
 
-    def apply(self, solution: "Solution") -> "Solution":
+    def apply(self, solution: Solution) -> Solution:
         return Solution.of((self.rename(p.piece), [self.cells[c] for c in p.cells]) for p in solution.placements)
 
 
@@ -216,7 +212,9 @@ class Level:
         fits nowhere in the frame whatever its orientation.
         """
         if self.piece_area != self.cell_count:
-            return f"the pieces cover {self.piece_area} cells, the {self.width}x{self.height} frame has {self.cell_count}"
+            return (
+                f"the pieces cover {self.piece_area} cells, the {self.width}x{self.height} frame has {self.cell_count}"
+            )
         for piece in self.pieces:
             fits = any(
                 1 + max(r for r, _ in s) <= self.height and 1 + max(c for _, c in s) <= self.width
@@ -309,7 +307,7 @@ class Solution:
     placements: tuple[Placement, ...]
 
     @classmethod
-    def of(cls, placements: Iterable[tuple[str, Iterable[int]]]) -> "Solution":
+    def of(cls, placements: Iterable[tuple[str, Iterable[int]]]) -> Solution:
         listed = [Placement(piece, tuple(sorted(cells))) for piece, cells in placements]
         listed.sort(key=lambda p: (p.cells, p.piece))
         return cls(tuple(listed))
@@ -347,25 +345,36 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
     size_line, size_text = content[0]
     match = SIZE_LINE.match(size_text)
     if not match:
-        raise LevelSyntaxError(file, size_line, f"expected the frame size as WxH (e.g. 4x3) on the first line, found {size_text[:40]!r}")
+        raise LevelSyntaxError(
+            file, size_line, f"expected the frame size as WxH (e.g. 4x3) on the first line, found {size_text[:40]!r}"
+        )
     width, height = whole_number(match.group(1)), whole_number(match.group(2))
     if width < 1 or height < 1:
         raise LevelSyntaxError(file, size_line, f"the frame must be at least 1x1, found {width}x{height}")
     if width > MAX_SIDE or height > MAX_SIDE:
-        raise InstanceTooLarge(file, size_line, f"frame {shorten(size_text, 40)} is larger than the largest supported, {MAX_SIDE}x{MAX_SIDE}")
+        raise InstanceTooLarge(
+            file,
+            size_line,
+            f"frame {shorten(size_text, 40)} is larger than the largest supported, {MAX_SIDE}x{MAX_SIDE}",
+        )
 
     # --- the piece list (names resolved once custom pieces are known)
     if len(content) < 2:
-        raise LevelSyntaxError(file, size_line, "expected the piece list (letters separated by spaces) on the second line")
+        raise LevelSyntaxError(
+            file, size_line, "expected the piece list (letters separated by spaces) on the second line"
+        )
     list_line, list_text = content[1]
     if list_text.split()[0] in KEYWORDS:
-        raise LevelSyntaxError(file, list_line, f"expected the piece list on the second line, found the keyword {list_text.split()[0]!r}")
+        raise LevelSyntaxError(
+            file, list_line, f"expected the piece list on the second line, found the keyword {list_text.split()[0]!r}"
+        )
     listed: list[tuple[str, int]] = []  # (name, column)
     for match in re.finditer(r"\S+", list_text):
         token = match.group()
         if not PIECE_NAME.match(token):
             raise LevelSyntaxError(
-                file, list_line,
+                file,
+                list_line,
                 f"{token[:20]!r} is not a piece name: pieces are named by one letter or digit, separated by spaces",
                 column=_column(lines[list_line - 1], token, match.start()),
             )
@@ -389,7 +398,9 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
                 raise LevelSyntaxError(file, line_number, f"piece {piece.name} is drawn twice")
             custom[piece.name] = piece
         else:
-            raise LevelSyntaxError(file, line_number, f"expected 'piece <name>' (a custom piece) or 'mirror', found {line[:40]!r}")
+            raise LevelSyntaxError(
+                file, line_number, f"expected 'piece <name>' (a custom piece) or 'mirror', found {line[:40]!r}"
+            )
 
     # --- resolve names: a drawn piece overrides a built-in letter in this file
     known = {**BUILTIN_PIECES, **custom}
@@ -398,8 +409,10 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
     for piece_name, column in listed:
         if piece_name not in known:
             raise LevelSyntaxError(
-                file, list_line,
-                f"unknown piece {piece_name!r}: the built-in pieces are {' '.join(TETROMINOES)}; draw others with 'piece {piece_name}'",
+                file,
+                list_line,
+                f"unknown piece {piece_name!r}: the built-in pieces are {' '.join(TETROMINOES)}; draw others with "
+                f"'piece {piece_name}'",
                 column=column,
             )
         if piece_name not in counts:
@@ -412,9 +425,14 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
         turns = known[piece_name].orientations(mirroring)
         other = by_orientations.get(turns)
         if other is not None:
-            how = " turned over" if mirroring and known[piece_name].orientations(False) != known[other].orientations(False) else ""
+            how = (
+                " turned over"
+                if mirroring and known[piece_name].orientations(False) != known[other].orientations(False)
+                else ""
+            )
             raise LevelSyntaxError(
-                file, list_line,
+                file,
+                list_line,
                 f"pieces {other} and {piece_name} are the same piece{how}: list {other} twice instead",
             )
         by_orientations[turns] = piece_name
@@ -440,7 +458,9 @@ def _parse_piece(content: list[tuple[int, str]], position: int, file: str) -> tu
     line_number, line = content[position]
     words = line.split()
     if len(words) != 2 or not PIECE_NAME.match(words[1]):
-        raise LevelSyntaxError(file, line_number, "a custom piece starts with 'piece <name>', the name one letter or digit")
+        raise LevelSyntaxError(
+            file, line_number, "a custom piece starts with 'piece <name>', the name one letter or digit"
+        )
     piece_name = words[1]
     rows: list[tuple[int, str]] = []
     position += 1
@@ -448,9 +468,15 @@ def _parse_piece(content: list[tuple[int, str]], position: int, file: str) -> tu
         rows.append(content[position])
         position += 1
     if not rows:
-        raise LevelSyntaxError(file, line_number, f"piece {piece_name} has no drawing: rows of {piece_name!r} (a cell) and '.' (a gap) must follow")
+        raise LevelSyntaxError(
+            file,
+            line_number,
+            f"piece {piece_name} has no drawing: rows of {piece_name!r} (a cell) and '.' (a gap) must follow",
+        )
     if len(rows) > MAX_PIECE_SIDE or any(len(row) > MAX_PIECE_SIDE for _, row in rows):
-        raise InstanceTooLarge(file, line_number, f"piece {piece_name} is larger than {MAX_PIECE_SIDE}x{MAX_PIECE_SIDE}")
+        raise InstanceTooLarge(
+            file, line_number, f"piece {piece_name} is larger than {MAX_PIECE_SIDE}x{MAX_PIECE_SIDE}"
+        )
     cells = []
     for r, (row_line, row) in enumerate(rows):
         for c, ch in enumerate(row):
@@ -458,14 +484,18 @@ def _parse_piece(content: list[tuple[int, str]], position: int, file: str) -> tu
                 cells.append((r, c))
             elif ch != ".":
                 raise LevelSyntaxError(
-                    file, row_line,
-                    f"malformed piece {piece_name}: {ch!r} in its drawing; use {piece_name!r} for a cell and '.' for a gap",
+                    file,
+                    row_line,
+                    f"malformed piece {piece_name}: {ch!r} in its drawing; "
+                    f"use {piece_name!r} for a cell and '.' for a gap",
                 )
     if not cells:
         raise LevelSyntaxError(file, line_number, f"malformed piece {piece_name}: its drawing has no cells")
     shape = normalise(cells)
     if not is_connected(shape):
-        raise LevelSyntaxError(file, line_number, f"malformed piece {piece_name}: its cells are not connected edge to edge")
+        raise LevelSyntaxError(
+            file, line_number, f"malformed piece {piece_name}: its cells are not connected edge to edge"
+        )
     return position, Piece(piece_name, shape)
 
 
@@ -504,7 +534,9 @@ def validate(level: Level, solution: Solution) -> list[Violation]:
     for number, placement in enumerate(solution.placements):
         cells = placement.cells
         if not all(isinstance(c, int) and not isinstance(c, bool) and 0 <= c < level.cell_count for c in cells):
-            violations.append(Violation("cells", f"placement {number} ({placement.piece}) has cells outside the frame: {list(cells)}"))
+            violations.append(
+                Violation("cells", f"placement {number} ({placement.piece}) has cells outside the frame: {list(cells)}")
+            )
             continue
         cover.update(cells)
         used[placement.piece] += 1
@@ -513,22 +545,32 @@ def validate(level: Level, solution: Solution) -> list[Violation]:
             continue
         piece = level.piece.get(placement.piece)
         if piece is None:
-            violations.append(Violation("pieces", f"placement {number} uses {placement.piece!r}, not a piece of this level"))
+            violations.append(
+                Violation("pieces", f"placement {number} uses {placement.piece!r}, not a piece of this level")
+            )
             continue
         shape = normalise(level.row_col(c) for c in cells)
         if shape not in piece.orientations(level.mirroring):
             allowed = "turned or flipped" if level.mirroring else "turned (not flipped)"
             violations.append(
-                Violation("shape", f"placement {number}: cells {list(cells)} do not form piece {piece.name} {allowed}", cells[0])
+                Violation(
+                    "shape",
+                    f"placement {number}: cells {list(cells)} do not form piece {piece.name} {allowed}",
+                    cells[0],
+                )
             )
     for cell in range(level.cell_count):
         if cover[cell] == 0:
             violations.append(Violation("cover", f"cell {cell} {level.row_col(cell)} is not covered", cell))
         elif cover[cell] > 1:
-            violations.append(Violation("overlap", f"cell {cell} {level.row_col(cell)} is covered {cover[cell]} times", cell))
+            violations.append(
+                Violation("overlap", f"cell {cell} {level.row_col(cell)} is covered {cover[cell]} times", cell)
+            )
     for name, count in level.counts.items():
         if used[name] != count:
-            violations.append(Violation("pieces", f"{used[name]} pieces {name} placed, the level has {level.counts[name]}"))
+            violations.append(
+                Violation("pieces", f"{used[name]} pieces {name} placed, the level has {level.counts[name]}")
+            )
     return violations
 
 

@@ -79,7 +79,7 @@ class TomlSource:
                 while len(quote) == 3 and j < n and self.text[j] == ch:  # """a"""" ends with extra quotes
                     j += 1
                 body = self.text[i:j]
-                out.append(quote + re.sub(r"[^\n]", " ", body[len(quote):]))
+                out.append(quote + re.sub(r"[^\n]", " ", body[len(quote) :]))
                 i = j
             else:
                 out.append(ch)

@@ -15,8 +15,16 @@ from trisolve.models import hexiom
 class ScriptedBackend:
     """Streams the given solutions, then behaves as told: finish, hang, or crash."""
 
-    def __init__(self, name: str, solutions, *, then: str = "finish", complete: bool = True, pause: float = 0.0,
-                 proves: tuple[int, ...] = ()):
+    def __init__(
+        self,
+        name: str,
+        solutions,
+        *,
+        then: str = "finish",
+        complete: bool = True,
+        pause: float = 0.0,
+        proves: tuple[int, ...] = (),
+    ):
         self.name = name
         self._proves = proves  # lower bounds reported, as a count-only backend does, before ``then``
         self.family = "hexiom"
@@ -39,8 +47,15 @@ class ScriptedBackend:
             time.sleep(3600)  # ignores its time limit: the runner must kill it
         if self._then == "crash":
             raise RuntimeError("scripted crash")
-        return base.finish(self.name, "hexiom", found, exhausted=self._complete, proved_unsat=self._complete and not found,
-                           stats={"scripted": 1}, times={"solve": 0.0})
+        return base.finish(
+            self.name,
+            "hexiom",
+            found,
+            exhausted=self._complete,
+            proved_unsat=self._complete and not found,
+            stats={"scripted": 1},
+            times={"solve": 0.0},
+        )
 
     def export(self, level, options):
         return ""

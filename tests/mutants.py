@@ -169,8 +169,11 @@ def encode_sigils(level, variant: str, options):
     cnf = shipped.encode(level, shipped.CATALOG.default, options)
     if variant == "first-type-off-the-corner" and level.pieces and not level.obstruction:
         first = level.pieces[0].name
-        cnf.clauses.extend([-cnf.pool.id(("place", name, cells))] for name, cells in shipped.placements(level)
-                           if name == first and 0 in cells)
+        cnf.clauses.extend(
+            [-cnf.pool.id(("place", name, cells))]
+            for name, cells in shipped.placements(level)
+            if name == first and 0 in cells
+        )
     return cnf
 
 

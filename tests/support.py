@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import glob
 import os
+import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 #: Seconds a time limit may be overrun in a test before it counts as not held: generous, because
@@ -26,13 +27,13 @@ def stem(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0]
 
 
-def run_trisolve(*args: str, timeout: float = 120, **kwargs) -> "subprocess.CompletedProcess[str]":
+def run_trisolve(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess[str]:
     """``python -m trisolve ARGS`` from the repository root, output captured as text."""
-    import subprocess
     import sys
 
-    return subprocess.run([sys.executable, "-m", "trisolve", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "trisolve", *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT, **kwargs
+    )
 
 
 # ------------------------------------------------------------ the contract's helpers
@@ -76,3 +77,13 @@ def assert_listed_once(family, level, result) -> None:
         assert result.solutions == ()
     else:
         assert len({family.canonical(level, s) for s in result.solutions}) == result.count
+
+
+def script(name: str):
+    """A measurement script of ``scripts/`` (outside the installed package) loaded as a module."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"scripts_{name}", os.path.join(ROOT, "scripts", f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

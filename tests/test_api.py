@@ -14,9 +14,9 @@ import subprocess
 import sys
 
 import pytest
+from support import ROOT, level_path
 
 import trisolve
-from support import ROOT, level_path
 
 BACKENDS = ["pysat", "clingo", "cpsat"]
 
@@ -38,7 +38,7 @@ def _run_doctests(text: str, name: str) -> None:
 def test_the_readme_api_section_runs_as_documented():
     with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
         readme = handle.read()
-    section = readme[readme.index("## Python API"):]
+    section = readme[readme.index("## Python API") :]
     section = section[: section.index("\n## ", 1)]
     blocks = re.findall(r"```python\n(.*?)```", section, re.S)
     assert blocks, "the README's API section has no python block"
@@ -53,17 +53,21 @@ def test_the_api_docstrings_run_as_documented():
 
 
 def test_import_trisolve_loads_no_solver_and_no_library_module():
-    code = ("import sys, trisolve; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
-            "('clingo', 'ortools', 'pysat', 'numpy', 'click') or m == 'trisolve.api'))")
+    code = (
+        "import sys, trisolve; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('clingo', 'ortools', 'pysat', 'numpy', 'click') or m == 'trisolve.api'))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
 
 
 def test_the_issue_one_liner_prints_the_status_and_the_board():
-    code = ("import trisolve; r = trisolve.solve(trisolve.load('levels/hexiom/level38.txt'), backend='clingo'); "
-            "print(r.status, r.solutions[0])")
+    code = (
+        "import trisolve; r = trisolve.solve(trisolve.load('levels/hexiom/level38.txt'), backend='clingo'); "
+        "print(r.status, r.solutions[0])"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("sat ") and "+3 4 4 5 . 5 4 4+3" in done.stdout
@@ -115,14 +119,18 @@ def test_levels_load_from_text_as_from_files(family, stem):
     assert str(first.solutions[0]) == first.solutions[0].render().rstrip("\n")
 
 
-@pytest.mark.parametrize("call,fragment", [
-    (lambda: trisolve.load("levels/hexiom/no-such.txt"), "no such file"),
-    (lambda: trisolve.load("levels/hexiom"), "folder"),
-    (lambda: trisolve.load("3\n. x .\n"), "<string>"),
-    (lambda: trisolve.solve("levels/hexiom/level01.txt", "nosuch"), "unknown backend"),
-    (lambda: trisolve.solve("levels/hexiom/level01.txt", limit=3), "limit"),
-    (lambda: trisolve.solve("levels/hexiom/level01.txt", "auto", count=True), "auto"),
-], ids=["missing-file", "folder", "bad-text", "unknown-backend", "limit-without-all", "auto-count"])
+@pytest.mark.parametrize(
+    "call,fragment",
+    [
+        (lambda: trisolve.load("levels/hexiom/no-such.txt"), "no such file"),
+        (lambda: trisolve.load("levels/hexiom"), "folder"),
+        (lambda: trisolve.load("3\n. x .\n"), "<string>"),
+        (lambda: trisolve.solve("levels/hexiom/level01.txt", "nosuch"), "unknown backend"),
+        (lambda: trisolve.solve("levels/hexiom/level01.txt", limit=3), "limit"),
+        (lambda: trisolve.solve("levels/hexiom/level01.txt", "auto", count=True), "auto"),
+    ],
+    ids=["missing-file", "folder", "bad-text", "unknown-backend", "limit-without-all", "auto-count"],
+)
 def test_bad_requests_raise_trisolve_errors_with_a_message(call, fragment):
     from trisolve.models.errors import TrisolveError
 
@@ -131,8 +139,12 @@ def test_bad_requests_raise_trisolve_errors_with_a_message(call, fragment):
 
 
 def test_crosscheck_judges_each_instance():
-    report = trisolve.crosscheck([level_path("hexiom", "level01"), trisolve.load(level_path("hexiom", "level02"))],
-                                 backends=["pysat:totalizer", "clingo:count", "cpsat:int"], timeout=20, jobs=2)
+    report = trisolve.cross_check(
+        [level_path("hexiom", "level01"), trisolve.load(level_path("hexiom", "level02"))],
+        backends=["pysat:totalizer", "clingo:count", "cpsat:int"],
+        timeout=20,
+        jobs=2,
+    )
     assert [(v.status, v.count) for v in report.verdicts] == [("agree", 12), ("agree", 3)]
     assert not report.failed and report.runs == 6 and "VERDICT" in str(report)
     assert json.loads(json.dumps(report.to_json()))["instances"]
@@ -142,16 +154,25 @@ def test_crosscheck_finds_a_broken_encoding():
     from trisolve.backends import registry
 
     registry.load_plugin(os.path.join(ROOT, "tests", "mutants.py"))
-    report = trisolve.crosscheck(level_path("hexiom", "level08"),
-                                 backends=["pysat:totalizer", "mutant:neighbours-off-by-one"], timeout=20, expected=False)
+    report = trisolve.cross_check(
+        level_path("hexiom", "level08"),
+        backends=["pysat:totalizer", "mutant:neighbours-off-by-one"],
+        timeout=20,
+        expected=False,
+    )
     assert report.failed and report.verdicts[0].status == "DISAGREE" and report.findings
 
 
 def test_bench_times_each_run():
-    timing = trisolve.bench(level_path("hexiom", "level01"), backends=["pysat:totalizer", "clingo:count"], repeat=2,
-                            timeout=20)
+    timing = trisolve.benchmark(
+        level_path("hexiom", "level01"), backends=["pysat:totalizer", "clingo:count"], repeat=2, timeout=20
+    )
     assert sorted((r.backend, r.round) for r in timing.runs) == [
-        ("clingo:count", 0), ("clingo:count", 1), ("pysat:totalizer", 0), ("pysat:totalizer", 1)]
+        ("clingo:count", 0),
+        ("clingo:count", 1),
+        ("pysat:totalizer", 0),
+        ("pysat:totalizer", 1),
+    ]
     assert all(r.solved and r.valid and r.cpu > 0 for r in timing.runs)
     assert "clingo:count" in timing.markdown()
 

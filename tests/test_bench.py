@@ -8,16 +8,16 @@ import time
 import types
 
 import pytest
-
 from support import LIMIT_SLACK, level_path
+
 from trisolve.backends.runner import grace_for
 
 LEVELS = ["level01", "level05"]
 
 
 def _run_cli(argv: list[str]) -> int:
-    from trisolve.common import run_cli
-    from trisolve.main import cli
+    from trisolve.cli.common import run_cli
+    from trisolve.cli.main import cli
 
     return run_cli(cli, argv)
 
@@ -69,7 +69,7 @@ def test_plan_runs_every_backend_before_any_runs_again_and_rotates_the_order():
     backends = ["a:1", "b:1", "c:1"]
     trials = plan([("x", "hexiom"), ("y", "hexiom")], lambda family: backends, repeat=2)
     assert len(trials) == 2 * 3 * 2
-    blocks = [trials[i:i + 3] for i in range(0, len(trials), 3)]
+    blocks = [trials[i : i + 3] for i in range(0, len(trials), 3)]
     for block in blocks:
         assert sorted(t.backend for t in block) == backends
         assert len({(t.path, t.round) for t in block}) == 1
@@ -85,12 +85,40 @@ def _run(instance: str, backend: str, seconds: float, solved: bool, round_: int 
     from trisolve.bench.runner import BenchRun
 
     return BenchRun(
-        instance=instance, path=f"/{instance}.txt", family="hexiom", backend=backend, round=round_, seed=round_,
-        mode="first", symmetry_breaking=False, timeout=10.0, status="sat" if solved else "unknown",
-        solved=solved, count=int(solved), complete=False, valid=True if solved else None, time=seconds,
-        wall=seconds, cpu=seconds, parse=0.001, parse_cpu=0.001, translate=0.01, translate_cpu=0.01, ground=None, ground_cpu=None,
-        solve=seconds - 0.1, solve_cpu=seconds - 0.1, decode=0.001, decode_cpu=0.001, other=0.05,
-        variables=10, constraints=20, conflicts=1, decisions=2, propagations=3, peak_rss_mb=30.0,
+        instance=instance,
+        path=f"/{instance}.txt",
+        family="hexiom",
+        backend=backend,
+        round=round_,
+        seed=round_,
+        mode="first",
+        symmetry_breaking=False,
+        timeout=10.0,
+        status="sat" if solved else "unknown",
+        solved=solved,
+        count=int(solved),
+        complete=False,
+        valid=True if solved else None,
+        time=seconds,
+        wall=seconds,
+        cpu=seconds,
+        parse=0.001,
+        parse_cpu=0.001,
+        translate=0.01,
+        translate_cpu=0.01,
+        ground=None,
+        ground_cpu=None,
+        solve=seconds - 0.1,
+        solve_cpu=seconds - 0.1,
+        decode=0.001,
+        decode_cpu=0.001,
+        other=0.05,
+        variables=10,
+        constraints=20,
+        conflicts=1,
+        decisions=2,
+        propagations=3,
+        peak_rss_mb=30.0,
     )
 
 
@@ -100,8 +128,10 @@ def test_par2_median_and_virtual_best_by_hand():
 
     settings = Settings(timeout=10.0)
     runs = [
-        _run("i1", "A", 1.0, True), _run("i2", "A", 10.5, False),
-        _run("i1", "B", 3.0, True), _run("i2", "B", 5.0, True),
+        _run("i1", "A", 1.0, True),
+        _run("i2", "A", 10.5, False),
+        _run("i1", "B", 3.0, True),
+        _run("i2", "B", 5.0, True),
     ]
     summary = score(runs, settings)
     by_name = {row["backend"]: row for row in summary["backends"]}
@@ -128,8 +158,14 @@ def test_the_distribution_over_seeds_by_hand():
     ten = distribution([float(i) for i in range(1, 10)], unsolved=1)
     assert (ten["median"], ten["p90"], ten["max"]) == (5.0, 9.0, float("inf"))
     settings = Settings(timeout=10.0, repeat=3)
-    runs = [_run("i1", "A", 1.0, True, 0), _run("i1", "A", 12.0, False, 1), _run("i1", "A", 3.0, True, 2),
-            _run("i1", "B", 2.0, True, 0), _run("i1", "B", 2.5, True, 1), _run("i1", "B", 9.0, True, 2)]
+    runs = [
+        _run("i1", "A", 1.0, True, 0),
+        _run("i1", "A", 12.0, False, 1),
+        _run("i1", "A", 3.0, True, 2),
+        _run("i1", "B", 2.0, True, 0),
+        _run("i1", "B", 2.5, True, 1),
+        _run("i1", "B", 9.0, True, 2),
+    ]
     rows = {row["backend"]: row for row in luck(runs, settings, ["A", "B"])}
     assert rows["A"]["solved"] == 2 and rows["A"]["time"]["max"] is None  # JSON: null, shown as unsolved
     assert rows["A"]["par2"] == pytest.approx((1.0 + 20.0 + 3.0) / 3)
@@ -160,8 +196,22 @@ def test_bench_writes_every_output_and_they_parse(tmp_path, capsys):
     out = tmp_path / "out"
     paths = [level_path("hexiom", name) for name in LEVELS]
     backends = "pysat:seqcounter,clingo:count"
-    code = _run_cli(["bench", *paths, "--backends", backends, "--repeat", "2", "--timeout", "20",
-                     "--out", str(out), "--quiet", "--shuffle"])
+    code = _run_cli(
+        [
+            "bench",
+            *paths,
+            "--backends",
+            backends,
+            "--repeat",
+            "2",
+            "--timeout",
+            "20",
+            "--out",
+            str(out),
+            "--quiet",
+            "--shuffle",
+        ]
+    )
     printed = capsys.readouterr().out
     assert code == 0
 
@@ -172,8 +222,19 @@ def test_bench_writes_every_output_and_they_parse(tmp_path, capsys):
     assert len(rows) == len(LEVELS) * 2 * 2
     for row in rows:
         assert row["solved"] == "True" and row["valid"] == "True" and row["status"] == "sat"
-        for column in ("time", "wall", "cpu", "parse", "translate", "solve", "decode",
-                       "translate_cpu", "solve_cpu", "decode_cpu", "peak_rss_mb"):
+        for column in (
+            "time",
+            "wall",
+            "cpu",
+            "parse",
+            "translate",
+            "solve",
+            "decode",
+            "translate_cpu",
+            "solve_cpu",
+            "decode_cpu",
+            "peak_rss_mb",
+        ):
             assert float(row[column]) >= 0, column
         if row["backend"].startswith("clingo:"):
             assert float(row["ground"]) >= 0 and float(row["ground_cpu"]) >= 0
@@ -212,8 +273,25 @@ def test_bench_writes_every_output_and_they_parse(tmp_path, capsys):
 def test_a_killed_benchmark_keeps_its_finished_runs_in_a_journal_that_rescore_reads(tmp_path, capsys):
     out = tmp_path / "killed"
     paths = [level_path("hexiom", name) for name in LEVELS]
-    assert _run_cli(["bench", *paths, "--backends", "pysat:seqcounter", "--repeat", "1", "--timeout", "20",
-                     "--out", str(out), "--quiet", "--no-plots"]) == 0
+    assert (
+        _run_cli(
+            [
+                "bench",
+                *paths,
+                "--backends",
+                "pysat:seqcounter",
+                "--repeat",
+                "1",
+                "--timeout",
+                "20",
+                "--out",
+                str(out),
+                "--quiet",
+                "--no-plots",
+            ]
+        )
+        == 0
+    )
     capsys.readouterr()
     lines = (out / "runs.jsonl").read_text().splitlines()
     assert len(lines) == 1 + len(LEVELS)  # a header, then one line per run as it finished
@@ -228,8 +306,24 @@ def test_a_killed_benchmark_keeps_its_finished_runs_in_a_journal_that_rescore_re
 def test_count_mode_times_exact_counts(tmp_path, capsys):
     out = tmp_path / "count"
     path = level_path("hexiom", "level05")
-    code = _run_cli(["bench", path, "--backends", "pysat:seqcounter,pysat:cardnetwrk", "--mode", "count",
-                     "--repeat", "1", "--timeout", "20", "--out", str(out), "--quiet", "--no-plots"])
+    code = _run_cli(
+        [
+            "bench",
+            path,
+            "--backends",
+            "pysat:seqcounter,pysat:cardnetwrk",
+            "--mode",
+            "count",
+            "--repeat",
+            "1",
+            "--timeout",
+            "20",
+            "--out",
+            str(out),
+            "--quiet",
+            "--no-plots",
+        ]
+    )
     capsys.readouterr()
     assert code == 0
     runs = json.loads((out / "results.json").read_text())["runs"]
@@ -241,8 +335,22 @@ def test_a_run_past_its_time_limit_is_killed_and_scored_as_unsolved(tmp_path, fa
     out = tmp_path / "slow"
     path = level_path("hexiom", "level01")
     began = time.monotonic()
-    code = _run_cli(["bench", path, "--backends", "fake:sleepy,pysat:seqcounter", "--repeat", "1",
-                     "--timeout", "0.5", "--out", str(out), "--quiet", "--no-plots"])
+    code = _run_cli(
+        [
+            "bench",
+            path,
+            "--backends",
+            "fake:sleepy,pysat:seqcounter",
+            "--repeat",
+            "1",
+            "--timeout",
+            "0.5",
+            "--out",
+            str(out),
+            "--quiet",
+            "--no-plots",
+        ]
+    )
     elapsed = time.monotonic() - began
     capsys.readouterr()
     assert code == 0
@@ -257,8 +365,22 @@ def test_a_run_past_its_time_limit_is_killed_and_scored_as_unsolved(tmp_path, fa
 
 def test_an_invalid_solution_is_unsolved_and_fails_the_command(tmp_path, fake, capsys):
     out = tmp_path / "bad"
-    code = _run_cli(["bench", level_path("hexiom", "level01"), "--backends", "fake:empty", "--repeat", "1",
-                     "--timeout", "5", "--out", str(out), "--quiet", "--no-plots"])
+    code = _run_cli(
+        [
+            "bench",
+            level_path("hexiom", "level01"),
+            "--backends",
+            "fake:empty",
+            "--repeat",
+            "1",
+            "--timeout",
+            "5",
+            "--out",
+            str(out),
+            "--quiet",
+            "--no-plots",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 1
     assert "invalid solution" in captured.err
@@ -269,8 +391,21 @@ def test_an_invalid_solution_is_unsolved_and_fails_the_command(tmp_path, fake, c
 def test_unknown_backend_and_bad_scatter_are_usage_errors(tmp_path, capsys):
     path = level_path("hexiom", "level01")
     assert _run_cli(["bench", path, "--backends", "nosuch", "--out", str(tmp_path)]) == 2
-    assert _run_cli(["bench", path, "--backends", "pysat:seqcounter,pysat:totalizer", "--scatter", "cpsat,pysat",
-                     "--out", str(tmp_path)]) == 2
+    assert (
+        _run_cli(
+            [
+                "bench",
+                path,
+                "--backends",
+                "pysat:seqcounter,pysat:totalizer",
+                "--scatter",
+                "cpsat,pysat",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 2
+    )
     assert "not among the benchmarked backends" in capsys.readouterr().err
 
 

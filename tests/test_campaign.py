@@ -11,8 +11,8 @@ import time
 
 import pytest
 from click.testing import CliRunner
-
 from support import LIMIT_SLACK
+
 from trisolve.backends.runner import grace_for
 
 BACKENDS = ["pysat:totalizer", "cpsat:int"]
@@ -40,7 +40,13 @@ def test_campaign_summary_and_resume_runs_nothing_twice(tmp_path):
     assert all(v.count == 1 for v in verdicts)
     assert len(_keys(log)) == 4
     files = sorted(os.listdir(tmp_path / "c-instances"))
-    assert files == ["campaign.json", "hexiom-00000.solution.json", "hexiom-00000.txt", "hexiom-00001.solution.json", "hexiom-00001.txt"]
+    assert files == [
+        "campaign.json",
+        "hexiom-00000.solution.json",
+        "hexiom-00000.txt",
+        "hexiom-00001.solution.json",
+        "hexiom-00001.txt",
+    ]
     before = (tmp_path / "c-instances" / "hexiom-00001.txt").read_text()
 
     # grow the campaign: the first two instances are neither regenerated differently nor rerun
@@ -71,8 +77,25 @@ def test_torn_log_and_lost_instance_file_resume_cleanly(tmp_path):
 
 def test_killed_campaign_resumes_without_loss_or_repeat(tmp_path):
     log = tmp_path / "k.jsonl"
-    command = [sys.executable, "-m", "trisolve", "campaign", "--family", "hexiom", "--generate", "8", "--side", "3", "--unique",
-               "--jsonl", str(log), "--backends", ",".join(BACKENDS), "-j", "2"]
+    command = [
+        sys.executable,
+        "-m",
+        "trisolve",
+        "campaign",
+        "--family",
+        "hexiom",
+        "--generate",
+        "8",
+        "--side",
+        "3",
+        "--unique",
+        "--jsonl",
+        str(log),
+        "--backends",
+        ",".join(BACKENDS),
+        "-j",
+        "2",
+    ]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     try:
         deadline = time.monotonic() + 60
@@ -103,9 +126,15 @@ def test_disagreement_is_minimised_and_written_with_its_repro(tmp_path):
 
     mutants.register()
     log = str(tmp_path / "m.jsonl")
-    summary, verdicts = run_campaign("hexiom", 2, log, params={"side": 3, "unique": True},
-                                     backends=["pysat:totalizer", "mutant:locks-ignored"],
-                                     minimise_folder=str(tmp_path / "min"), minimise_budget=60)
+    summary, verdicts = run_campaign(
+        "hexiom",
+        2,
+        log,
+        params={"side": 3, "unique": True},
+        backends=["pysat:totalizer", "mutant:locks-ignored"],
+        minimise_folder=str(tmp_path / "min"),
+        minimise_budget=60,
+    )
     assert summary.disagreements + summary.invalid >= 1  # the mutant's moved locks are invalid solutions
     assert len(summary.minimised) == summary.disagreements + summary.invalid
     for item in summary.minimised:
@@ -114,19 +143,53 @@ def test_disagreement_is_minimised_and_written_with_its_repro(tmp_path):
 
 
 def test_campaign_cli_prints_summary_and_exit_code(tmp_path):
-    from trisolve.main import cli
+    from trisolve.cli.main import cli
 
     log = str(tmp_path / "c.jsonl")
-    result = CliRunner().invoke(cli, ["campaign", "--family", "sigils", "--generate", "2", "--width", "4", "--height", "2",
-                                      "--jsonl", log, "--backends", "pysat,cpsat"])  # every variant: robust to renames
+    result = CliRunner().invoke(
+        cli,
+        [
+            "campaign",
+            "--family",
+            "sigils",
+            "--generate",
+            "2",
+            "--width",
+            "4",
+            "--height",
+            "2",
+            "--jsonl",
+            log,
+            "--backends",
+            "pysat,cpsat",
+        ],
+    )  # every variant: robust to renames
     assert result.exit_code == 0, result.output
     assert "2 instances" in result.output and "disagreements 0, invalid solutions 0" in result.output
     assert "instances/min" in result.output
-    bad = CliRunner().invoke(cli, ["campaign", "--family", "sigils", "--generate", "1", "--jsonl", log, "--scheduler", "x"])
+    bad = CliRunner().invoke(
+        cli, ["campaign", "--family", "sigils", "--generate", "1", "--jsonl", log, "--scheduler", "x"]
+    )
     assert bad.exit_code == 2
     # another size on the same log would mix two campaigns' instances: refused
-    other = CliRunner().invoke(cli, ["campaign", "--family", "sigils", "--generate", "2", "--width", "4", "--height", "4",
-                                     "--jsonl", log, "--backends", "pysat"])
+    other = CliRunner().invoke(
+        cli,
+        [
+            "campaign",
+            "--family",
+            "sigils",
+            "--generate",
+            "2",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "--jsonl",
+            log,
+            "--backends",
+            "pysat",
+        ],
+    )
     assert other.exit_code == 2 and "another campaign" in other.output
 
 
@@ -135,8 +198,9 @@ def test_dask_executor_on_a_local_cluster(tmp_path):
     from trisolve.generate.campaign import run_campaign
 
     log = str(tmp_path / "d.jsonl")
-    summary, verdicts = run_campaign("hexiom", 2, log, seed=1, params={"side": 3, "unique": True}, backends=BACKENDS,
-                                     executor="dask", parallel=2)
+    summary, verdicts = run_campaign(
+        "hexiom", 2, log, seed=1, params={"side": 3, "unique": True}, backends=BACKENDS, executor="dask", parallel=2
+    )
     assert summary.statuses == {"agree": 2} and summary.runs == 4 and summary.reused == 0
     assert [v.count for v in verdicts] == [1, 1]
     assert len(_keys(log)) == 4
@@ -146,8 +210,9 @@ def test_dask_executor_on_a_local_cluster(tmp_path):
     _, local = run_campaign("hexiom", 2, local_log, seed=1, params={"side": 3, "unique": True}, backends=BACKENDS)
     assert [v.count for v in local] == [1, 1]
     # resume on dask runs nothing
-    summary, _ = run_campaign("hexiom", 2, log, seed=1, params={"side": 3, "unique": True}, backends=BACKENDS,
-                              executor="dask", parallel=2)
+    summary, _ = run_campaign(
+        "hexiom", 2, log, seed=1, params={"side": 3, "unique": True}, backends=BACKENDS, executor="dask", parallel=2
+    )
     assert summary.reused == 4 and len(_keys(log)) == 4
 
 
@@ -159,8 +224,16 @@ def test_dask_worker_enforces_the_time_limit(tmp_path):
     # a side-5 level with no locks has far too many solutions to enumerate in 1 s
     log = str(tmp_path / "t.jsonl")
     started = time.monotonic()
-    summary, verdicts = run_campaign("hexiom", 1, log, params={"side": 5}, backends=["cpsat:int", "pysat:totalizer"],
-                                     timeout=1.0, executor="dask", parallel=2)
+    summary, verdicts = run_campaign(
+        "hexiom",
+        1,
+        log,
+        params={"side": 5},
+        backends=["cpsat:int", "pysat:totalizer"],
+        timeout=1.0,
+        executor="dask",
+        parallel=2,
+    )
     records = verdicts[0].records
     assert all(not r.complete for r in records)
     assert all(r.wall < 1.0 + grace_for(1.0) + LIMIT_SLACK for r in records)  # time limit + the runner's grace + slack

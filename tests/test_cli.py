@@ -8,15 +8,15 @@ import subprocess
 import sys
 
 import pytest
-
 from support import ROOT, level_path
 
 BACKENDS = ["pysat", "clingo", "cpsat"]
 
 
 def trisolve(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "trisolve", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "trisolve", *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
+    )
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -60,7 +60,9 @@ def test_a_solution_limit_answers_with_n_plus():
 
 
 def test_a_time_limit_before_an_answer_exits_3():
-    done = trisolve("solve", level_path("hexiom", "level40"), "--backend", "pysat", "--count", "--timeout", "1", "--json")
+    done = trisolve(
+        "solve", level_path("hexiom", "level40"), "--backend", "pysat", "--count", "--timeout", "1", "--json"
+    )
     assert done.returncode == 3, done.stderr
     data = json.loads(done.stdout)
     assert data["complete"] is False
@@ -75,15 +77,18 @@ def test_unsat_is_an_answer(tmp_path):
     assert data["status"] == "unsat" and data["count"] == 0 and data["complete"] is True
 
 
-@pytest.mark.parametrize("args,fragment", [
-    (["solve", "no-such-file.txt"], "no such file"),
-    (["solve", "levels/hexiom/level01.txt", "--backend", "nosuch"], "unknown backend"),
-    (["solve", "levels/hexiom/level01.txt", "--backend", "pysat:nosuch"], "nosuch"),
-    (["solve", "levels/hexiom/level01.txt", "--all", "--count"], "cannot be used together"),
-    (["solve", "levels/hexiom/level01.txt", "--timeout", "-1"], "timeout"),
-    (["crosscheck", "no-such-folder"], "no such file"),
-    (["solve"], "FILE_OR_DIR"),
-])
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["solve", "no-such-file.txt"], "no such file"),
+        (["solve", "levels/hexiom/level01.txt", "--backend", "nosuch"], "unknown backend"),
+        (["solve", "levels/hexiom/level01.txt", "--backend", "pysat:nosuch"], "nosuch"),
+        (["solve", "levels/hexiom/level01.txt", "--all", "--count"], "cannot be used together"),
+        (["solve", "levels/hexiom/level01.txt", "--timeout", "-1"], "timeout"),
+        (["crosscheck", "no-such-folder"], "no such file"),
+        (["solve"], "FILE_OR_DIR"),
+    ],
+)
 def test_bad_usage_exits_2_with_a_message_and_no_traceback(args, fragment):
     done = trisolve(*args)
     assert done.returncode == 2, (done.stdout, done.stderr)
@@ -100,8 +105,13 @@ def test_a_malformed_level_names_file_and_line(tmp_path):
 
 
 def test_help_lists_the_commands_without_importing_solvers():
-    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "trisolve", "--help"], capture_output=True,
-                          text=True, cwd=ROOT, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "trisolve", "--help"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
     assert done.returncode == 0
     for command in ("solve", "crosscheck", "backends"):
         assert command in done.stdout
@@ -129,6 +139,7 @@ def test_crosscheck_agrees_on_small_levels_and_writes_jsonl(tmp_path):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_one_command_solves_a_folder_and_writes_one_valid_line_per_level(backend, tmp_path):
     from support import HEXIOM_LEVELS
+
     from trisolve.models import hexiom
 
     out = tmp_path / "out.jsonl"
@@ -156,7 +167,16 @@ def test_many_instances_exit_with_the_worst_code_and_keep_going(tmp_path):
     assert "b-bad.txt:2" in done.stderr and "Traceback" not in done.stderr
     statuses = [json.loads(line)["status"] for line in done.stdout.splitlines()]
     assert statuses == ["sat", "unsat"]
-    stopped = trisolve("solve", level_path("hexiom", "level01"), level_path("hexiom", "level40"), "--count",
-                       "--backend", "pysat", "--timeout", "1", "--json")
+    stopped = trisolve(
+        "solve",
+        level_path("hexiom", "level01"),
+        level_path("hexiom", "level40"),
+        "--count",
+        "--backend",
+        "pysat",
+        "--timeout",
+        "1",
+        "--json",
+    )
     assert stopped.returncode == 3, stopped.stderr
     assert [json.loads(line)["complete"] for line in stopped.stdout.splitlines()] == [True, False]

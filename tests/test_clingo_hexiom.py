@@ -11,7 +11,6 @@ import sys
 import time
 
 import pytest
-
 from support import LIMIT_SLACK
 
 clingo = pytest.importorskip("clingo")
@@ -127,10 +126,14 @@ def _count_from_scratch(exported: str, tmp_path) -> int:
     return models
 
 
-@pytest.mark.parametrize("variant,number,sb", [
-    pytest.param(v, n, sb, id=f"hexiom-level{n:02d}-clingo:{v}{'-sb' if sb else ''}")
-    for v in VARIANTS for n, sb in ((1, False), (11, False), (13, True))
-])
+@pytest.mark.parametrize(
+    "variant,number,sb",
+    [
+        pytest.param(v, n, sb, id=f"hexiom-level{n:02d}-clingo:{v}{'-sb' if sb else ''}")
+        for v in VARIANTS
+        for n, sb in ((1, False), (11, False), (13, True))
+    ],
+)
 def test_exported_facts_run_from_scratch(variant, number, sb, tmp_path):
     lvl = level(number)
     b = backend(variant)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import time
 
 import pytest
-
 from support import LIMIT_SLACK, assert_listed_once, assert_valid, expected, level_path, small_instances
+
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.backends.runner import Job, grace_for, run_job

@@ -8,7 +8,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from support import LIMIT_SLACK
 
 from trisolve.backends import cpsat, registry

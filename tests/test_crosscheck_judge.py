@@ -17,9 +17,20 @@ ALL = [{"cells": [1 if c in p else None for c in range(7)]} for p in PAIRS]
 
 def rec(backend, solutions, complete=True, status=None, sb=False, error=None, duplicates=0):
     status = status or ("sat" if solutions else ("unsat" if complete else "unknown"))
-    return RunRecord(key=backend + str(sb), path="pair.txt", family="hexiom", backend=backend, mode="all",
-                     symmetry_breaking=sb, status=status, count=len(solutions), complete=complete,
-                     solutions=tuple(solutions), error=error, duplicates=duplicates)
+    return RunRecord(
+        key=backend + str(sb),
+        path="pair.txt",
+        family="hexiom",
+        backend=backend,
+        mode="all",
+        symmetry_breaking=sb,
+        status=status,
+        count=len(solutions),
+        complete=complete,
+        solutions=tuple(solutions),
+        error=error,
+        duplicates=duplicates,
+    )
 
 
 def kinds(verdict):
@@ -84,12 +95,15 @@ def test_errors_fail():
     assert verdict.status == "ERROR" and verdict.failed
 
 
-@pytest.mark.parametrize("expected,fails", [
-    (Expected(12, True), False),
-    (Expected(11, True), True),
-    (Expected(13, False), True),   # a complete count below a known lower bound
-    (Expected(10, False), False),
-])
+@pytest.mark.parametrize(
+    "expected,fails",
+    [
+        (Expected(12, True), False),
+        (Expected(11, True), True),
+        (Expected(13, False), True),  # a complete count below a known lower bound
+        (Expected(10, False), False),
+    ],
+)
 def test_expected_counts(expected, fails):
     verdict = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL)], expected)
     assert verdict.failed is fails
@@ -126,9 +140,19 @@ def test_a_torn_last_log_line_is_dropped_before_appending(tmp_path):
 
 def count_only(count, sb=False, fixed=None):
     """A dp-style record: a complete count with no solutions listed (Burnside runs carry their fixed counts)."""
-    return RunRecord(key="dp" + str(sb), path="pair.txt", family="hexiom", backend="dp:frontier", mode="all",
-                     symmetry_breaking=sb, status="sat", count=count, complete=True, solutions=(),
-                     stats={"fixed_per_symmetry": fixed} if fixed else {})
+    return RunRecord(
+        key="dp" + str(sb),
+        path="pair.txt",
+        family="hexiom",
+        backend="dp:frontier",
+        mode="all",
+        symmetry_breaking=sb,
+        status="sat",
+        count=count,
+        complete=True,
+        solutions=(),
+        stats={"fixed_per_symmetry": fixed} if fixed else {},
+    )
 
 
 def test_a_count_resting_on_a_count_only_run_needs_its_burnside_check():

@@ -16,8 +16,8 @@ import sys
 import time
 
 import pytest
-
 from support import ROOT
+
 from trisolve.models import hexiom
 
 pytest.importorskip("distributed")
@@ -30,11 +30,39 @@ ALLOWED_FAILURES = 3
 def _campaign(folder, *extra: str, armed: bool = True) -> tuple[subprocess.CompletedProcess, float]:
     env = {**os.environ, "TRISOLVE_KILL_WORKER": str(folder) if armed else "", "TRISOLVE_TEST_FOLDER": str(folder)}
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "trisolve", "campaign", "--family", "hexiom", "--generate", "1",
-                           "--side", "3", "--unique", "--seed", "3", "--jsonl", str(folder / "c.jsonl"),
-                           "--backends", "pysat:totalizer,killer:once,killer:always", "--plugin", PLUGIN,
-                           "--executor", "dask", "--jobs", "2", *extra],
-                          capture_output=True, text=True, timeout=300, cwd=folder, env=env)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "trisolve",
+            "campaign",
+            "--family",
+            "hexiom",
+            "--generate",
+            "1",
+            "--side",
+            "3",
+            "--unique",
+            "--seed",
+            "3",
+            "--jsonl",
+            str(folder / "c.jsonl"),
+            "--backends",
+            "pysat:totalizer,killer:once,killer:always",
+            "--plugin",
+            PLUGIN,
+            "--executor",
+            "dask",
+            "--jobs",
+            "2",
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=folder,
+        env=env,
+    )
     return done, time.monotonic() - started
 
 
@@ -82,14 +110,17 @@ def test_a_lost_worker_run_is_retried_or_an_error_that_resume_reruns(tmp_path):
     assert 1 <= len(always_tries) <= ALLOWED_FAILURES + 1  # a run queued on a dying worker counts a try too
     message = next(line for line in done.stdout.splitlines() if line.startswith("ERROR ") and "killer:always" in line)
     assert "killer:once" not in message and "pysat" not in message
-    assert re.search(rf"lost worker: {ALLOWED_FAILURES + 1} tries, each ended by its worker process dying", message), \
+    assert re.search(rf"lost worker: {ALLOWED_FAILURES + 1} tries, each ended by its worker process dying", message), (
         done.stdout + done.stderr
+    )
     assert "a resume reruns it" in message
     assert not _left_running(tmp_path)
 
     # resumed with the trap disarmed: only the lost run executes, and now it is logged
     again, _ = _campaign(tmp_path, armed=False)
     assert again.returncode == 0, again.stdout + again.stderr
-    assert "3 runs (2 reused" in again.stdout and "1 agree" in again.stdout and "errors 0;" in again.stdout, again.stdout
+    assert "3 runs (2 reused" in again.stdout and "1 agree" in again.stdout and "errors 0;" in again.stdout, (
+        again.stdout
+    )
     assert sorted(_logged(tmp_path)) == ["killer:always", "killer:once", "pysat:totalizer"]
     assert not _left_running(tmp_path)

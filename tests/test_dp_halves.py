@@ -15,6 +15,8 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import level_path, script
+from test_dp_hexiom import brute_force, generated_levels, occupancy_histograms
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
@@ -23,9 +25,6 @@ from trisolve.backends.dp.hexiom_halves import HalvesCounter, count_by_halves, h
 from trisolve.backends.dp.hexiom_plan import fold, make_plan
 from trisolve.backends.dp.hexiom_runs import RunPlan, count_runs
 from trisolve.models import hexiom
-
-from support import level_path
-from test_dp_hexiom import brute_force, generated_levels, occupancy_histograms
 
 ENUMERATE = Options(enumerate=True)
 
@@ -39,8 +38,11 @@ def rows(level: hexiom.Level) -> int:
 def middle_mirror(board: hexiom.Board) -> tuple[int, ...]:
     row_of = {c: r for r, cells in enumerate(board.rows) for c in cells}
     m = board.side - 1
-    return next(p for p in board.symmetries
-                if all(row_of[p[c]] == 2 * m - row_of[c] for c in range(board.size)) and all(p[c] == c for c in board.rows[m]))
+    return next(
+        p
+        for p in board.symmetries
+        if all(row_of[p[c]] == 2 * m - row_of[c] for c in range(board.size)) and all(p[c] == c for c in board.rows[m])
+    )
 
 
 @st.composite
@@ -137,8 +139,9 @@ def test_a_leaf_filter_counts_a_cube_and_the_cubes_add_up():
     level = hexiom.parse(level_path("hexiom", "level22"))
     halves = halves_for(level)
     cubes: dict = {}
-    total = HalvesCounter(halves, check_mirror=True, on_leaf=lambda row, w, shares: cubes.update(
-        {(row, lower): n for lower, n in shares})).count()
+    total = HalvesCounter(
+        halves, check_mirror=True, on_leaf=lambda row, w, shares: cubes.update({(row, lower): n for lower, n in shares})
+    ).count()
     assert sum(cubes.values()) == total.count == 109821
     row = max({r for r, _ in cubes}, key=lambda r: sum(n for (q, _), n in cubes.items() if q == r))
     alone = HalvesCounter(halves, check_mirror=True, leaves={row}).count()
@@ -176,7 +179,9 @@ def test_the_backend_reports_a_stopped_halves_count_as_n_plus(monkeypatch):
     from trisolve.backends.dp import hexiom as dp_hexiom
     from trisolve.backends.dp.hexiom_plan import Outcome
 
-    monkeypatch.setattr(dp_hexiom, "count_boards", lambda *a, **k: Outcome(40, False, "time limit", {"method": "halves"}))
+    monkeypatch.setattr(
+        dp_hexiom, "count_boards", lambda *a, **k: Outcome(40, False, "time limit", {"method": "halves"})
+    )
     result = registry.get("dp", "hexiom").run(hexiom.parse(level_path("hexiom", "level38")), Limits(time=60), ENUMERATE)
     assert result.status is Status.SAT and not result.complete and result.count_text == "40+"
 
@@ -216,16 +221,22 @@ def test_boards_too_many_for_uint64_are_left_to_the_array_program():
 
 def test_level38_cubes_counted_by_halves_match_a_sat_solver():
     """Every leaf of level 38 (six locks, all kept by the mirrors), cubes with and without boards."""
-    from trisolve.bench.dp_cubes import main
+    main = script("dp_cubes").main
 
-    assert main([level_path("hexiom", "level38"), "--leaves", "0", "--check-mirror", "--cubes", "10",
-                 "--max-boards", "50"]) == 0
+    assert (
+        main(
+            [level_path("hexiom", "level38"), "--leaves", "0", "--check-mirror", "--cubes", "10", "--max-boards", "50"]
+        )
+        == 0
+    )
 
 
 @pytest.mark.slow
 def test_level40_cubes_counted_by_halves_match_a_sat_solver():
     """Cubes of level 40 (rows 5 and 6 fixed), some without boards, against a SAT solver's complete enumeration."""
-    from trisolve.bench.dp_cubes import main
+    main = script("dp_cubes").main
 
-    assert main([level_path("hexiom", "level40"), "--leaves", "4", "--cubes", "8", "--max-boards", "300",
-                 "--seed", "3"]) == 0
+    assert (
+        main([level_path("hexiom", "level40"), "--leaves", "4", "--cubes", "8", "--max-boards", "300", "--seed", "3"])
+        == 0
+    )

@@ -16,12 +16,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support import LIMIT_SLACK, expected, level_path
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.models import HEXIOM, hexiom
-
-from support import LIMIT_SLACK, expected, level_path
 
 BIG = Limits(time=120)
 ENUMERATE = Options(enumerate=True)
@@ -63,7 +62,8 @@ def classes(level: hexiom.Level, solutions) -> int:
 
 @st.composite
 def generated_levels(draw, side: int) -> hexiom.Level:
-    """A level built from a random board (so it often has a solution), with blocks, locks, and sometimes a tile moved."""
+    """A level built from a random board (so it often has a solution), with blocks, locks, and sometimes
+    a tile moved."""
     board = hexiom.Board(side)
     occupied = {c for c in range(board.size) if draw(st.booleans())}
     numbers = {c: sum(1 for n in board.neighbours[c] if n in occupied) for c in occupied}
@@ -198,8 +198,9 @@ def test_a_time_limit_holds_and_leaves_the_count_open():
         assert result.status is Status.UNKNOWN and not result.complete and result.stopped_by == "time limit"
 
 
-@pytest.mark.parametrize("options, count", [(ENUMERATE, 109821), (CLASSES, 9212), (Options(), 1)],
-                         ids=["count", "classes", "first"])
+@pytest.mark.parametrize(
+    "options, count", [(ENUMERATE, 109821), (CLASSES, 9212), (Options(), 1)], ids=["count", "classes", "first"]
+)
 def test_a_memory_budget_stops_the_run_as_incomplete(options, count):
     level = hexiom.parse(level_path("hexiom", "level22"))
     result = dp().run(level, BIG, dataclasses.replace(options, memory=200_000))
@@ -216,8 +217,24 @@ def test_solve_takes_a_memory_budget_and_refuses_a_bad_one():
     from support import ROOT
 
     def solve(*args):
-        return subprocess.run([sys.executable, "-m", "trisolve", "solve", level_path("hexiom", "level22"), "--count",
-                               "--backend", "dp", "--json", *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
+        return subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "trisolve",
+                "solve",
+                level_path("hexiom", "level22"),
+                "--count",
+                "--backend",
+                "dp",
+                "--json",
+                *args,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=ROOT,
+        )
 
     tight = solve("--memory", "200K")
     assert tight.returncode == 3, tight.stderr
@@ -272,7 +289,7 @@ def test_a_count_only_run_agrees_with_listed_solutions_in_the_judge():
 # ------------------------------------------- every public level vs expected.json
 
 EXPECTED = expected("hexiom")
-#: levels 00-39 (level 40's count takes minutes: bench/dp_cubes.py and docs/bench/hexiom-level40.md check it)
+#: levels 00-39 (level 40's count takes minutes: scripts/dp_cubes.py and docs/bench/hexiom-level40.md check it)
 PUBLIC = [f"level{i:02d}" for i in range(40)]
 
 
@@ -297,7 +314,11 @@ def occupancy_histograms(board: hexiom.Board) -> np.ndarray:
     occupied = (patterns[:, None] >> np.arange(board.size)) & 1
     histogram = np.zeros((len(patterns), hexiom.MAX_TILE + 1), dtype=np.int64)
     for c in range(board.size):
-        number = occupied[:, list(board.neighbours[c])].sum(axis=1) if board.neighbours[c] else np.zeros(len(patterns), np.int64)
+        number = (
+            occupied[:, list(board.neighbours[c])].sum(axis=1)
+            if board.neighbours[c]
+            else np.zeros(len(patterns), np.int64)
+        )
         np.add.at(histogram, (np.flatnonzero(occupied[:, c]), number[occupied[:, c] == 1]), 1)
     return histogram
 

@@ -9,8 +9,8 @@ import json
 import os
 
 import pytest
-
 from support import HEXIOM_LEVELS, LEVELS, stem
+
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.models import hexiom

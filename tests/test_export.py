@@ -14,7 +14,6 @@ import shutil
 import time
 
 import pytest
-
 from support import LIMIT_SLACK, level_path
 
 SMALL = ["level01", "level03", "level05", "level10"]
@@ -23,8 +22,8 @@ UNSAT_LEVEL = "2\n 6 .\n. . .\n . .\n"
 
 
 def _run_cli(argv: list[str]) -> int:
-    from trisolve.common import run_cli
-    from trisolve.main import cli
+    from trisolve.cli.common import run_cli
+    from trisolve.cli.main import cli
 
     return run_cli(cli, argv)
 
@@ -39,7 +38,9 @@ def _count(spec: str, level, symmetry_breaking: bool = False) -> int:
     from trisolve.backends import registry
     from trisolve.backends.base import Limits, Options
 
-    result = registry.get(spec, "hexiom").run(level, Limits(time=30), Options(enumerate=True, symmetry_breaking=symmetry_breaking))
+    result = registry.get(spec, "hexiom").run(
+        level, Limits(time=30), Options(enumerate=True, symmetry_breaking=symmetry_breaking)
+    )
     assert result.complete, f"{spec} did not finish counting"
     return result.count
 
@@ -97,7 +98,10 @@ def test_dimacs_export_parses_and_its_models_are_the_solutions(spec, name, tmp_p
     family = FAMILIES["hexiom"]
     level = _level(name)
     target = tmp_path / f"{name}.cnf"
-    assert _run_cli(["export", level_path("hexiom", name), "--format", "dimacs", "--backend", spec, "-o", str(target)]) == 0
+    assert (
+        _run_cli(["export", level_path("hexiom", name), "--format", "dimacs", "--backend", spec, "-o", str(target)])
+        == 0
+    )
     text = target.read_text()
     header = [line for line in text.splitlines() if line.startswith("p ")]
     assert len(header) == 1
@@ -114,7 +118,10 @@ def test_dimacs_export_parses_and_its_models_are_the_solutions(spec, name, tmp_p
 def test_dimacs_export_with_symmetry_breaking_keeps_one_per_class(tmp_path):
     level = _level("level03")
     target = tmp_path / "sb.cnf"
-    assert _run_cli(["export", level_path("hexiom", "level03"), "-f", "dimacs", "--symmetry-breaking", "-o", str(target)]) == 0
+    assert (
+        _run_cli(["export", level_path("hexiom", "level03"), "-f", "dimacs", "--symmetry-breaking", "-o", str(target)])
+        == 0
+    )
     kept = _solutions_from_dimacs(target.read_text(), level)
     assert len(kept) == _count("pysat", level, symmetry_breaking=True) < _count("pysat", level)
 
@@ -135,7 +142,7 @@ def test_asp_facts_run_with_the_shipped_rules_under_a_fresh_control(name, symmet
     err = capsys.readouterr().err
     line = [x for x in err.splitlines() if x.startswith("run it with: ")]
     assert len(line) == 1, err
-    command = shlex.split(line[0][len("run it with: "):])
+    command = shlex.split(line[0][len("run it with: ") :])
     assert command[0] == "clingo"
     arguments = [a for a in command[1:] if a.startswith("-") or a.isdigit()]
     files = [a for a in command[1:] if a not in arguments]
@@ -260,7 +267,9 @@ def test_dimacs_backend_keeps_its_time_limit():
 
     level = _level("level38")
     began = time.monotonic()
-    result = registry.get("dimacs", "hexiom").run(level, Limits(time=1.0), Options(enumerate=True, sat_command=INSTALLED[0]))
+    result = registry.get("dimacs", "hexiom").run(
+        level, Limits(time=1.0), Options(enumerate=True, sat_command=INSTALLED[0])
+    )
     assert time.monotonic() - began < 1.0 + LIMIT_SLACK
     assert not result.complete and result.stopped_by in ("time limit", None)
 
@@ -269,7 +278,10 @@ def test_dimacs_backend_keeps_its_time_limit():
 def test_solve_cli_with_dimacs_backend(capsys):
     import json
 
-    assert _run_cli(["solve", level_path("hexiom", "level10"), "-b", "dimacs", "--sat-command", INSTALLED[0], "--json"]) == 0
+    assert (
+        _run_cli(["solve", level_path("hexiom", "level10"), "-b", "dimacs", "--sat-command", INSTALLED[0], "--json"])
+        == 0
+    )
     data = json.loads(capsys.readouterr().out)
     assert data["backend"].startswith("dimacs:") and data["status"] == "sat" and "invalid" not in data
 

@@ -20,7 +20,6 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from support import level_path
 
 SEEDS = {
@@ -31,8 +30,28 @@ SEEDS = {
 SUFFIX = {"hexiom": ".txt", "sigils": ".txt", "logic": ".toml"}
 
 #: Bytes a mutation inserts: huge numbers, deep nesting, digits that are not ASCII, odd whitespace.
-INSERTS = [b"9" * 5000, b"[" * 5000, b"{a=" * 2000, b"\xc2\xb2", "\u0662".encode(), "\uff11".encode(), b"\x00",
-           b"\r", b"\t", b"\n" * 50, b"+", b"x", b"=", b'"', b"#", b".", b"-1", b"1e999", b"nan", b"categories.b.c = 1\n"]
+INSERTS = [
+    b"9" * 5000,
+    b"[" * 5000,
+    b"{a=" * 2000,
+    b"\xc2\xb2",
+    "\u0662".encode(),
+    "\uff11".encode(),
+    b"\x00",
+    b"\r",
+    b"\t",
+    b"\n" * 50,
+    b"+",
+    b"x",
+    b"=",
+    b'"',
+    b"#",
+    b".",
+    b"-1",
+    b"1e999",
+    b"nan",
+    b"categories.b.c = 1\n",
+]
 
 
 @st.composite
@@ -44,7 +63,7 @@ def mutated(draw, original: bytes) -> bytes:
         spots = [i for i, byte in enumerate(data) if byte in (b"0123456789" if kind == "enlarge" else b"[{")]
         if kind in ("enlarge", "deepen") and spots:  # a number made huge, a bracket nested deep, where they are
             spot = draw(st.sampled_from(spots))
-            data[spot:spot + 1] = (b"9" if kind == "enlarge" else data[spot:spot + 1]) * 5000
+            data[spot : spot + 1] = (b"9" if kind == "enlarge" else data[spot : spot + 1]) * 5000
         elif kind == "flip" and data:
             data[min(at, len(data) - 1)] = draw(st.integers(0, 255))
         elif kind == "truncate":
@@ -60,8 +79,8 @@ def mutated(draw, original: bytes) -> bytes:
 
 def solve_in_process(path: str) -> tuple[int, str]:
     """``trisolve solve PATH --timeout 3`` run through the real CLI entry; (exit code, stderr)."""
-    from trisolve.common import run_cli
-    from trisolve.main import cli
+    from trisolve.cli.common import run_cli
+    from trisolve.cli.main import cli
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
@@ -89,8 +108,13 @@ def check(family: str, data: bytes) -> None:
 def test_mutated_files_are_answered_or_refused_by_name(family):
     originals = [open(level_path(family, name), "rb").read() for name in SEEDS[family]]
 
-    @settings(max_examples=60, deadline=None, derandomize=True, database=None,
-              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    @settings(
+        max_examples=60,
+        deadline=None,
+        derandomize=True,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
     @given(st.sampled_from(originals).flatmap(mutated))
     def run(data: bytes) -> None:
         check(family, data)

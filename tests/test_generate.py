@@ -43,8 +43,12 @@ def test_generated_level_parses_and_its_solution_is_valid(family, params, seed, 
     assert fam.validate(level, solution) == []
 
 
-UNIQUE_CASES = [("hexiom", {"side": 2}, s) for s in (0, 1)] + [("hexiom", {"side": 3}, s) for s in (0, 1, 2)] + \
-    [("logic", {"positions": 4, "categories": 3}, s) for s in (0, 1)] + [("sigils", {"width": 4, "height": 2}, 0)]
+UNIQUE_CASES = (
+    [("hexiom", {"side": 2}, s) for s in (0, 1)]
+    + [("hexiom", {"side": 3}, s) for s in (0, 1, 2)]
+    + [("logic", {"positions": 4, "categories": 3}, s) for s in (0, 1)]
+    + [("sigils", {"width": 4, "height": 2}, 0)]
+)
 
 
 @pytest.mark.parametrize("family,params,seed", UNIQUE_CASES)
@@ -58,7 +62,9 @@ def test_unique_levels_have_exactly_one_solution_on_every_backend(family, params
         if not result.solutions:  # a count-only backend (dp:frontier) reports no solutions
             continue
         assert fam.validate(generated.level, result.solutions[0]) == [], name
-        assert fam.canonical(generated.level, result.solutions[0]) == fam.canonical(generated.level, generated.solution), name
+        assert fam.canonical(generated.level, result.solutions[0]) == fam.canonical(
+            generated.level, generated.solution
+        ), name
 
 
 def test_hexiom_unique_keeps_no_redundant_lock():
@@ -82,38 +88,53 @@ def test_logic_unique_keeps_no_redundant_clue():
 
     level = _generate("logic", {"positions": 4, "categories": 3}, 3, unique=True).level
     for index in range(len(level.clues)):
-        fewer = Level(level.positions, level.categories, level.clues[:index] + level.clues[index + 1:])
+        fewer = Level(level.positions, level.categories, level.clues[:index] + level.clues[index + 1 :])
         assert count_solutions("logic", fewer, 2)[0] == 2
 
 
-@pytest.mark.parametrize("family,options", [
-    ("hexiom", ["--side", "3", "--unique"]),
-    ("logic", ["--positions", "4"]),
-    ("sigils", ["--width", "4", "--height", "4"]),
-])
+@pytest.mark.parametrize(
+    "family,options",
+    [
+        ("hexiom", ["--side", "3", "--unique"]),
+        ("logic", ["--positions", "4"]),
+        ("sigils", ["--width", "4", "--height", "4"]),
+    ],
+)
 def test_same_seed_same_files(family, options, tmp_path):
-    from trisolve.main import cli
+    from trisolve.cli.main import cli
 
     runner = CliRunner()
     for folder in ("a", "b"):
-        result = runner.invoke(cli, ["generate", family, *options, "--seed", "11", "--count", "2", "-o", str(tmp_path / folder)])
+        result = runner.invoke(
+            cli, ["generate", family, *options, "--seed", "11", "--count", "2", "-o", str(tmp_path / folder)]
+        )
         assert result.exit_code == 0, result.output
     names = sorted(os.listdir(tmp_path / "a"))
     assert len(names) == 4 and names == sorted(os.listdir(tmp_path / "b"))
     match, mismatch, errors = filecmp.cmpfiles(tmp_path / "a", tmp_path / "b", names, shallow=False)
     assert mismatch == [] and errors == []
-    other = runner.invoke(cli, ["generate", family, *options, "--seed", "12", "--count", "2", "-o", str(tmp_path / "c")])
+    other = runner.invoke(
+        cli, ["generate", family, *options, "--seed", "12", "--count", "2", "-o", str(tmp_path / "c")]
+    )
     assert other.exit_code == 0
-    assert not all(filecmp.cmp(tmp_path / "a" / n, tmp_path / "c" / n.replace("-s11-", "-s12-"), shallow=False)
-                   for n in names if not n.endswith(".json"))
+    assert not all(
+        filecmp.cmp(tmp_path / "a" / n, tmp_path / "c" / n.replace("-s11-", "-s12-"), shallow=False)
+        for n in names
+        if not n.endswith(".json")
+    )
 
 
 def test_generated_folder_is_read_by_solve_and_crosscheck(tmp_path):
-    from trisolve.main import cli
+    from trisolve.cli.main import cli
 
     runner = CliRunner()
-    assert runner.invoke(cli, ["generate", "hexiom", "--side", "3", "--unique", "-n", "2", "-o", str(tmp_path)]).exit_code == 0
-    result = runner.invoke(cli, ["crosscheck", str(tmp_path), "--backends", "pysat,cpsat:int", "--timeout", "10", "-j", "2"])
+    assert (
+        runner.invoke(cli, ["generate", "hexiom", "--side", "3", "--unique", "-n", "2", "-o", str(tmp_path)]).exit_code
+        == 0
+    )
+    result = runner.invoke(
+        cli, ["crosscheck", str(tmp_path), "--backends", "pysat,cpsat:int", "--timeout", "10", "-j", "2"]
+    )
     assert result.exit_code == 0, result.output
     assert "2 of 2" in result.output  # the .solution.json sidecars are not taken for instances
     solved = runner.invoke(cli, ["solve", str(tmp_path / "hexiom-s0-0000.txt")])
@@ -121,7 +142,7 @@ def test_generated_folder_is_read_by_solve_and_crosscheck(tmp_path):
 
 
 def test_options_of_another_family_are_refused(tmp_path):
-    from trisolve.main import cli
+    from trisolve.cli.main import cli
 
     result = CliRunner().invoke(cli, ["generate", "sigils", "--side", "3", "-o", str(tmp_path)])
     assert result.exit_code == 2

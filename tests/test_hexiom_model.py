@@ -5,11 +5,10 @@ from __future__ import annotations
 import os
 
 import pytest
+from support import HEXIOM_LEVELS, stem
 
 from trisolve.models import hexiom
 from trisolve.models.errors import LevelSyntaxError
-
-from support import HEXIOM_LEVELS, stem
 
 
 def test_all_41_levels_are_shipped_byte_for_byte():

@@ -14,7 +14,6 @@ import sys
 import time
 
 import pytest
-
 from support import ROOT, level_path, run_trisolve
 
 HEXIOM = level_path("hexiom", "level01")
@@ -85,26 +84,30 @@ def test_a_toml_file_is_always_a_logic_puzzle(tmp_path):
 # ------------------------------------------------------------------ numbers on the command line
 
 
-@pytest.mark.parametrize("args,option", [
-    (["solve", HEXIOM, "--count", "--limit", "2147483648", "--backend", "clingo"], "--limit"),
-    (["solve", HEXIOM, "--count", "--limit", "0"], "--limit"),
-    (["solve", HEXIOM, "--seed", "-5", "--backend", "clingo"], "--seed"),
-    (["solve", HEXIOM, "--seed", "99999999999999999999", "--backend", "cpsat"], "--seed"),
-    (["solve", HEXIOM, "--timeout", "inf", "--backend", "clingo"], "--timeout"),
-    (["solve", HEXIOM, "--timeout", "nan", "--backend", "dp"], "--timeout"),
-    (["solve", HEXIOM, "--timeout", "-inf"], "--timeout"),
-    (["solve", HEXIOM, "--timeout", "0"], "--timeout"),
-    (["crosscheck", HEXIOM, "--timeout", "nan"], "--timeout"),
-    (["crosscheck", HEXIOM, "--jobs", "100000"], "--jobs"),
-    (["crosscheck", HEXIOM, "--seed", "-1"], "--seed"),
-    (["bench", HEXIOM, "--timeout", "1e400"], "--timeout"),
-    (["bench", HEXIOM, "--seed", "2147483647", "--repeat", "2"], "--seed"),
-    (["campaign", "--family", "logic", "--generate", "1", "--jsonl", "x.jsonl", "--timeout", "nan"], "--timeout"),
-    (["campaign", "--family", "logic", "--generate", "1", "--jsonl", "x.jsonl", "--seed", "-3"], "--seed"),
-    (["generate", "hexiom", "--fill", "nan", "-o", "out"], "--fill"),
-    (["generate", "hexiom", "--seed", "-1", "-o", "out"], "--seed"),
-    (["backends", "--family", "nope"], "unknown family"),
-], ids=lambda value: value if isinstance(value, str) else " ".join(a for a in value if "/" not in a)[:40])
+@pytest.mark.parametrize(
+    "args,option",
+    [
+        (["solve", HEXIOM, "--count", "--limit", "2147483648", "--backend", "clingo"], "--limit"),
+        (["solve", HEXIOM, "--count", "--limit", "0"], "--limit"),
+        (["solve", HEXIOM, "--seed", "-5", "--backend", "clingo"], "--seed"),
+        (["solve", HEXIOM, "--seed", "99999999999999999999", "--backend", "cpsat"], "--seed"),
+        (["solve", HEXIOM, "--timeout", "inf", "--backend", "clingo"], "--timeout"),
+        (["solve", HEXIOM, "--timeout", "nan", "--backend", "dp"], "--timeout"),
+        (["solve", HEXIOM, "--timeout", "-inf"], "--timeout"),
+        (["solve", HEXIOM, "--timeout", "0"], "--timeout"),
+        (["crosscheck", HEXIOM, "--timeout", "nan"], "--timeout"),
+        (["crosscheck", HEXIOM, "--jobs", "100000"], "--jobs"),
+        (["crosscheck", HEXIOM, "--seed", "-1"], "--seed"),
+        (["bench", HEXIOM, "--timeout", "1e400"], "--timeout"),
+        (["bench", HEXIOM, "--seed", "2147483647", "--repeat", "2"], "--seed"),
+        (["campaign", "--family", "logic", "--generate", "1", "--jsonl", "x.jsonl", "--timeout", "nan"], "--timeout"),
+        (["campaign", "--family", "logic", "--generate", "1", "--jsonl", "x.jsonl", "--seed", "-3"], "--seed"),
+        (["generate", "hexiom", "--fill", "nan", "-o", "out"], "--fill"),
+        (["generate", "hexiom", "--seed", "-1", "-o", "out"], "--seed"),
+        (["backends", "--family", "nope"], "unknown family"),
+    ],
+    ids=lambda value: value if isinstance(value, str) else " ".join(a for a in value if "/" not in a)[:40],
+)
 def test_a_number_out_of_range_is_a_usage_error_naming_the_option(args, option):
     refused(run_trisolve(*args), option)
 
@@ -125,8 +128,9 @@ def _has_children(pid: int) -> bool:
 def _interrupt(args: list[str], after: float, signum: int = signal.SIGINT, runs: bool = True):
     """Start ``trisolve ARGS``, send ``signum`` ``after`` seconds after its first run started (``runs``)
     or after its start; (exit code, out, err, seconds it took to stop)."""
-    process = subprocess.Popen([sys.executable, "-m", "trisolve", *args], cwd=ROOT, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "trisolve", *args], cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     deadline = time.monotonic() + 60  # a loaded machine can take a while to import the solvers
     while runs and not _has_children(process.pid) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -167,8 +171,21 @@ def test_ctrl_c_on_solve_prints_the_partial_count_and_exits_130(tmp_path):
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_a_signal_stops_crosscheck_at_once_and_logs_only_finished_runs(tmp_path, signum):
     log = tmp_path / "runs.jsonl"
-    code, out, err, took = _interrupt(["crosscheck", level_path("hexiom", "level36"), level_path("hexiom", "level37"),
-                                       "--timeout", "60", "--jobs", "2", "--jsonl", str(log)], after=2, signum=signum)
+    code, out, err, took = _interrupt(
+        [
+            "crosscheck",
+            level_path("hexiom", "level36"),
+            level_path("hexiom", "level37"),
+            "--timeout",
+            "60",
+            "--jobs",
+            "2",
+            "--jsonl",
+            str(log),
+        ],
+        after=2,
+        signum=signum,
+    )
     assert code == 130, (out, err)
     assert took < 4, took  # not the 60 s time limit of the runs in progress
     assert "VERDICT" in out and "partial" in err and "Traceback" not in err
@@ -179,9 +196,25 @@ def test_a_signal_stops_crosscheck_at_once_and_logs_only_finished_runs(tmp_path,
 @pytest.mark.slow
 def test_ctrl_c_on_bench_keeps_the_finished_runs_and_exits_130(tmp_path):
     out_dir = tmp_path / "bench"
-    code, out, err, took = _interrupt(["bench", level_path("hexiom", "level01"), level_path("hexiom", "level40"),
-                                       "--backends", "clingo:count", "--mode", "count", "--repeat", "1", "--timeout", "60",
-                                       "--no-plots", "--out", str(out_dir)], after=3)
+    code, out, err, took = _interrupt(
+        [
+            "bench",
+            level_path("hexiom", "level01"),
+            level_path("hexiom", "level40"),
+            "--backends",
+            "clingo:count",
+            "--mode",
+            "count",
+            "--repeat",
+            "1",
+            "--timeout",
+            "60",
+            "--no-plots",
+            "--out",
+            str(out_dir),
+        ],
+        after=3,
+    )
     assert code == 130, (out, err)
     assert took < 4 and "Traceback" not in err
     runs = [line for line in open(out_dir / "runs.jsonl", encoding="utf-8")][1:]
@@ -192,8 +225,24 @@ def test_ctrl_c_on_bench_keeps_the_finished_runs_and_exits_130(tmp_path):
 @pytest.mark.slow
 def test_ctrl_c_on_campaign_keeps_finished_runs_and_exits_130(tmp_path):
     log = tmp_path / "campaign.jsonl"
-    code, out, err, took = _interrupt(["campaign", "--family", "hexiom", "--side", "4", "--generate", "300",
-                                       "--jsonl", str(log), "--timeout", "60", "--jobs", "2"], after=2)
+    code, out, err, took = _interrupt(
+        [
+            "campaign",
+            "--family",
+            "hexiom",
+            "--side",
+            "4",
+            "--generate",
+            "300",
+            "--jsonl",
+            str(log),
+            "--timeout",
+            "60",
+            "--jobs",
+            "2",
+        ],
+        after=2,
+    )
     assert code == 130, (out, err)
     assert took < 4 and "Traceback" not in err
     if log.exists():
@@ -203,8 +252,11 @@ def test_ctrl_c_on_campaign_keeps_finished_runs_and_exits_130(tmp_path):
 
 @pytest.mark.slow
 def test_ctrl_c_on_generate_exits_130(tmp_path):
-    code, out, err, took = _interrupt(["generate", "hexiom", "--side", "5", "--unique", "--count", "500",
-                                       "-o", str(tmp_path / "out")], after=3, runs=False)
+    code, out, err, took = _interrupt(
+        ["generate", "hexiom", "--side", "5", "--unique", "--count", "500", "-o", str(tmp_path / "out")],
+        after=3,
+        runs=False,
+    )
     assert code == 130, (out, err)
     assert took < 4 and "Traceback" not in err and "interrupted" in err
 
@@ -222,9 +274,9 @@ def _parse(tmp_path, family: str, text: str, suffix: str = ".txt"):
 
 LOGIC_OK = 'positions = 2\n[categories]\na = ["x", "y"]\n'
 HOSTILE_LEVELS = [
-    ("hexiom", "\u00b2\n. .\n. . .\n. .\n", 1, "digits 0-9"),             # superscript two
-    ("hexiom", "\u0662\n. .\n. . .\n. .\n", 1, "digits 0-9"),             # Arabic-Indic two
-    ("hexiom", "2\n. .\n. \uff11 .\n. .\n", 3, "unexpected character"),   # fullwidth one as a tile
+    ("hexiom", "\u00b2\n. .\n. . .\n. .\n", 1, "digits 0-9"),  # superscript two
+    ("hexiom", "\u0662\n. .\n. . .\n. .\n", 1, "digits 0-9"),  # Arabic-Indic two
+    ("hexiom", "2\n. .\n. \uff11 .\n. .\n", 3, "unexpected character"),  # fullwidth one as a tile
     ("hexiom", "9" * 5000 + "\n. .\n", 1, "larger than the largest"),
     ("sigils", "\uff14x3\nL J O\n", 1, "WxH"),
     ("sigils", "4x" + "3" * 5000 + "\nL J O\n", 1, "larger than the largest"),
@@ -236,8 +288,9 @@ HOSTILE_LEVELS = [
 ]
 
 
-@pytest.mark.parametrize("family,text,line,fragment", HOSTILE_LEVELS,
-                         ids=[f"{f}-{i}" for i, (f, *_rest) in enumerate(HOSTILE_LEVELS)])
+@pytest.mark.parametrize(
+    "family,text,line,fragment", HOSTILE_LEVELS, ids=[f"{f}-{i}" for i, (f, *_rest) in enumerate(HOSTILE_LEVELS)]
+)
 def test_hostile_content_is_a_located_error(tmp_path, family, text, line, fragment):
     from trisolve.models.errors import LevelSyntaxError
 
@@ -253,8 +306,12 @@ def test_a_huge_unknown_name_is_shortened_in_the_message(tmp_path):
     from trisolve.models.errors import LevelSyntaxError
 
     name = "z" * 300_000
-    _, parse = _parse(tmp_path, "logic", f'positions = 2\nclues = [{{ same = ["{name}", "x"] }}]\n'
-                                         '[categories]\na = ["x", "y"]\n', ".toml")
+    _, parse = _parse(
+        tmp_path,
+        "logic",
+        f'positions = 2\nclues = [{{ same = ["{name}", "x"] }}]\n[categories]\na = ["x", "y"]\n',
+        ".toml",
+    )
     with pytest.raises(LevelSyntaxError) as caught:
         parse()
     assert caught.value.line == 2 and "unknown value" in str(caught.value)
@@ -265,7 +322,19 @@ def test_a_huge_unknown_name_is_shortened_in_the_message(tmp_path):
 def test_an_unreachable_dask_scheduler_is_a_usage_error_within_seconds(tmp_path):
     pytest.importorskip("distributed")
     started = time.monotonic()
-    done = run_trisolve("campaign", "--family", "logic", "--generate", "1", "--jsonl", str(tmp_path / "c.jsonl"),
-                        "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1", timeout=120)
+    done = run_trisolve(
+        "campaign",
+        "--family",
+        "logic",
+        "--generate",
+        "1",
+        "--jsonl",
+        str(tmp_path / "c.jsonl"),
+        "--executor",
+        "dask",
+        "--scheduler",
+        "tcp://127.0.0.1:1",
+        timeout=120,
+    )
     refused(done, "--scheduler tcp://127.0.0.1:1: cannot use a Dask scheduler")
     assert time.monotonic() - started < 30

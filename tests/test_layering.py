@@ -37,9 +37,13 @@ def _modules() -> dict[str, Path]:
 
 def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = {id(node) for branch in ast.walk(tree)
-               if isinstance(branch, ast.If) and getattr(branch.test, "id", "") == "TYPE_CHECKING"
-               for statement in branch.body for node in ast.walk(statement)}
+    skipped = {
+        id(node)
+        for branch in ast.walk(tree)
+        if isinstance(branch, ast.If) and getattr(branch.test, "id", "") == "TYPE_CHECKING"
+        for statement in branch.body
+        for node in ast.walk(statement)
+    }
     here = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     for node in ast.walk(tree):
@@ -126,6 +130,31 @@ def test_the_models_never_import_a_solver_side():
     """The validators are the referee: they must not depend on what they judge."""
     graph = _graph()
     solver_side = ("trisolve.backends", "trisolve.crosscheck", "trisolve.bench", "trisolve.generate")
-    leaks = {name: sorted(d for d in deps if d.startswith(solver_side))
-             for name, deps in graph.items() if name.startswith("trisolve.models")}
+    leaks = {
+        name: sorted(d for d in deps if d.startswith(solver_side))
+        for name, deps in graph.items()
+        if name.startswith("trisolve.models")
+    }
     assert {name: deps for name, deps in leaks.items() if deps} == {}
+
+
+def test_the_layers_below_never_import_the_api_or_the_command_line():
+    """The library (``trisolve.api``) and the command (``trisolve.cli``) sit on top: the packages they are
+    made of never import them back, not even inside a function."""
+    graph = _graph()
+    below = ("trisolve.models", "trisolve.backends", "trisolve.crosscheck", "trisolve.bench", "trisolve.generate")
+    top = ("trisolve.api", "trisolve.cli")
+    leaks = {
+        name: sorted(d for d in deps if d.startswith(top) or d == "trisolve")
+        for name, deps in graph.items()
+        if name.startswith(below)
+    }
+    assert {name: deps for name, deps in leaks.items() if deps} == {}
+
+
+def test_an_upward_import_would_be_found(tmp_path, monkeypatch):
+    """The graph reads deferred imports: an import of the API inside a function is an edge."""
+    module = tmp_path / "leak.py"
+    module.write_text("def f():\n    from trisolve.api import load\n    return load\n")
+    modules = {**_modules(), "trisolve.backends.leak": module}
+    assert "trisolve.api" in _imports("trisolve.backends.leak", module, modules)

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from support import small_instances
+
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.models import FAMILIES, detect_family, logic
@@ -116,10 +116,16 @@ def test_malformed_toml_at_end_of_file():
 
 
 def test_inline_clue_array_errors_point_at_the_clue():
-    text = SMALL.split("[[clues]]")[0].replace("[categories]", "").replace("owner =", "categories.owner =").replace(
-        "pet =", "categories.pet ="
+    text = (
+        SMALL.split("[[clues]]")[0]
+        .replace("[categories]", "")
+        .replace("owner =", "categories.owner =")
+        .replace("pet =", "categories.pet =")
     )
-    text = text.replace("positions = 3\n", 'positions = 3\nclues = [\n  { same = ["Ann", "cat"] },  # "{ tricky"\n  { at = ["Bob", 9] },\n]\n')
+    text = text.replace(
+        "positions = 3\n",
+        'positions = 3\nclues = [\n  { same = ["Ann", "cat"] },  # "{ tricky"\n  { at = ["Bob", 9] },\n]\n',
+    )
     error = error_of(text)
     assert error.line == 4 and "position 9" in error.message
     good = logic.parse_text(text.replace('"Bob", 9', '"Bob", 2'))
@@ -414,5 +420,5 @@ def test_generated_puzzles_need_every_clue(stem: str):
     level = puzzle(stem)
     backend = registry.get("pysat", "logic")
     for index in range(len(level.clues)):
-        weaker = Level(level.positions, level.categories, level.clues[:index] + level.clues[index + 1:])
+        weaker = Level(level.positions, level.categories, level.clues[:index] + level.clues[index + 1 :])
         assert backend.run(weaker, Limits(time=60, solutions=2), ENUMERATE).count == 2, f"clue {index + 1} is redundant"

@@ -12,10 +12,10 @@ import shlex
 import subprocess
 import sys
 
-import pytest
-
 import mutants
+import pytest
 from support import HEXIOM_LEVELS, ROOT, stem
+
 from trisolve.backends import registry
 from trisolve.crosscheck.executors import execute
 from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
@@ -60,8 +60,23 @@ def test_minimiser_shrinks_a_disagreement_and_prints_a_command_that_reproduces_i
     """End to end through the CLI: --minimize writes a smaller level and a repro command."""
     level = os.path.join(ROOT, "levels", "hexiom", "level08.txt")
     plugin = os.path.join(ROOT, "tests", "mutants.py")
-    command = [sys.executable, "-m", "trisolve", "crosscheck", level, "--backends", "pysat,mutant:neighbours-off-by-one",
-               "--plugin", plugin, "--no-expected", "--minimize", "--minimize-dir", str(tmp_path), "--timeout", "20"]
+    command = [
+        sys.executable,
+        "-m",
+        "trisolve",
+        "crosscheck",
+        level,
+        "--backends",
+        "pysat,mutant:neighbours-off-by-one",
+        "--plugin",
+        plugin,
+        "--no-expected",
+        "--minimize",
+        "--minimize-dir",
+        str(tmp_path),
+        "--timeout",
+        "20",
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     written = tmp_path / "level08-min.txt"
@@ -70,16 +85,24 @@ def test_minimiser_shrinks_a_disagreement_and_prints_a_command_that_reproduces_i
     original = hexiom.parse(level)
     assert (small.board.size, small.tile_total) < (original.board.size, original.tile_total)
     repro = next(line.strip() for line in done.stdout.splitlines() if line.strip().startswith("trisolve crosscheck"))
-    again = subprocess.run([sys.executable, "-m", "trisolve", *shlex.split(repro)[1:]], capture_output=True, text=True,
-                           timeout=300, cwd=tmp_path)
+    again = subprocess.run(
+        [sys.executable, "-m", "trisolve", *shlex.split(repro)[1:]],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
     assert again.returncode == 1, again.stdout + again.stderr
     assert "VERDICT: FAILED" in again.stdout
 
 
 # ------------------------------------------------------------ logic grids
 
-LOGIC_PUZZLES = sorted(os.path.join(ROOT, "levels", "logic", n) for n in os.listdir(os.path.join(ROOT, "levels", "logic"))
-                       if n.endswith(".toml"))
+LOGIC_PUZZLES = sorted(
+    os.path.join(ROOT, "levels", "logic", n)
+    for n in os.listdir(os.path.join(ROOT, "levels", "logic"))
+    if n.endswith(".toml")
+)
 
 
 def _family_verdicts(family_name: str, paths: list[str], mutations) -> list:
@@ -109,8 +132,19 @@ def test_the_logic_control_agrees_everywhere(logic_verdicts):
 
 # ------------------------------------------------------------ sigil packing
 
-SIGIL_SMALL = [os.path.join(ROOT, "levels", "sigils", f"{n}.txt")
-               for n in ("gate-4x3", "gate-4x4", "gate-5x4", "gate-6x4", "gate-7x4", "free-6x4", "pentominoes-5x5", "trominoes-5x3")]
+SIGIL_SMALL = [
+    os.path.join(ROOT, "levels", "sigils", f"{n}.txt")
+    for n in (
+        "gate-4x3",
+        "gate-4x4",
+        "gate-5x4",
+        "gate-6x4",
+        "gate-7x4",
+        "free-6x4",
+        "pentominoes-5x5",
+        "trominoes-5x3",
+    )
+]
 
 
 @pytest.fixture(scope="module")

@@ -13,14 +13,14 @@ import subprocess
 import sys
 
 import pytest
-
 from support import ROOT
+
 from trisolve.backends import mutation, registry
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.clingo import lp_mutants
 from trisolve.backends.runner import RunRecord
 from trisolve.crosscheck import mutate as mutate_module
-from trisolve.crosscheck.mutate import killing_suite, score_row, Outcome, Mutant, explain
+from trisolve.crosscheck.mutate import Mutant, Outcome, explain, killing_suite, score_row
 from trisolve.crosscheck.run import Instance
 from trisolve.models import FAMILIES
 
@@ -85,8 +85,14 @@ def test_killing_suite_is_a_greedy_set_cover():
 
 def test_score_counts_stillborn_and_explained_equivalents_out():
     m = Mutant("x#1", "clingo:count", "s", "f.lp", 1, "delete-rule", "a.", "", False)
-    outcomes = [Outcome(m, "killed", "validator"), Outcome(m, "killed", "count"), Outcome(m, "killed", "timeout"),
-                Outcome(m, "stillborn"), Outcome(m, "survived", reason="implied"), Outcome(m, "survived")]
+    outcomes = [
+        Outcome(m, "killed", "validator"),
+        Outcome(m, "killed", "count"),
+        Outcome(m, "killed", "timeout"),
+        Outcome(m, "stillborn"),
+        Outcome(m, "survived", reason="implied"),
+        Outcome(m, "survived"),
+    ]
     row = score_row("f.lp", outcomes)
     assert row["mutants"] == 6 and row["killed"] == 3
     assert (row["by_validator"], row["by_count"], row["by_timeout"]) == (1, 1, 1)
@@ -123,8 +129,11 @@ def test_a_stale_or_malformed_marker_is_found():
     apart = MARKED.replace("{ pick", "\n{ pick")  # a blank line between the markers and their rule
     assert [m.line for m in lp_mutants.stale_markers(apart)] == [2, 3]
     assert not any(m.equivalent for m in lp_mutants.mutants(apart))
-    for bad in ("% mutate: equivalent bound+2 -- no such operator", "% mutate: equivalent delete-rule no reason",
-                "% mutate: equivalnet delete-rule -- typo"):
+    for bad in (
+        "% mutate: equivalent bound+2 -- no such operator",
+        "% mutate: equivalent delete-rule no reason",
+        "% mutate: equivalnet delete-rule -- typo",
+    ):
         with pytest.raises(ValueError, match="not an equivalence marker"):
             lp_mutants.mutants(bad + "\na :- b.\n")
 
@@ -147,9 +156,19 @@ def test_a_marked_survivor_is_equivalent_and_a_marked_mutant_killed_by_count_is_
 
 
 def _record(backend: str, *, complete: bool, wall: float, stopped_by: str | None = None) -> RunRecord:
-    return RunRecord(key=backend, path="x.txt", family="sigils", backend=backend, mode="all", symmetry_breaking=False,
-                     status="unsat" if complete else "unknown", count=0, complete=complete, wall=wall,
-                     stopped_by=stopped_by)
+    return RunRecord(
+        key=backend,
+        path="x.txt",
+        family="sigils",
+        backend=backend,
+        mode="all",
+        symmetry_breaking=False,
+        status="unsat" if complete else "unknown",
+        count=0,
+        complete=complete,
+        wall=wall,
+        stopped_by=stopped_by,
+    )
 
 
 @pytest.mark.parametrize("original_wall, killed", [(0.3, True), (2.5, False)])
@@ -157,8 +176,14 @@ def test_a_run_cut_short_kills_by_timeout_only_when_the_unmutated_variant_was_qu
     family = FAMILIES["sigils"]
     level = family.parse(os.path.join(ROOT, "levels", "sigils", "gate-7x4-all-seven.txt"))  # no tiling (parity)
     instance = Instance(str(tmp_path / "x.txt"), family, level)
-    ref = mutate_module._Reference([_record("clingo:choice", complete=True, wall=original_wall),
-                                    _record("pysat:totalizer", complete=True, wall=0.1)], 0, 0)
+    ref = mutate_module._Reference(
+        [
+            _record("clingo:choice", complete=True, wall=original_wall),
+            _record("pysat:totalizer", complete=True, wall=0.1),
+        ],
+        0,
+        0,
+    )
     m = Mutant("sigils#1", "clingo:choice", "s", "sigils.lp", 1, "delete-literal", "a.", "b.", False)
     outcome = Outcome(m)
     mutant_run = _record(m.spec, complete=False, wall=5.3, stopped_by="killed at time limit")
@@ -182,22 +207,36 @@ def test_a_mutant_that_never_stops_grounding_is_killed_by_timeout(tmp_path):
     assert len(endless) == 1
     family = FAMILIES["sigils"]
     paths = [os.path.join(ROOT, "levels", "sigils", f"{name}.txt") for name in ("gate-4x3", "trominoes-3x3")]
-    report = mutate_module.run_mutate(family, "clingo", [Instance(p, family, family.parse(p)) for p in paths],
-                                      folder=str(tmp_path), timeout=2.0, parallel=2, batch=1,
-                                      ids=[f"sigils#{endless[0]}"], references=("clingo",))
+    report = mutate_module.run_mutate(
+        family,
+        "clingo",
+        [Instance(p, family, family.parse(p)) for p in paths],
+        folder=str(tmp_path),
+        timeout=2.0,
+        parallel=2,
+        batch=1,
+        ids=[f"sigils#{endless[0]}"],
+        references=("clingo",),
+    )
     (outcome,) = report.outcomes
     # killed on the first instance, and still run on the second (a stronger kill could come there)
-    assert (outcome.status, outcome.how, outcome.tried, outcome.timeouts) == ("killed", "timeout", 2, 2), outcome.finding
+    assert (outcome.status, outcome.how, outcome.tried, outcome.timeouts) == ("killed", "timeout", 2, 2), (
+        outcome.finding
+    )
     assert outcome.instance == paths[0] and report.suite == (paths[0],)
-    assert "cut short by the 2 s time limit" in outcome.finding and "clingo:choice unmutated completed it" in outcome.finding
+    assert (
+        "cut short by the 2 s time limit" in outcome.finding
+        and "clingo:choice unmutated completed it" in outcome.finding
+    )
     assert score_row("sigils.lp", report.outcomes)["by_timeout"] == 1
     with pytest.raises(mutate_module.UnknownMutant):
         mutate_module.run_mutate(family, "clingo", [], folder=str(tmp_path), ids=["sigils#99999"])
 
 
 def _mutate(*args: str, cwd) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "trisolve", "mutate", *args], capture_output=True, text=True,
-                          timeout=900, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "trisolve", "mutate", *args], capture_output=True, text=True, timeout=900, cwd=cwd
+    )
 
 
 SMALL = ["level01.txt", "level04.txt", "level08.txt"]
@@ -210,8 +249,24 @@ def test_mutate_scores_one_lp_file_writes_a_killing_suite_and_resumes(tmp_path):
     for name in SMALL:
         (levels / name).write_text(open(os.path.join(LEVELS, name), encoding="utf-8").read())
     log = str(tmp_path / "m.jsonl")
-    args = ["hexiom", "--backend", "clingo:count", "--only", "hexiom_count.lp", "--levels", str(levels), "--retry", "0",
-            "--jsonl", log, "--suite", str(tmp_path / "suite"), "--json", "--timeout", "20"]
+    args = [
+        "hexiom",
+        "--backend",
+        "clingo:count",
+        "--only",
+        "hexiom_count.lp",
+        "--levels",
+        str(levels),
+        "--retry",
+        "0",
+        "--jsonl",
+        log,
+        "--suite",
+        str(tmp_path / "suite"),
+        "--json",
+        "--timeout",
+        "20",
+    ]
     done = _mutate(*args, cwd=tmp_path)
     assert done.returncode in (0, 1), done.stderr
     report = json.loads(done.stdout)
@@ -225,7 +280,9 @@ def test_mutate_scores_one_lp_file_writes_a_killing_suite_and_resumes(tmp_path):
         if outcome["status"] == "killed":
             assert os.path.basename(outcome["instance"]) in SMALL
     assert report["suite"] and len(report["suite"]) <= len(SMALL)
-    assert sorted(os.listdir(tmp_path / "suite")) == sorted([os.path.basename(p) for p in report["suite"]] + ["expected.json"])
+    assert sorted(os.listdir(tmp_path / "suite")) == sorted(
+        [os.path.basename(p) for p in report["suite"]] + ["expected.json"]
+    )
     # each mutant file is a real .lp file: clingo runs it with the rest of the encoding
     first = report["outcomes"][0]["mutant"]["spec"].split("=", 1)[1]
     assert lp_mutants.parses(open(first, encoding="utf-8").read()) is None
@@ -244,8 +301,23 @@ def test_mutate_a_translator_through_its_hooks_locally_and_on_dask(tmp_path, exe
     levels.mkdir()
     for name in ("level08.txt", "level10.txt"):  # with locks and several solutions: the tiniest kill little
         (levels / name).write_text(open(os.path.join(LEVELS, name), encoding="utf-8").read())
-    done = _mutate("hexiom", "--backend", "pysat:totalizer", "--levels", str(levels), "--retry", "0", "--json",
-                   "--executor", executor, "--jobs", "2", "--timeout", "20", cwd=tmp_path)
+    done = _mutate(
+        "hexiom",
+        "--backend",
+        "pysat:totalizer",
+        "--levels",
+        str(levels),
+        "--retry",
+        "0",
+        "--json",
+        "--executor",
+        executor,
+        "--jobs",
+        "2",
+        "--timeout",
+        "20",
+        cwd=tmp_path,
+    )
     assert done.returncode in (0, 1), done.stderr
     report = json.loads(done.stdout)
     operators = {row["name"]: row for row in report["by_operator"]}

@@ -12,16 +12,16 @@ import subprocess
 import sys
 
 import pytest
-
 from support import ROOT, level_path
+
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.models import FAMILIES
 
 INSTANCES = [
-    ("hexiom", "level03"),   # 18 solutions in 5 orbits
-    ("hexiom", "level12"),   # 258 in 26
-    ("hexiom", "level21"),   # 12 in 1: a single orbit, stabiliser trivial
+    ("hexiom", "level03"),  # 18 solutions in 5 orbits
+    ("hexiom", "level12"),  # 258 in 26
+    ("hexiom", "level21"),  # 12 in 1: a single orbit, stabiliser trivial
     ("sigils", "gate-5x4"),  # 14 in 5
     ("sigils", "free-6x4"),  # 16 in 4
 ]
@@ -70,7 +70,9 @@ def test_a_first_solution_is_a_plain_run():
 
 
 def _trisolve(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "trisolve", *args], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "trisolve", *args], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
 
 
 def test_solve_json_names_the_count_method():
@@ -91,8 +93,9 @@ def test_no_orbits_to_expand_is_a_usage_error(spec, family, stem):
 
 def test_the_cross_checker_compares_orbit_counts_with_plain_ones():
     paths = [level_path("hexiom", n) for n in ("level05", "level10", "level14")]
-    done = _trisolve("crosscheck", *paths, "--backends", "pysat:totalizer,pysat:totalizer/orbits,clingo/orbits,dp",
-                     "--timeout", "60")
+    done = _trisolve(
+        "crosscheck", *paths, "--backends", "pysat:totalizer,pysat:totalizer/orbits,clingo/orbits,dp", "--timeout", "60"
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "VERDICT: all backends agree on 3 of 3 instances" in done.stdout
     assert "pysat:totalizer/orbits" in done.stdout

@@ -12,7 +12,6 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
-
 from support import ROOT, level_path
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -67,8 +66,14 @@ def assert_real_picture(png: bytes) -> None:
 
 def _rasterisers():
     yield pytest.param("cairosvg", id="cairosvg")
-    yield pytest.param("rsvg-convert", id="rsvg-convert", marks=pytest.mark.skipif(
-        shutil.which("rsvg-convert") is None, reason="rsvg-convert not installed (Debian's librsvg2-bin; .ci/run installs it)"))
+    yield pytest.param(
+        "rsvg-convert",
+        id="rsvg-convert",
+        marks=pytest.mark.skipif(
+            shutil.which("rsvg-convert") is None,
+            reason="rsvg-convert not installed (Debian's librsvg2-bin; .ci/run installs it)",
+        ),
+    )
 
 
 def rasterise(svg: str, tool: str) -> bytes:
@@ -120,8 +125,9 @@ def test_an_unsolved_hexiom_level_shows_its_locked_tiles_and_the_tiles_to_place(
     locked_digits = [str(n) for _, n in level.locked_tiles]
     to_place = [f"×{n}" for n in level.movable_counts if n]
     assert [t for t in shown if t.startswith("×")] == to_place
-    assert sorted(t for t in shown if t.isdigit()) == sorted(locked_digits + [str(d) for d, n in
-                                                                             enumerate(level.movable_counts) if n])
+    assert sorted(t for t in shown if t.isdigit()) == sorted(
+        locked_digits + [str(d) for d, n in enumerate(level.movable_counts) if n]
+    )
 
 
 def test_a_tiling_names_each_piece_once_in_its_type_colour():
@@ -193,15 +199,16 @@ def test_importing_the_models_does_not_load_the_drawing_library():
 
 def trisolve(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
     """The installed command, in its own process (once, end to end)."""
-    return subprocess.run([sys.executable, "-m", "trisolve", *args], capture_output=True, text=True,
-                          timeout=timeout, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "trisolve", *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT
+    )
 
 
 @pytest.fixture
 def cli(capsys, monkeypatch):
     """The command run in this process (no interpreter start-up per call), from the repository's root."""
-    from trisolve.common import run_cli
-    from trisolve.main import cli as group
+    from trisolve.cli.common import run_cli
+    from trisolve.cli.main import cli as group
 
     monkeypatch.chdir(ROOT)
 
@@ -220,8 +227,11 @@ def test_render_draws_level_38_as_an_svg_that_renders(tmp_path):
     assert_real_picture(rasterise(out.read_text(encoding="utf-8"), "cairosvg"))
 
 
-@pytest.mark.parametrize("family, name", [("hexiom", "level10"), ("sigils", "gate-6x4"), ("logic", "zebra")],
-                         ids=["hexiom", "sigils", "logic"])
+@pytest.mark.parametrize(
+    "family, name",
+    [("hexiom", "level10"), ("sigils", "gate-6x4"), ("logic", "zebra")],
+    ids=["hexiom", "sigils", "logic"],
+)
 def test_render_draws_the_solution_solve_printed_as_png(cli, tmp_path, family, name):
     solved = cli("solve", level_path(family, name), "--json")
     assert solved.returncode == 0, solved.stderr
@@ -234,8 +244,10 @@ def test_render_draws_the_solution_solve_printed_as_png(cli, tmp_path, family, n
     solution = json.loads(solved.stdout)["solutions"][0]
     (tmp_path / "one.json").write_text(json.dumps(solution), encoding="utf-8")
     again = tmp_path / "again.png"
-    assert cli("render", level_path(family, name), "--solution", str(tmp_path / "one.json"),
-                    "-o", str(again)).returncode == 0
+    assert (
+        cli("render", level_path(family, name), "--solution", str(tmp_path / "one.json"), "-o", str(again)).returncode
+        == 0
+    )
     assert again.read_bytes() == out.read_bytes()
 
 
@@ -272,28 +284,37 @@ def test_render_solve_of_an_impossible_level_draws_the_level_and_says_so(cli, tm
     assert "no solution exists" in done.stderr and out.exists()
 
 
-@pytest.mark.parametrize("content, message", [
-    ('{"cells": [1, 2', "bad.json:1: not JSON"),
-    ('[1, 2]', "expected a JSON object"),
-    ('{"cells": "abc"}', "not a hexiom solution"),
-    ('{"cells": [1, 2, 3]}', "not a solution of"),
-    ('{"family": "sigils", "solutions": []}', "holds a sigils solution"),
-    ('{"family": "hexiom", "status": "unsat", "solutions": []}', "holds no solution"),
-], ids=["truncated", "array", "garbage-cells", "wrong-size", "other-family", "unsat"])
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"cells": [1, 2', "bad.json:1: not JSON"),
+        ("[1, 2]", "expected a JSON object"),
+        ('{"cells": "abc"}', "not a hexiom solution"),
+        ('{"cells": [1, 2, 3]}', "not a solution of"),
+        ('{"family": "sigils", "solutions": []}', "holds a sigils solution"),
+        ('{"family": "hexiom", "status": "unsat", "solutions": []}', "holds no solution"),
+    ],
+    ids=["truncated", "array", "garbage-cells", "wrong-size", "other-family", "unsat"],
+)
 def test_render_refuses_a_bad_solution_file_with_exit_2(cli, tmp_path, content, message):
     (tmp_path / "bad.json").write_text(content, encoding="utf-8")
-    done = cli("render", "levels/hexiom/level08.txt", "--solution", str(tmp_path / "bad.json"),
-                    "-o", str(tmp_path / "x.svg"))
+    done = cli(
+        "render", "levels/hexiom/level08.txt", "--solution", str(tmp_path / "bad.json"), "-o", str(tmp_path / "x.svg")
+    )
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "x.svg").exists()
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-o", "x.pdf"], "must be a .svg or .png"),
-    (["-o", "/nonexistent-folder/x.svg"], "cannot write"),
-    (["--solve", "--solution", "s.json", "-o", "x.svg"], "not both"),
-    (["--backend", "pysat", "-o", "x.svg"], "go with --solve"),
-], ids=["kind", "folder", "both", "backend-alone"])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-o", "x.pdf"], "must be a .svg or .png"),
+        (["-o", "/nonexistent-folder/x.svg"], "cannot write"),
+        (["--solve", "--solution", "s.json", "-o", "x.svg"], "not both"),
+        (["--backend", "pysat", "-o", "x.svg"], "go with --solve"),
+    ],
+    ids=["kind", "folder", "both", "backend-alone"],
+)
 def test_render_usage_errors_exit_2(cli, args, message):
     done = cli("render", "levels/hexiom/level08.txt", *args)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr

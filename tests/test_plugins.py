@@ -12,8 +12,8 @@ import subprocess
 import sys
 
 import pytest
-
 from support import ROOT
+
 from trisolve.models import hexiom
 
 PLUGIN = os.path.join(ROOT, "docs", "examples", "my_hexiom_cnf.py")
@@ -21,13 +21,30 @@ LEVEL10 = os.path.join(ROOT, "levels", "hexiom", "level10.txt")
 
 
 def trisolve(*args: str, cwd=None, env=None, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "trisolve", *args], capture_output=True, text=True, timeout=timeout,
-                          cwd=cwd or ROOT, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "trisolve", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=cwd or ROOT,
+        env=env,
+    )
 
 
 def test_worked_example_finds_minimises_and_reports_the_bug(tmp_path):
-    done = trisolve("crosscheck", LEVEL10, "--plugin", PLUGIN, "--backends", "pysat,mine", "--no-expected",
-                    "--minimize", "--minimize-dir", str(tmp_path), cwd=tmp_path)
+    done = trisolve(
+        "crosscheck",
+        LEVEL10,
+        "--plugin",
+        PLUGIN,
+        "--backends",
+        "pysat,mine",
+        "--no-expected",
+        "--minimize",
+        "--minimize-dir",
+        str(tmp_path),
+        cwd=tmp_path,
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "complete counts differ" in done.stdout and "mine:as-written 0" in done.stdout
     # the fixed variant agrees with the shipped ones: only as-written is a suspect
@@ -41,8 +58,15 @@ def test_worked_example_finds_minimises_and_reports_the_bug(tmp_path):
 
 
 def test_the_fixed_encoding_agrees_with_the_shipped_ones():
-    done = trisolve("crosscheck", LEVEL10, os.path.join(ROOT, "levels", "hexiom", "level05.txt"), "--plugin", PLUGIN,
-                    "--backends", "clingo,mine:fixed")
+    done = trisolve(
+        "crosscheck",
+        LEVEL10,
+        os.path.join(ROOT, "levels", "hexiom", "level05.txt"),
+        "--plugin",
+        PLUGIN,
+        "--backends",
+        "clingo,mine:fixed",
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "VERDICT" in done.stdout and "FAILED" not in done.stdout
 
@@ -56,8 +80,20 @@ def test_solve_export_bench_and_backends_take_the_plugin(tmp_path):
     assert exported.stdout.startswith("c trisolve hexiom level10 mine:fixed") and "p cnf" in exported.stdout
     listed = trisolve("backends", "--plugin", PLUGIN, "--family", "hexiom")
     assert "mine:as-written" in listed.stdout
-    bench = trisolve("bench", LEVEL10, "--plugin", PLUGIN, "--backends", "mine,pysat:totalizer", "--repeat", "1",
-                     "--no-plots", "--quiet", "--out", str(tmp_path / "bench"))
+    bench = trisolve(
+        "bench",
+        LEVEL10,
+        "--plugin",
+        PLUGIN,
+        "--backends",
+        "mine,pysat:totalizer",
+        "--repeat",
+        "1",
+        "--no-plots",
+        "--quiet",
+        "--out",
+        str(tmp_path / "bench"),
+    )
     assert bench.returncode == 0, bench.stdout + bench.stderr
     rows = json.loads((tmp_path / "bench" / "results.json").read_text())
     assert any(row.get("backend") == "mine:fixed" and row.get("solved") for row in _runs(rows))
@@ -73,9 +109,29 @@ def test_campaign_runs_the_plugin_locally_and_on_dask_workers(tmp_path, executor
     if executor == "dask":
         pytest.importorskip("distributed")
     log = str(tmp_path / "c.jsonl")
-    done = trisolve("campaign", "--family", "hexiom", "--generate", "2", "--side", "3", "--unique", "--seed", "3",
-                    "--jsonl", log, "--backends", "pysat:totalizer,mine:fixed", "--plugin", PLUGIN,
-                    "--executor", executor, "--jobs", "2", "--json")
+    done = trisolve(
+        "campaign",
+        "--family",
+        "hexiom",
+        "--generate",
+        "2",
+        "--side",
+        "3",
+        "--unique",
+        "--seed",
+        "3",
+        "--jsonl",
+        log,
+        "--backends",
+        "pysat:totalizer,mine:fixed",
+        "--plugin",
+        PLUGIN,
+        "--executor",
+        executor,
+        "--jobs",
+        "2",
+        "--json",
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     summary = json.loads(done.stdout)
     assert summary["statuses"] == {"agree": 2} and summary["errors"] == 0
@@ -121,8 +177,24 @@ def test_mutate_judges_the_mutants_against_a_plugin_backend(tmp_path):
     levels.mkdir()
     (levels / "level10.txt").write_text(open(LEVEL10, encoding="utf-8").read())
     log = tmp_path / "m.jsonl"
-    done = trisolve("mutate", "hexiom", "--backend", "pysat:totalizer", "--levels", str(levels), "--retry", "0",
-                    "--references", "mine:fixed", "--plugin", PLUGIN, "--jsonl", str(log), "--json", cwd=tmp_path)
+    done = trisolve(
+        "mutate",
+        "hexiom",
+        "--backend",
+        "pysat:totalizer",
+        "--levels",
+        str(levels),
+        "--retry",
+        "0",
+        "--references",
+        "mine:fixed",
+        "--plugin",
+        PLUGIN,
+        "--jsonl",
+        str(log),
+        "--json",
+        cwd=tmp_path,
+    )
     assert done.returncode in (0, 1), done.stderr
     report = json.loads(done.stdout)
     assert report["instances"] and sum(o["status"] == "killed" for o in report["outcomes"]) >= 5

@@ -18,7 +18,6 @@ import time
 import types
 
 import pytest
-
 from support import LIMIT_SLACK, level_path
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc to see child processes")
@@ -102,7 +101,7 @@ class ChildWatcher:
             self.seen |= children(os.getpid()) - self.before
             time.sleep(0.02)
 
-    def __enter__(self) -> "ChildWatcher":
+    def __enter__(self) -> ChildWatcher:
         self._thread.start()
         return self
 
@@ -178,8 +177,8 @@ def test_race_takes_the_first_answer_and_stops_the_others(sleeper, monkeypatch):
 
 
 def test_race_interrupted_by_ctrl_c_kills_every_child(sleeper):
-    from trisolve.backends.base import Limits, Options
     from trisolve.backends import runner
+    from trisolve.backends.base import Limits, Options
     from trisolve.backends.runner import Job, race
     from trisolve.models import FAMILIES
 
@@ -216,8 +215,8 @@ def test_race_interrupted_by_ctrl_c_kills_every_child(sleeper):
 
 
 def _run_cli(argv: list[str]) -> int:
-    from trisolve.common import run_cli
-    from trisolve.main import cli
+    from trisolve.cli.common import run_cli
+    from trisolve.cli.main import cli
 
     return run_cli(cli, argv)
 
@@ -230,8 +229,11 @@ def record_started_processes(monkeypatch) -> list[int]:
     from trisolve.backends import runner
 
     started: list[int] = []
-    monkeypatch.setattr(runner, "multiprocessing", types.SimpleNamespace(
-        get_context=lambda kind: RecordingContext(multiprocessing.get_context(kind), started)))
+    monkeypatch.setattr(
+        runner,
+        "multiprocessing",
+        types.SimpleNamespace(get_context=lambda kind: RecordingContext(multiprocessing.get_context(kind), started)),
+    )
     return started
 
 
@@ -247,8 +249,11 @@ def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsy
         code = _run_cli(argv)
     out = capsys.readouterr().out
     assert code == 0
-    usable = [b for b in registry.PORTFOLIO if registry._module(b).available() is None
-              and registry.catalog(b, "hexiom") is not None]
+    usable = [
+        b
+        for b in registry.PORTFOLIO
+        if registry._module(b).available() is None and registry.catalog(b, "hexiom") is not None
+    ]
     if as_json:
         data = json.loads(out)
         portfolio = data["portfolio"]
@@ -269,7 +274,8 @@ def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsy
 def test_a_runner_child_dies_with_its_parent(tmp_path):
     """A parent killed outright (SIGKILL: no cleanup code runs) takes its solver process along."""
     script = tmp_path / "parent.py"
-    script.write_text(textwrap.dedent(f"""
+    script.write_text(
+        textwrap.dedent(f"""
         import sys, time, types
         sys.path.insert(0, {os.path.dirname(__file__)!r})
         from test_portfolio import sleeper_module
@@ -280,7 +286,8 @@ def test_a_runner_child_dies_with_its_parent(tmp_path):
         registry.register("sleeper", sleeper_module())
         path = {level_path("hexiom", "level10")!r}
         run_job(Job(path, "hexiom", "sleeper:nap"), FAMILIES["hexiom"].parse(path))
-    """))
+    """)
+    )
     parent = subprocess.Popen([sys.executable, str(script)])
     child = None
     try:

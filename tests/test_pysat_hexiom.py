@@ -8,11 +8,10 @@ with anything from the backend.
 from __future__ import annotations
 
 import time
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
-
 from support import LIMIT_SLACK
 
 pytest.importorskip("pysat")
@@ -30,7 +29,7 @@ DEFAULT = registry.catalog("pysat", "hexiom").default
 TIMED = [DEFAULT, "totalizer@glucose4"]
 
 
-@lru_cache(maxsize=None)
+@cache
 def level(number: int) -> hexiom.Level:
     return hexiom.parse(str(LEVELS / f"level{number:02d}.txt"))
 
@@ -83,7 +82,12 @@ def test_empty_board_has_one_solution() -> None:
 
 #: unregistered pairs work too: the other cardinality encodings and solvers (the registered
 #: variants keep the contract in tests/test_contract.py)
-OTHER_PAIRS = ["cardnetwrk+binomial@minisat22", "sortnetwrk@cadical153", "mtotalizer+gated@maplesat", "kmtotalizer@glucose3"]
+OTHER_PAIRS = [
+    "cardnetwrk+binomial@minisat22",
+    "sortnetwrk@cadical153",
+    "mtotalizer+gated@maplesat",
+    "kmtotalizer@glucose3",
+]
 
 
 @pytest.mark.parametrize("variant", OTHER_PAIRS)
@@ -162,7 +166,7 @@ def test_dimacs_export_is_consistent(variant: str, symmetry_breaking: bool) -> N
     text = pysat_backend.make("hexiom", variant).export(lv, options)
     variables, count, clauses, names = parse_dimacs(text)
     assert count == len(clauses)
-    assert max(abs(l) for clause in clauses for l in clause) <= variables
+    assert max(abs(literal) for clause in clauses for literal in clause) <= variables
     # one comment per placement variable, in puzzle words
     assert names and all(name.startswith("tile ") for name in names.values())
     cell, number = map(int, names[min(names)].split()[1:])
@@ -174,9 +178,11 @@ def test_dimacs_export_is_consistent(variant: str, symmetry_breaking: bool) -> N
     with Solver(name="glucose4", bootstrap_with=clauses) as solver:
         assert solver.solve()
         model = solver.get_model()
-    output = "c some solver\ns SATISFIABLE\n" + "\n".join(
-        "v " + " ".join(map(str, model[i : i + 10])) for i in range(0, len(model), 10)
-    ) + "\nv 0\n"
+    output = (
+        "c some solver\ns SATISFIABLE\n"
+        + "\n".join("v " + " ".join(map(str, model[i : i + 10])) for i in range(0, len(model), 10))
+        + "\nv 0\n"
+    )
     true = engine.parse_dimacs_model(output)
     # the comment lines alone say which variable is which tile
     solution = hexiom.Solution(tuple(_cells_from_names(lv, names, true)))

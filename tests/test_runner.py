@@ -5,10 +5,10 @@ from __future__ import annotations
 import multiprocessing
 import time
 
+import fake_backends
+
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import Job, RunRecord, run_job
-
-import fake_backends
 
 LEVEL01_PAIR = [1, 1, None, None, None, None, None]
 
@@ -63,8 +63,17 @@ def test_a_finished_run_round_trips_through_json(hexiom_level):
 
 
 def test_an_incomplete_count_reads_n_plus():
-    record = RunRecord(key="k", path="p", family="hexiom", backend="b", mode="all", symmetry_breaking=False,
-                       status="sat", count=7, complete=False)
+    record = RunRecord(
+        key="k",
+        path="p",
+        family="hexiom",
+        backend="b",
+        mode="all",
+        symmetry_breaking=False,
+        status="sat",
+        count=7,
+        complete=False,
+    )
     assert record.count_text == "7+"
 
 
@@ -82,10 +91,18 @@ def test_preload_imports_the_solvers_once_so_forked_runs_start_warm():
         " if m in sys.modules))\n"
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == str(sorted([
-        "clingo", "ortools.sat.python.cp_model", "pysat.solvers", "trisolve.backends.clingo.sigils",
-        "trisolve.backends.cpsat.sigils", "trisolve.backends.pysat.sigils",
-    ]))
+    assert out.strip() == str(
+        sorted(
+            [
+                "clingo",
+                "ortools.sat.python.cp_model",
+                "pysat.solvers",
+                "trisolve.backends.clingo.sigils",
+                "trisolve.backends.cpsat.sigils",
+                "trisolve.backends.pysat.sigils",
+            ]
+        )
+    )
 
 
 def test_ctrl_c_inside_a_finalizer_is_kept_for_the_next_check():

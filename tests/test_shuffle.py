@@ -10,16 +10,16 @@ without a shuffle, and that the stats say which shuffle ran.
 from __future__ import annotations
 
 import pytest
-
 from support import level_path
+
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.models import FAMILIES
 
 #: small instances with several solutions each (expected.json): (family, stem)
 INSTANCES = [
-    ("hexiom", "level03"),   # 18 solutions
-    ("hexiom", "level10"),   # 8
+    ("hexiom", "level03"),  # 18 solutions
+    ("hexiom", "level10"),  # 8
     ("sigils", "gate-5x4"),  # 14
     ("sigils", "free-6x4"),  # 16
     ("logic", "einstein-somewhere"),
@@ -83,7 +83,9 @@ def test_a_cnf_shuffle_is_reproducible_and_a_renumbering():
     assert reordered.projection == cnf.projection and reordered.clauses != cnf.clauses
     assert sorted(map(sorted, reordered.clauses)) == sorted(map(sorted, cnf.clauses))
     # the same clauses once each variable is mapped back to its number before the shuffle
-    back = sorted(sorted((1 if lit > 0 else -1) * one.renumbered_from[abs(lit)] for lit in clause) for clause in one.clauses)
+    back = sorted(
+        sorted((1 if lit > 0 else -1) * one.renumbered_from[abs(lit)] for lit in clause) for clause in one.clauses
+    )
     assert back == sorted(sorted(clause) for clause in cnf.clauses)
     # exported names follow the variables: "c <var> tile <cell> <number>" still names the right tile
     names = {line.split()[1]: tuple(line.split()[2:]) for line in to_dimacs(one).splitlines() if line.startswith("c ")}

@@ -9,8 +9,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-
 from support import small_instances
+
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.models import FAMILIES, detect_family, sigils
@@ -73,7 +73,7 @@ def reference_count(lvl: sigils.Level) -> int:
         if (filled, left) not in memo:
             first = ((~filled & full) & -(~filled & full)).bit_length() - 1
             memo[filled, left] = sum(
-                count(filled | mask, left[:t] + (left[t] - 1,) + left[t + 1:])
+                count(filled | mask, left[:t] + (left[t] - 1,) + left[t + 1 :])
                 for t, mask in starting_at[first]
                 if left[t] and not mask & filled
             )
@@ -102,11 +102,22 @@ def test_a_level_reads_with_comments_blank_lines_and_crlf():
 def test_the_builtin_sigils_follow_the_convention():
     drawn = {name: piece.drawing("#") for name, piece in sigils.BUILTIN_PIECES.items()}
     assert drawn == {
-        "I": "####", "O": "##\n##", "T": "###\n.#.", "S": ".##\n##.", "Z": "##.\n.##",
-        "L": "#.\n#.\n##", "J": ".#\n.#\n##",
+        "I": "####",
+        "O": "##\n##",
+        "T": "###\n.#.",
+        "S": ".##\n##.",
+        "Z": "##.\n.##",
+        "L": "#.\n#.\n##",
+        "J": ".#\n.#\n##",
     }
     assert {n: len(p.orientations()) for n, p in sigils.BUILTIN_PIECES.items()} == {
-        "I": 2, "O": 1, "T": 4, "S": 2, "Z": 2, "L": 4, "J": 4,
+        "I": 2,
+        "O": 1,
+        "T": 4,
+        "S": 2,
+        "Z": 2,
+        "L": 4,
+        "J": 4,
     }
 
 
@@ -294,15 +305,7 @@ def test_symmetries_map_tilings_to_tilings(stem):
 
 def test_render_draws_walls_between_pieces_and_a_letter_per_cell():
     text = sigils.render(parse(L_J_O), GOOD)
-    assert text == (
-        "+-+---+-+\n"
-        "|L|O O|J|\n"
-        "| |   | |\n"
-        "|L|O O|J|\n"
-        "| +-+-+ |\n"
-        "|L L|J J|\n"
-        "+---+---+\n"
-    )
+    assert text == ("+-+---+-+\n|L|O O|J|\n| |   | |\n|L|O O|J|\n| +-+-+ |\n|L L|J J|\n+---+---+\n")
     assert "\x1b[" not in text
 
 
@@ -377,8 +380,9 @@ def test_large_counts_agree_with_expected(spec, stem, symmetry_breaking):
 
 # The counting backend is fast enough to count every shipped instance, the
 # large ones included (the 6x10 rectangle takes it about half a minute).
-@pytest.mark.parametrize("stem", [pytest.param(s, marks=pytest.mark.slow) if s == "pentominoes-6x10" else s
-                                  for s in INSTANCES])
+@pytest.mark.parametrize(
+    "stem", [pytest.param(s, marks=pytest.mark.slow) if s == "pentominoes-6x10" else s for s in INSTANCES]
+)
 @pytest.mark.parametrize("spec", COUNTING)
 def test_the_counting_backend_counts_every_instance(spec, stem):
     _count_case(spec, stem, symmetry_breaking=False)
@@ -387,8 +391,15 @@ def test_the_counting_backend_counts_every_instance(spec, stem):
 @pytest.mark.parametrize("spec", COUNTING)
 def test_the_counting_backend_agrees_with_the_reference_on_transposed_and_square_frames(spec):
     pentominoes = "P L\npiece P\nPP\nPP\nP.\npiece L\nL.\nL.\nL.\nLL\nmirror\n"
-    for text in ("5x2\n" + pentominoes, "2x5\n" + pentominoes, "4x4\nT T T T\n", "4x5\nL L S S T\nmirror\n",
-                 "5x4\nL L S S T\nmirror\n", "6x2\nI T T\n", "2x6\nI T T\n"):
+    for text in (
+        "5x2\n" + pentominoes,
+        "2x5\n" + pentominoes,
+        "4x4\nT T T T\n",
+        "4x5\nL L S S T\nmirror\n",
+        "5x4\nL L S S T\nmirror\n",
+        "6x2\nI T T\n",
+        "2x6\nI T T\n",
+    ):
         lvl = parse(text)
         assert run(spec, lvl, time=60).count == reference_count(lvl), text
 
@@ -409,8 +420,13 @@ def test_the_counting_backend_says_unknown_to_symmetry_breaking_and_the_crossche
     lvl = level("gate-4x3")
     result = registry.get(spec, "sigils").run(lvl, Limits(time=60), Options(enumerate=True, symmetry_breaking=True))
     assert result.status is Status.UNKNOWN and not result.complete and "symmetry" in result.stopped_by
-    jobs = plan_jobs([Instance("gate-4x3.txt", FAMILIES["sigils"], lvl)], lambda _: VARIANTS, timeout=10, limit=None,
-                     symmetry_breaking=True)
+    jobs = plan_jobs(
+        [Instance("gate-4x3.txt", FAMILIES["sigils"], lvl)],
+        lambda _: VARIANTS,
+        timeout=10,
+        limit=None,
+        symmetry_breaking=True,
+    )
     assert [(j.backend, j.options.symmetry_breaking) for j in jobs if j.backend == spec] == [(spec, False)]
     assert sum(j.options.symmetry_breaking for j in jobs) == len(LISTING)
 

@@ -6,7 +6,6 @@ import json
 import math
 
 import pytest
-
 import toy_family
 
 pytest.importorskip("pysat")
@@ -23,8 +22,8 @@ def toy(tmp_path):
 
 
 def trisolve(*argv: str) -> int:
-    from trisolve.common import run_cli
-    from trisolve.main import cli
+    from trisolve.cli.common import run_cli
+    from trisolve.cli.main import cli
 
     return run_cli(cli, list(argv))
 
@@ -69,7 +68,23 @@ def test_crosscheck_loads_the_family_as_a_plugin(tmp_path):
 
     path = tmp_path / "four.toy"
     path.write_text("choose 4 1\n")
-    done = subprocess.run([sys.executable, "-m", "trisolve", "crosscheck", str(path), "--no-expected", "--json",
-                           "--jobs", "1", "--plugin", toy_family.__file__], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "trisolve",
+            "crosscheck",
+            str(path),
+            "--no-expected",
+            "--json",
+            "--jobs",
+            "1",
+            "--plugin",
+            toy_family.__file__,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["instances"][0]["count"] == 4

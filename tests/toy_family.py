@@ -10,9 +10,10 @@ the set of chosen cells; there are C(N, K) of them.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, Mapping
+from typing import Any
 
 from trisolve.backends.catalog import Catalog
 from trisolve.models import Family
@@ -76,8 +77,11 @@ TOY = Family(
 )
 
 #: what both translators declare (a test module may share it; shipped translators each write their own)
-CATALOG_LITERAL: dict[str, Any] = {"default": "plain", "variants": {"plain": "one boolean per cell, a count of K"},
-                                   "symmetry_breaking": False}
+CATALOG_LITERAL: dict[str, Any] = {
+    "default": "plain",
+    "variants": {"plain": "one boolean per cell, a count of K"},
+    "symmetry_breaking": False,
+}
 
 
 def encode_cnf(level: Level, variant: str, options: Any) -> Any:

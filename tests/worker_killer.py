@@ -22,7 +22,10 @@ import signal
 import time
 import types
 
-VARIANTS = {"once": "pysat totalizer; kills its Dask worker on the first try", "always": "kills its Dask worker on every try"}
+VARIANTS = {
+    "once": "pysat totalizer; kills its Dask worker on the first try",
+    "always": "kills its Dask worker on every try",
+}
 
 
 def _in_a_dask_worker(pid: int) -> bool:
@@ -62,8 +65,13 @@ def make(family, variant):
     return PysatBackend(family, variant, types.SimpleNamespace(ENCODINGS=VARIANTS, encode=encode), backend="killer")
 
 
-BACKEND = types.SimpleNamespace(VARIANTS={"hexiom": VARIANTS}, DEFAULT_VARIANT={"hexiom": "once"},
-                                available=lambda: None, make=make, NO_SYMMETRY_BREAKING={"hexiom"})
+BACKEND = types.SimpleNamespace(
+    VARIANTS={"hexiom": VARIANTS},
+    DEFAULT_VARIANT={"hexiom": "once"},
+    available=lambda: None,
+    make=make,
+    NO_SYMMETRY_BREAKING={"hexiom"},
+)
 
 if __name__ == "trisolve_plugin":  # run by --plugin
     from trisolve.backends import registry

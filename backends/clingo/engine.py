@@ -18,9 +18,10 @@ import re
 import shlex
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 import clingo
 
@@ -83,9 +84,10 @@ def encoding_path(name: str) -> str:
     return path
 
 
-def rule_paths(family: str, variant: str, options: Options = Options()) -> list[str]:
+def rule_paths(family: str, variant: str, options: Options | None = None) -> list[str]:
     """The ``.lp`` files a family/variant loads, as absolute paths (for docs and the CLI)."""
-    return [encoding_path(name) for name in registry.translator("clingo", family).rules(variant, options)]
+    rules = registry.translator("clingo", family).rules(variant, options or Options())
+    return [encoding_path(name) for name in rules]
 
 
 def solver_arguments(program: AspProgram, options: Options) -> list[str]:
@@ -129,7 +131,9 @@ def _statistics(control: clingo.Control) -> dict[str, Any]:
         out["bodies"] = int(lp["bodies"])
         generator = stats["problem"]["generator"]
         out["variables"] = int(generator["vars"])
-        out["constraints"] = int(generator["constraints"] + generator["constraints_binary"] + generator["constraints_ternary"])
+        out["constraints"] = int(
+            generator["constraints"] + generator["constraints_binary"] + generator["constraints_ternary"]
+        )
         out["models"] = int(stats["summary"]["models"]["enumerated"])
     except (KeyError, RuntimeError):  # statistics are absent when solving never started
         pass
@@ -147,8 +151,12 @@ def shuffled_facts(facts: str, seed: int) -> str:
     order of the facts: reordering them is how an ASP solve meets luck beyond
     ``--seed``.  A set of facts means the same in any order.
     """
-    statements = [match.group(0) for line in facts.splitlines() if not line.lstrip().startswith("%")
-                  for match in STATEMENT.finditer(line)]
+    statements = [
+        match.group(0)
+        for line in facts.splitlines()
+        if not line.lstrip().startswith("%")
+        for match in STATEMENT.finditer(line)
+    ]
     shuffler(seed).shuffle(statements)
     return "\n".join(statements) + "\n"
 
@@ -297,7 +305,9 @@ class ClingoBackend:
         seed = shuffle_seed(options, seeded_solver=False)
         if seed is not None:
             program = dataclasses.replace(program, facts=shuffled_facts(program.facts, seed))
-        control = clingo.Control([str(wanted or 0), *solver_arguments(program, options)], logger=logger, message_limit=100)
+        control = clingo.Control(
+            [str(wanted or 0), *solver_arguments(program, options)], logger=logger, message_limit=100
+        )
         for name in program.rules:
             control.load(encoding_path(name))
         control.add("base", [], program.facts)
@@ -332,7 +342,13 @@ class ClingoBackend:
         outcome = search.outcome if search.finished else None
         exhausted = bool(outcome is not None and outcome.exhausted and stopped_by is None)
         unsat = bool(outcome is not None and outcome.unsatisfiable and stopped_by is None)
-        if stopped_by is None and options.enumerate and wanted is not None and not exhausted and len(solutions) >= wanted:
+        if (
+            stopped_by is None
+            and options.enumerate
+            and wanted is not None
+            and not exhausted
+            and len(solutions) >= wanted
+        ):
             stopped_by = "solution limit"
         if not options.enumerate and solutions:
             exhausted = False  # a first-solution run is never a count, even if clasp exhausted the space

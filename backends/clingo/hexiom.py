@@ -8,7 +8,7 @@ an exported facts file plus those files runs under the plain ``clingo``.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import clingo
 

@@ -9,7 +9,7 @@ integrity constraint per clue kind) are in the .lp file.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import clingo
 

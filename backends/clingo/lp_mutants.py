@@ -30,14 +30,22 @@ nothing (the rule or the printing changed, or no rule is right below).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import clingo
 from clingo import ast
 
-OPERATORS: tuple[str, ...] = ("delete-rule", "delete-literal", "negate-literal", "flip-comparison",
-                              "bound+1", "bound-1", "swap-choice-bounds")
+OPERATORS: tuple[str, ...] = (
+    "delete-rule",
+    "delete-literal",
+    "negate-literal",
+    "flip-comparison",
+    "bound+1",
+    "bound-1",
+    "swap-choice-bounds",
+)
 
 _FLIP = {
     ast.ComparisonOperator.LessThan: ast.ComparisonOperator.LessEqual,
@@ -81,7 +89,9 @@ class Marker:
         return self.text is None or (self.text in original) != (self.text in mutated)
 
 
-MARKER = re.compile(r"^\s*%\s*mutate:\s*equivalent\s+(?P<operator>\S+)(?:\s+`(?P<text>[^`]+)`)?\s+--\s+(?P<reason>\S.*?)\s*$")
+MARKER = re.compile(
+    r"^\s*%\s*mutate:\s*equivalent\s+(?P<operator>\S+)(?:\s+`(?P<text>[^`]+)`)?\s+--\s+(?P<reason>\S.*?)\s*$"
+)
 #: Anything that starts like a marker but does not parse as one is an error, not a comment.
 _MARKER_START = re.compile(r"^\s*%\s*mutate:")
 
@@ -98,8 +108,9 @@ def stale_markers(source: str) -> list[Marker]:
 
 def _mutants(source: str) -> tuple[list[LpMutant], list[Marker]]:
     rules: list[Any] = []
-    ast.parse_string(source, lambda statement: rules.append(statement)
-                     if statement.ast_type == ast.ASTType.Rule else None)
+    ast.parse_string(
+        source, lambda statement: rules.append(statement) if statement.ast_type == ast.ASTType.Rule else None
+    )
     lines = source.split("\n")
     every_marker = _markers(lines)
     found: dict[str, LpMutant] = {}
@@ -115,8 +126,9 @@ def _mutants(source: str) -> tuple[list[LpMutant], list[Marker]]:
             if text not in found and text != source:
                 marked = [m for m in markers if m.marks(operator, original, replacement)]
                 used.update(m.line for m in marked)
-                found[text] = LpMutant(operator, begin.line, original, replacement, text, comment,
-                                       "; ".join(m.reason for m in marked))
+                found[text] = LpMutant(
+                    operator, begin.line, original, replacement, text, comment, "; ".join(m.reason for m in marked)
+                )
     # a marker that is not right above a rule (a blank line between, above a #show) marks nothing either
     return list(found.values()), [m for line, m in sorted(every_marker.items()) if line not in used]
 
@@ -135,21 +147,31 @@ def _rule_mutants(rule) -> Iterator[tuple[str, str]]:
     yield "delete-rule", ""
     body = list(rule.body)
     for i, literal in enumerate(body):
-        yield "delete-literal", str(rule.update(body=body[:i] + body[i + 1:]))
+        yield "delete-literal", str(rule.update(body=body[:i] + body[i + 1 :]))
         if literal.ast_type == ast.ASTType.Literal:
             sign = ast.Sign.Negation if literal.sign == ast.Sign.NoSign else ast.Sign.NoSign
-            yield "negate-literal", str(rule.update(body=body[:i] + [literal.update(sign=sign)] + body[i + 1:]))
+            yield "negate-literal", str(rule.update(body=body[:i] + [literal.update(sign=sign)] + body[i + 1 :]))
     guards = _count(rule, _is_guard)
     for k in range(guards):
-        yield "flip-comparison", str(_replace_nth(rule, _is_guard, k, lambda g: g.update(comparison=_FLIP[g.comparison])))
+        yield (
+            "flip-comparison",
+            str(_replace_nth(rule, _is_guard, k, lambda g: g.update(comparison=_FLIP[g.comparison]))),
+        )
         for delta, operator in ((1, "bound+1"), (-1, "bound-1")):
             yield operator, str(_replace_nth(rule, _is_guard, k, lambda g, d=delta: g.update(term=_shifted(g.term, d))))
     head = rule.head
-    one_sided_equality = (head.ast_type == ast.ASTType.Aggregate and (head.left_guard is None) != (head.right_guard is None)
-                          and (head.left_guard or head.right_guard).comparison in _SYMMETRIC)
-    if head.ast_type == ast.ASTType.Aggregate and not one_sided_equality:  # a choice rule (``= k`` reads the same both ways)
-        yield "swap-choice-bounds", str(rule.update(head=head.update(left_guard=head.right_guard,
-                                                                      right_guard=head.left_guard)))
+    one_sided_equality = (
+        head.ast_type == ast.ASTType.Aggregate
+        and (head.left_guard is None) != (head.right_guard is None)
+        and (head.left_guard or head.right_guard).comparison in _SYMMETRIC
+    )
+    if (
+        head.ast_type == ast.ASTType.Aggregate and not one_sided_equality
+    ):  # a choice rule (``= k`` reads the same both ways)
+        yield (
+            "swap-choice-bounds",
+            str(rule.update(head=head.update(left_guard=head.right_guard, right_guard=head.left_guard))),
+        )
 
 
 def _is_guard(node) -> bool:
@@ -209,7 +231,7 @@ def _replace_nth(node, match: Callable[[Any], bool], n: int, change: Callable[[A
 def _splice(lines: list[str], line: int, column: int, end_line: int, end_column: int, replacement: str) -> str:
     """The file with the span replaced; a multi-line span keeps its line count (line numbers stay true)."""
     before = lines[line - 1][: column - 1]
-    after = lines[end_line - 1][end_column - 1:]
+    after = lines[end_line - 1][end_column - 1 :]
     spliced = [before + replacement + after] + [""] * (end_line - line)
     return "\n".join(lines[: line - 1] + spliced + lines[end_line:])
 
@@ -222,8 +244,10 @@ def _markers(lines: list[str]) -> dict[int, Marker]:
             continue
         match = MARKER.match(line)
         if match is None or match["operator"] not in OPERATORS:
-            raise ValueError(f"line {number}: not an equivalence marker: {line.strip()!r} (want % mutate: "
-                             f"equivalent OPERATOR [`TEXT`] -- REASON, OPERATOR one of {', '.join(OPERATORS)})")
+            raise ValueError(
+                f"line {number}: not an equivalence marker: {line.strip()!r} (want % mutate: "
+                f"equivalent OPERATOR [`TEXT`] -- REASON, OPERATOR one of {', '.join(OPERATORS)})"
+            )
         out[number] = Marker(number, match["operator"], match["text"], match["reason"])
     return out
 

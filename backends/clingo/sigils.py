@@ -10,7 +10,7 @@ constraint per cell -- are all in the .lp file.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import clingo
 
@@ -84,5 +84,6 @@ def encode(level: Level, variant: str, options: Options) -> AspProgram:
     # every atom follows from chosen/3, and tile/3 names each chosen placement by
     # its type, anchor and cells (orientations with equal cells were merged):
     # answer sets and tilings are one to one, so clasp need not project
-    return AspProgram(rules=files, facts=facts(level, options.symmetry_breaking), decode=decode, arguments=ARGUMENTS,
-                      projective=False)
+    return AspProgram(
+        rules=files, facts=facts(level, options.symmetry_breaking), decode=decode, arguments=ARGUMENTS, projective=False
+    )

@@ -9,9 +9,10 @@ export needs it.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink
@@ -90,8 +91,15 @@ class CpsatBackend:
 
     # ---------------------------------------------------------- mechanics
 
-    def _first(self, module: ModuleType, encoding: CpsatModel, limits: Limits, options: Options,
-               on_solution: SolutionSink | None, watch: base.Stopwatch) -> Result:
+    def _first(
+        self,
+        module: ModuleType,
+        encoding: CpsatModel,
+        limits: Limits,
+        options: Options,
+        on_solution: SolutionSink | None,
+        watch: base.Stopwatch,
+    ) -> Result:
         """Solve for one solution; workers and search from the translator unless options say."""
         solver = module.CpSolver()
         params = solver.parameters
@@ -115,7 +123,9 @@ class CpsatBackend:
                 if on_solution is not None:
                     on_solution(solution)
         return base.finish(
-            self.name, self.family, solutions,
+            self.name,
+            self.family,
+            solutions,
             exhausted=False,
             proved_unsat=status == module.INFEASIBLE,
             stats=self._stats(encoding, solver, status, options),
@@ -123,8 +133,15 @@ class CpsatBackend:
             stopped_by="solution limit" if status is None else ("time limit" if status == module.UNKNOWN else None),
         )
 
-    def _enumerate(self, module: ModuleType, encoding: CpsatModel, limits: Limits, options: Options,
-                   on_solution: SolutionSink | None, watch: base.Stopwatch) -> Result:
+    def _enumerate(
+        self,
+        module: ModuleType,
+        encoding: CpsatModel,
+        limits: Limits,
+        options: Options,
+        on_solution: SolutionSink | None,
+        watch: base.Stopwatch,
+    ) -> Result:
         """List every solution: one worker, a callback, de-duplication on the projection."""
         solver = module.CpSolver()
         params = solver.parameters
@@ -177,7 +194,9 @@ class CpsatBackend:
         # an enumeration that ends unfinished without our stop ran out of time
         stopped_by = state["stopped_by"] or (None if exhausted else "time limit")
         return base.finish(
-            self.name, self.family, solutions,
+            self.name,
+            self.family,
+            solutions,
             exhausted=exhausted,
             stats=self._stats(encoding, solver, status, options),
             times=watch.times,

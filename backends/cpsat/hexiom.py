@@ -27,8 +27,8 @@ the occupancy in reading order without LP.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
-from typing import Sequence
 
 from ...models.hexiom import MAX_TILE, Level, Solution
 from .. import mutation
@@ -221,8 +221,10 @@ def _encode_bool(level: Level, options: Options) -> CpsatModel:
     # Tile counts.
     if mutation.keep("tile counts"):
         for number in range(MAX_TILE + 1):
-            model.add(sum(tile[cell][number] for cell in cells if number in tile[cell])
-                      == mutation.bound("tile counts", level.tile_counts[number]))
+            model.add(
+                sum(tile[cell][number] for cell in cells if number in tile[cell])
+                == mutation.bound("tile counts", level.tile_counts[number])
+            )
 
     projection = [var for cell in cells for var in tile[cell].values()]
     layout = [(cell, number) for cell in cells for number in tile[cell]]
@@ -310,7 +312,7 @@ def add_lex_leader(model, level: Level, content: Sequence) -> None:
         # positions (which hold whenever the chain gets this far).
         joined = list(range(len(perm)))
 
-        def root(cell: int) -> int:
+        def root(cell: int, joined: list[int] = joined) -> int:
             while joined[cell] != cell:
                 joined[cell] = joined[joined[cell]]
                 cell = joined[cell]

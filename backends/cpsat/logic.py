@@ -15,8 +15,9 @@ counted twice.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
 
 from ...models.logic import Clue, Item, Level, Solution
 from .. import mutation
@@ -70,7 +71,7 @@ def encode(level: Level, variant: str, options: Options) -> CpsatModel:
 
         def decode(values) -> Solution:
             flags = list(values)
-            return _solution(level, [flags[i * n:(i + 1) * n].index(1) + 1 for i in range(len(level.items))])
+            return _solution(level, [flags[i * n : (i + 1) * n].index(1) + 1 for i in range(len(level.items))])
 
     for index, clue in enumerate(level.clues, start=1):
         if mutation.keep(f"clue {clue.kind}"):
@@ -82,7 +83,7 @@ def _solution(level: Level, flat_positions: list[int]) -> Solution:
     """Positions listed item by item (level.items order) -> Solution."""
     rows, i = [], 0
     for category in level.categories:
-        rows.append(flat_positions[i:i + len(category.values)])
+        rows.append(flat_positions[i : i + len(category.values)])
         i += len(category.values)
     return Solution.of(level, rows)
 

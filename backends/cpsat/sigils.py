@@ -21,7 +21,8 @@ matrices, independently of the model's own code.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -111,14 +112,16 @@ def _booleans(model: cp_model.CpModel, level: Level, options: Options) -> CpsatM
         for cell in cells:
             covering[cell].append(var)
     if mutation.keep("every cell covered once"):
-        for cell, here in covering.items():
+        for here in covering.values():
             model.AddExactlyOne(here)
 
     # Each piece type is placed exactly as often as the level lists it.
     if mutation.keep("piece counts"):
         for piece, count in zip(level.pieces, level.piece_counts):
-            model.Add(sum(var for (name, _), var in place.items() if name == piece.name)
-                      == mutation.bound("piece counts", count))
+            model.Add(
+                sum(var for (name, _), var in place.items() if name == piece.name)
+                == mutation.bound("piece counts", count)
+            )
 
     if options.symmetry_breaking:
         lex_leader(model, level, place)
@@ -173,14 +176,16 @@ def _copies(model: cp_model.CpModel, level: Level, options: Options) -> CpsatMod
                 model.AddLinearExpressionInDomain(chosen, cp_model.Domain.FromValues(over)).OnlyEnforceIf(covers)
                 elsewhere = sorted(set(range(len(where))) - set(over))
                 if elsewhere:
-                    model.AddLinearExpressionInDomain(chosen, cp_model.Domain.FromValues(elsewhere)).OnlyEnforceIf(covers.Not())
+                    model.AddLinearExpressionInDomain(chosen, cp_model.Domain.FromValues(elsewhere)).OnlyEnforceIf(
+                        covers.Not()
+                    )
                 else:
                     model.Add(covers == 1)
                 covering[cell].append(covers)
 
     # Every cell is covered by exactly one copy.
     if mutation.keep("every cell covered once"):
-        for cell, here in covering.items():
+        for here in covering.values():
             model.AddExactlyOne(here)
 
     if options.symmetry_breaking:

@@ -44,7 +44,7 @@ Three programs run this plan (``hexiom_plan.py``: the fold, the order of decisio
 * the dictionary program here (``Program``) rebuilds one board, because
   walking back needs its layers as lookups.
 
-The tests check all of them against a brute force, and ``bench/dp_hexiom.py``
+The tests check all of them against a brute force, and ``scripts/dp_hexiom.py``
 runs them side by side.
 
 Everything here comes from the rules in ``models/hexiom.py`` (blocked cells
@@ -58,7 +58,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from ...models.hexiom import MAX_TILE, Board, Level, Solution, apply_symmetry, symmetry_key
 from .. import base
@@ -69,7 +70,8 @@ from .hexiom_plan import EMPTY, Outcome, Plan, Step, Stock, Stopped, fold, make_
 CATALOG = Catalog(
     default="frontier",
     variants={
-        "frontier": "exact count by a DP over occupancy in reading order (frontier neighbour counts + tile stock, layers in numpy arrays); "
+        "frontier": "exact count by a DP over occupancy in reading order (frontier neighbour counts + tile stock, "
+        "layers in numpy arrays); "
         "enumeration is count-only, a first-solution run rebuilds one board; symmetry classes by Burnside",
     },
     count_only=True,
@@ -96,7 +98,6 @@ DICT_BYTES_PER_STATE = 500
 DEFAULT_MAX_STATES = DEFAULT_MEMORY // DICT_BYTES_PER_STATE
 #: Frontiers processed between two looks at the clock inside one step.
 CLOCK_EVERY = 64
-
 
 
 def _fits_table(movable: tuple[int, ...]) -> tuple[tuple[bool, ...], ...]:
@@ -159,8 +160,12 @@ class Bounds:
     def __init__(self, plan: Plan, stock: Stock) -> None:
         self.stock = stock
         top = MAX_TILE + 1
-        self.ceiling_of = [[stock.pack(stock.can_show(v, min(v + r, MAX_TILE)), guards=False) for r in range(top)] for v in range(top)]
-        self.floor_of = [[stock.pack(stock.must_show(v, min(v + r, MAX_TILE)), guards=False) for r in range(top)] for v in range(top)]
+        self.ceiling_of = [
+            [stock.pack(stock.can_show(v, min(v + r, MAX_TILE)), guards=False) for r in range(top)] for v in range(top)
+        ]
+        self.floor_of = [
+            [stock.pack(stock.must_show(v, min(v + r, MAX_TILE)), guards=False) for r in range(top)] for v in range(top)
+        ]
         self.starting = stock.pack(stock.start, guards=False)
         # per step: guards + what future free vertices could show; guards + the least each field can hold by then
         self.future = [stock.pack([step.future_at_least[min(f)] for f in stock.fields]) for step in plan.steps]
@@ -181,7 +186,9 @@ class Bounds:
         return ceiling, floor, ceiling_binds, floor_binds
 
 
-def _merge(boards: dict[int, int], target: dict[int, int], taken: int, bound: tuple[int, int, bool, bool], guards: int) -> None:
+def _merge(
+    boards: dict[int, int], target: dict[int, int], taken: int, bound: tuple[int, int, bool, bool], guards: int
+) -> None:
     """Add one frontier's boards to the next frontier's, minus the tiles taken, within the bounds."""
     ceiling, floor, ceiling_binds, floor_binds = bound
     get = target.get
@@ -218,7 +225,9 @@ class Program:
     partial boards that reach it.
     """
 
-    def __init__(self, level: Level, plan: Plan, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES) -> None:
+    def __init__(
+        self, level: Level, plan: Plan, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES
+    ) -> None:
         self.plan = plan
         self.stock = Stock(level.movable_counts, level.board.size)
         self.bounds = Bounds(plan, self.stock)
@@ -275,7 +284,9 @@ class Program:
         self.peak_states = max(self.peak_states, states)
         return nxt
 
-    def run(self, first: int, layer: dict, last: int, keep: Callable[[int], bool] = lambda i: False) -> tuple[dict, dict[int, dict]]:
+    def run(
+        self, first: int, layer: dict, last: int, keep: Callable[[int], bool] = lambda i: False
+    ) -> tuple[dict, dict[int, dict]]:
         """Layer ``last`` from layer ``first``; also returns the layers in between that ``keep`` asks for."""
         kept = {}
         for i in range(first, last):
@@ -293,7 +304,9 @@ class Program:
 
     # ------------------------------------------------ one board, walking back
 
-    def predecessor(self, i: int, layer: dict, state: tuple[tuple[int, ...], int]) -> tuple[tuple[tuple[int, ...], int], bool]:
+    def predecessor(
+        self, i: int, layer: dict, state: tuple[tuple[int, ...], int]
+    ) -> tuple[tuple[tuple[int, ...], int], bool]:
         """A state of ``layer`` (layer i) that step i takes to ``state``, and the occupancy chosen."""
         frontier, held = state
         step = self.plan.steps[i]
@@ -324,8 +337,14 @@ class Program:
         return left + right, state
 
 
-def count_boards(level: Level, plan: Plan, *, deadline: float | None = None, memory: int | None = DEFAULT_MEMORY,
-                 progress: Callable[[dict[str, Any]], None] | None = None) -> Outcome:
+def count_boards(
+    level: Level,
+    plan: Plan,
+    *,
+    deadline: float | None = None,
+    memory: int | None = DEFAULT_MEMORY,
+    progress: Callable[[dict[str, Any]], None] | None = None,
+) -> Outcome:
     """The number of solutions on a fold of the level (the plain count on the identity fold).
 
     The identity fold runs compiled (by halves when the level splits, else row by row); the other folds,
@@ -363,7 +382,9 @@ def warm() -> None:
         count_by_halves(three, threads=1)
 
 
-def find_board(level: Level, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES) -> tuple[Outcome, Solution | None]:
+def find_board(
+    level: Level, *, deadline: float | None = None, max_states: int = DEFAULT_MAX_STATES
+) -> tuple[Outcome, Solution | None]:
     """Count the solutions, and rebuild one when there is one (None when there is none)."""
     vertices = fold(level)
     plan = make_plan(vertices)
@@ -391,13 +412,18 @@ def find_board(level: Level, *, deadline: float | None = None, max_states: int =
     occupied = {c for vertex, full in zip(vertices, occupancy) if full for c in vertex.cells}
     neighbours = level.board.neighbours
     solution = Solution(
-        tuple(sum(1 for n in neighbours[c] if n in occupied) if c in occupied else None for c in range(level.board.size))
+        tuple(
+            sum(1 for n in neighbours[c] if n in occupied) if c in occupied else None for c in range(level.board.size)
+        )
     )
     return Outcome(count, True, None, program.stats()), solution
 
 
 def count_classes(
-    level: Level, *, deadline: float | None = None, memory: int | None = DEFAULT_MEMORY,
+    level: Level,
+    *,
+    deadline: float | None = None,
+    memory: int | None = DEFAULT_MEMORY,
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[Outcome, list[int | None]]:
     """Symmetry classes of solutions by Burnside: the mean over the level's symmetries of the boards each fixes.
@@ -412,7 +438,9 @@ def count_classes(
     fixed: list[int | None] = [None] * len(symmetries)
     stats: dict[str, Any] = {"peak_states": 0, "fixed_per_symmetry": fixed}
     for k in [*range(1, len(symmetries)), 0]:
-        outcome = count_boards(level, make_plan(fold(level, symmetries[k])), deadline=deadline, memory=memory, progress=progress)
+        outcome = count_boards(
+            level, make_plan(fold(level, symmetries[k])), deadline=deadline, memory=memory, progress=progress
+        )
         stats["peak_states"] = max(stats["peak_states"], outcome.stats["peak_states"])
         if not outcome.complete:
             if k == 0:
@@ -453,21 +481,32 @@ def progress_to_stderr(started: float, quiet_for: float = 5.0) -> Callable[[dict
         memory = f"{_resident() / 2**30:.1f} GiB in use"
         if "phase" not in report:
             left = report["steps"] - report["step"]
-            print(f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, {report['states']} states, "
-                  f"{memory}, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
-                  f"(at that pace ~{left * report['step_seconds']:.0f} s left)", file=sys.stderr, flush=True)
+            print(
+                f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, "
+                f"{report['states']} states, "
+                f"{memory}, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
+                f"(at that pace ~{left * report['step_seconds']:.0f} s left)",
+                file=sys.stderr,
+                flush=True,
+            )
         elif "tasks" not in report:
-            print(f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far",
-                  file=sys.stderr, flush=True)
+            print(
+                f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far",
+                file=sys.stderr,
+                flush=True,
+            )
         else:
             done, known = report["done_weight"], report["known_weight"]
             # tasks are weighed by their states and started heaviest first, so the pace so far holds
             eta = report["elapsed"] * (known - done) / max(done, 1)
             left = f"~{eta:.0f} s left" if report["walk_done"] else f"~{eta:.0f} s left for the tasks started so far"
-            print(f"dp: middle row: {report['tasks_done']}/{report['tasks']}{'' if report['walk_done'] else '+'} tasks "
-                  f"({100 * done / max(known, 1):.0f}% of the states known so far), {report['leaves']} leaves, "
-                  f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, {left}",
-                  file=sys.stderr, flush=True)
+            print(
+                f"dp: middle row: {report['tasks_done']}/{report['tasks']}{'' if report['walk_done'] else '+'} tasks "
+                f"({100 * done / max(known, 1):.0f}% of the states known so far), {report['leaves']} leaves, "
+                f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, {left}",
+                file=sys.stderr,
+                flush=True,
+            )
 
     return show
 
@@ -505,19 +544,37 @@ class DpHexiom:
             # exact whatever limits.solutions says: it costs nothing more.
             watch.start("count")
             if options.symmetry_breaking:
-                outcome, _ = count_classes(level, deadline=deadline, memory=memory, progress=progress_to_stderr(started))
+                outcome, _ = count_classes(
+                    level, deadline=deadline, memory=memory, progress=progress_to_stderr(started)
+                )
             else:
-                outcome = count_boards(level, make_plan(fold(level)), deadline=deadline, memory=memory,
-                                       progress=progress_to_stderr(started))
+                outcome = count_boards(
+                    level,
+                    make_plan(fold(level)),
+                    deadline=deadline,
+                    memory=memory,
+                    progress=progress_to_stderr(started),
+                )
             watch.stop("count")
             outcome.stats["count_method"] = _count_method(outcome.stats, options.symmetry_breaking)
             if not outcome.complete:
                 if outcome.count:  # the halves' finished leaves: boards that exist, a lower bound (N+)
-                    return Result(self.name, self.family, Status.SAT, (), False, outcome.count, dict(outcome.stats),
-                                  dict(watch.times), stopped_by=outcome.stopped_by)
+                    return Result(
+                        self.name,
+                        self.family,
+                        Status.SAT,
+                        (),
+                        False,
+                        outcome.count,
+                        dict(outcome.stats),
+                        dict(watch.times),
+                        stopped_by=outcome.stopped_by,
+                    )
                 return self._unknown(outcome.stats, watch, outcome.stopped_by)
             status = Status.SAT if outcome.count else Status.UNSAT
-            return Result(self.name, self.family, status, (), True, outcome.count, dict(outcome.stats), dict(watch.times))
+            return Result(
+                self.name, self.family, status, (), True, outcome.count, dict(outcome.stats), dict(watch.times)
+            )
 
         watch.start("count")
         outcome, solution = find_board(level, deadline=deadline, max_states=memory // DICT_BYTES_PER_STATE)
@@ -527,12 +584,16 @@ class DpHexiom:
             return self._unknown(stats, watch, outcome.stopped_by)
         stats["count"] = outcome.count
         if solution is None:
-            return base.finish(self.name, self.family, [], exhausted=True, proved_unsat=True, stats=stats, times=watch.times)
+            return base.finish(
+                self.name, self.family, [], exhausted=True, proved_unsat=True, stats=stats, times=watch.times
+            )
         if options.symmetry_breaking:  # the lex-leader of its class, as symmetry breaking promises
             solution = min((apply_symmetry(p, solution) for p in level.symmetries), key=symmetry_key)
         if on_solution is not None:
             on_solution(solution)
-        return base.finish(self.name, self.family, [solution], exhausted=False, proved_unsat=False, stats=stats, times=watch.times)
+        return base.finish(
+            self.name, self.family, [solution], exhausted=False, proved_unsat=False, stats=stats, times=watch.times
+        )
 
     def export(self, level: Level, options: Options) -> str:
         """The program's plan as text: per cell, the numbers it makes final and the frontier after it."""
@@ -552,7 +613,9 @@ class DpHexiom:
         return "\n".join(lines) + "\n"
 
     def _unknown(self, stats: dict, watch: base.Stopwatch, why: str | None) -> Result:
-        return Result(self.name, self.family, Status.UNKNOWN, (), False, 0, dict(stats), dict(watch.times), stopped_by=why)
+        return Result(
+            self.name, self.family, Status.UNKNOWN, (), False, 0, dict(stats), dict(watch.times), stopped_by=why
+        )
 
 
 def _count_method(stats: dict[str, Any], symmetry_breaking: bool) -> str:
@@ -560,7 +623,8 @@ def _count_method(stats: dict[str, Any], symmetry_breaking: bool) -> str:
     if symmetry_breaking:
         return "symmetry classes by Burnside: boards each symmetry fixes, counted on its folded board"
     return {
-        "halves": "dynamic programming by halves (one upper-half table, read again upside down, joined over the middle rows)",
+        "halves": "dynamic programming by halves "
+        "(one upper-half table, read again upside down, joined over the middle rows)",
         "rows": "dynamic programming over the cells in reading order (compiled)",
     }.get(stats.get("method"), "dynamic programming over the cells in reading order")
 

@@ -44,9 +44,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable, Collection
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any, Callable, Collection
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -87,9 +88,15 @@ def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
     rows = [tuple(c for c in r if c not in level.blocked_cells) for r in board.rows]
     m = level.side - 1
     row_of = {c: (r, j) for r, cells in enumerate(board.rows) for j, c in enumerate(cells)}
-    mu = next((p for p in level.symmetries
-               if all(row_of[p[c]][0] == 2 * m - row_of[c][0] for c in range(board.size))
-               and all(p[c] == c for c in board.rows[m])), None)
+    mu = next(
+        (
+            p
+            for p in level.symmetries
+            if all(row_of[p[c]][0] == 2 * m - row_of[c][0] for c in range(board.size))
+            and all(p[c] == c for c in board.rows[m])
+        ),
+        None,
+    )
     if mu is None:
         return None
     ends, done = [], 0
@@ -106,8 +113,14 @@ def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
     ghost = ghost_bits(upper)
     if any(mu[c] not in ghost for c in lower):
         return None
-    sigma = next((p for p in level.symmetries
-                  if all(row_of[p[c]][0] == row_of[c][0] for c in range(board.size)) and p[row[0]] != row[0]), None)
+    sigma = next(
+        (
+            p
+            for p in level.symmetries
+            if all(row_of[p[c]][0] == row_of[c][0] for c in range(board.size)) and p[row[0]] != row[0]
+        ),
+        None,
+    )
     position = {c: j for j, c in enumerate(row)}
     row_mirror = tuple(position[sigma[c]] for c in row) if sigma is not None else None
     return Halves(run_plan, tuple(ends), m, upper, row, lower, tuple(ghost[mu[c]] for c in lower), row_mirror)
@@ -122,9 +135,29 @@ def ghost_bits(upper: tuple[int, ...]) -> dict[int, int]:
 
 
 @njit(cache=True, nogil=True)
-def _join(a_frontiers, a_starts, a_tallies, a_counts, lower_defect, lower_cross, lower_adjacent, ghost_of_lower,
-          t_ghosts, t_starts, t_tallies, t_counts, row_empty, row_defect, shifts, bits, offsets, maxima, empties, defect,
-          per_frontier):
+def _join(
+    a_frontiers,
+    a_starts,
+    a_tallies,
+    a_counts,
+    lower_defect,
+    lower_cross,
+    lower_adjacent,
+    ghost_of_lower,
+    t_ghosts,
+    t_starts,
+    t_tallies,
+    t_counts,
+    row_empty,
+    row_defect,
+    shifts,
+    bits,
+    offsets,
+    maxima,
+    empties,
+    defect,
+    per_frontier,
+):
     """Sum over A's states of A's count times the count of T's complementary state (see the module's formula).
 
     ``per_frontier``, when as long as A's frontiers, receives each frontier's (each occupancy of row m+1's) share.
@@ -210,10 +243,18 @@ class _Shared:
 class HalvesCounter:
     """One level's count by halves: the upper half to row m-1, then tasks over row m."""
 
-    def __init__(self, halves: Halves, *, deadline: float | None = None, memory: int | None = None,
-                 progress: ProgressSink | None = None, threads: int = 2, check_mirror: bool = False,
-                 on_leaf: Callable[[tuple[bool, ...], int, list[tuple[tuple[bool, ...], int]]], None] | None = None,
-                 leaves: Collection[tuple[bool, ...]] | None = None) -> None:
+    def __init__(
+        self,
+        halves: Halves,
+        *,
+        deadline: float | None = None,
+        memory: int | None = None,
+        progress: ProgressSink | None = None,
+        threads: int = 2,
+        check_mirror: bool = False,
+        on_leaf: Callable[[tuple[bool, ...], int, list[tuple[tuple[bool, ...], int]]], None] | None = None,
+        leaves: Collection[tuple[bool, ...]] | None = None,
+    ) -> None:
         """``leaves`` restricts the count to those occupancies of row m (a cube of the count, for checks)."""
         self.halves = halves
         #: called per computed leaf: (row m's occupancy, its weight, [(row m+1's occupancy, boards)])
@@ -236,8 +277,9 @@ class HalvesCounter:
         neighbours = halves.plan.level.board.neighbours
         self._defect_of = {step.cell: step.defect for step in halves.plan.steps}
         self._lower_defect = np.array([self._defect_of[c] for c in halves.lower], np.int64)
-        self._lower_adjacent = np.array([j > 0 and halves.lower[j - 1] in neighbours[c]
-                                         for j, c in enumerate(halves.lower)], np.bool_)
+        self._lower_adjacent = np.array(
+            [j > 0 and halves.lower[j - 1] in neighbours[c] for j, c in enumerate(halves.lower)], np.bool_
+        )
         self._ghost_of_lower = np.array(halves.ghost_of_lower, np.int64)
 
     def _counter(self) -> RunCounter:
@@ -276,6 +318,7 @@ class HalvesCounter:
         weights: list[int] = []
         done_weight = [0]
         with ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="dp-halves") as pool:
+
             def submit(root: Layer, at: int) -> None:
                 weight = root.states
                 weights.append(weight)
@@ -310,15 +353,15 @@ class HalvesCounter:
                         submit(node, at)
                     return
                 for choice in (1, 0):  # the fullest prefixes are the heaviest: start them first
-                    prefix = path[:at - start_step] + [choice]
+                    prefix = path[: at - start_step] + [choice]
                     if self._viable is not None and not self._viable[len(prefix) - 1][_bits(prefix)]:
                         continue  # every leaf below is counted through its mirror image
-                    path[at - start_step:] = [choice]
+                    path[at - start_step :] = [choice]
                     child = main.advance(node, at, forced=choice)
                     if child.states:
                         walk(child, at + 1)
                     del child
-                del path[at - start_step:]
+                del path[at - start_step :]
 
             path: list[int] = []
             self.walk_started = time.monotonic()
@@ -405,10 +448,31 @@ class HalvesCounter:
         clock = self.shared.spent("lower row", clock)
         row_empty, row_defect, cross = self._overlap(occupied)
         shares = np.zeros(len(a_layer.frontiers) if self.on_leaf is not None else 0, np.uint64)
-        boards = int(_join(a_layer.frontiers, a_layer.starts, a_layer.tallies, a_layer.counts, self._lower_defect, cross,
-                           self._lower_adjacent, self._ghost_of_lower, t_ghosts, t_starts, t_tallies, t_counts,
-                           row_empty, row_defect, plan.shifts, plan.bits, plan.offsets, plan.maxima, plan.empties,
-                           plan.defect, shares))
+        boards = int(
+            _join(
+                a_layer.frontiers,
+                a_layer.starts,
+                a_layer.tallies,
+                a_layer.counts,
+                self._lower_defect,
+                cross,
+                self._lower_adjacent,
+                self._ghost_of_lower,
+                t_ghosts,
+                t_starts,
+                t_tallies,
+                t_counts,
+                row_empty,
+                row_defect,
+                plan.shifts,
+                plan.bits,
+                plan.offsets,
+                plan.maxima,
+                plan.empties,
+                plan.defect,
+                shares,
+            )
+        )
         self.shared.spent("join", clock)
         if self.on_leaf is not None:
             lower = [tuple(((f >> (3 * j)) & 7) != EMPTY for j in range(len(h.lower))) for f in a_layer.frontiers]
@@ -434,8 +498,9 @@ class HalvesCounter:
         h = self.halves
         neighbours = h.plan.level.board.neighbours
         empty_row = {c for c, o in zip(h.row, occupied) if not o}
-        row_defect = (sum(self._defect_of[c] for c in empty_row)
-                      + sum(1 for c in empty_row for n in neighbours[c] if n in empty_row and n > c))
+        row_defect = sum(self._defect_of[c] for c in empty_row) + sum(
+            1 for c in empty_row for n in neighbours[c] if n in empty_row and n > c
+        )
         cross = np.array([sum(1 for n in neighbours[c] if n in empty_row) for c in h.lower], np.int64)
         return len(empty_row), row_defect, cross
 
@@ -443,17 +508,28 @@ class HalvesCounter:
 
     def _stats(self, main: RunCounter) -> dict[str, Any]:
         stats = main.stats()
-        stats.update({"method": "halves", "leaves": self.shared.leaves,
-                      "cpu_seconds": {k: round(v, 2) for k, v in self.shared.seconds.items()},
-                      "peak_states": max(stats["peak_states"], self.shared.peak_states)})
+        stats.update(
+            {
+                "method": "halves",
+                "leaves": self.shared.leaves,
+                "cpu_seconds": {k: round(v, 2) for k, v in self.shared.seconds.items()},
+                "peak_states": max(stats["peak_states"], self.shared.peak_states),
+            }
+        )
         if self.check_mirror and self.halves.row_mirror is not None:
             stats["mirror_checks"] = self.shared.mirrored
         return stats
 
     def _report(self, what: str, layer: Layer) -> None:
         if self.progress is not None:
-            self.progress({"phase": what, "states": layer.states, "bytes": layer.nbytes,
-                           "elapsed": time.monotonic() - self.started})
+            self.progress(
+                {
+                    "phase": what,
+                    "states": layer.states,
+                    "bytes": layer.nbytes,
+                    "elapsed": time.monotonic() - self.started,
+                }
+            )
 
     def _report_task(self, done: int, total: int, tasks_done: int, tasks: int) -> None:
         with self.shared.lock:
@@ -461,17 +537,28 @@ class HalvesCounter:
         report_partial_count(boards)  # a killed run keeps them: N+
         if self.progress is None:
             return
-        self.progress({"phase": "middle row", "done_weight": done, "known_weight": total, "tasks_done": tasks_done,
-                       "tasks": tasks, "walk_done": self.walk_done, "leaves": leaves, "boards_so_far": boards,
-                       "elapsed": time.monotonic() - self.walk_started})
+        self.progress(
+            {
+                "phase": "middle row",
+                "done_weight": done,
+                "known_weight": total,
+                "tasks_done": tasks_done,
+                "tasks": tasks,
+                "walk_done": self.walk_done,
+                "leaves": leaves,
+                "boards_so_far": boards,
+                "elapsed": time.monotonic() - self.walk_started,
+            }
+        )
 
 
 def _bits(occupied: list[int] | list[bool]) -> int:
     return sum(int(o) << j for j, o in enumerate(occupied))
 
 
-def _viable_prefixes(width: int, row_mirror: tuple[int, ...] | None,
-                     leaves: Collection[tuple[bool, ...]] | None) -> list[np.ndarray] | None:
+def _viable_prefixes(
+    width: int, row_mirror: tuple[int, ...] | None, leaves: Collection[tuple[bool, ...]] | None
+) -> list[np.ndarray] | None:
     """Per prefix length k+1: which prefixes of row m have a completion x that is computed: x <= its mirror
     image (when ``row_mirror`` is given) and x in ``leaves`` (when given)."""
     if row_mirror is None and leaves is None:
@@ -502,16 +589,30 @@ def select(layer: Layer, keep: np.ndarray) -> Layer:
 def regroup(counter: RunCounter, layer: Layer, group: np.ndarray, codes: np.ndarray, step: int) -> Layer:
     """The runs ``group`` of ``layer`` under new frontier codes, equal codes merged (tallies unchanged)."""
     incoming = int((layer.starts[group + 1] - layer.starts[group]).sum())
-    return counter.merge(layer, counter.plan.steps[step], codes.astype(np.int64), np.zeros(len(group), np.int64),
-                         group.astype(np.int64), incoming)
+    return counter.merge(
+        layer,
+        counter.plan.steps[step],
+        codes.astype(np.int64),
+        np.zeros(len(group), np.int64),
+        group.astype(np.int64),
+        incoming,
+    )
 
 
-def count_by_halves(level: Level, *, run_plan: RunPlan | None = None, deadline: float | None = None,
-                    memory: int | None = None, progress: ProgressSink | None = None, threads: int = 2,
-                    check_mirror: bool = False) -> Outcome | None:
+def count_by_halves(
+    level: Level,
+    *,
+    run_plan: RunPlan | None = None,
+    deadline: float | None = None,
+    memory: int | None = None,
+    progress: ProgressSink | None = None,
+    threads: int = 2,
+    check_mirror: bool = False,
+) -> Outcome | None:
     """The level's plain count by halves, or None when the level does not split (see ``halves_for``)."""
     halves = halves_for(level, run_plan)
     if halves is None:
         return None
-    return HalvesCounter(halves, deadline=deadline, memory=memory, progress=progress, threads=threads,
-                         check_mirror=check_mirror).count()
+    return HalvesCounter(
+        halves, deadline=deadline, memory=memory, progress=progress, threads=threads, check_mirror=check_mirror
+    ).count()

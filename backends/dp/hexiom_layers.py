@@ -75,8 +75,16 @@ class Radix:
 class LayerProgram:
     """One fold's program, layer by layer, in arrays."""
 
-    def __init__(self, level: Level, plan: Plan, *, deadline: float | None = None, memory: int | None = None,
-                 progress: ProgressSink | None = None, mirror: bool = True) -> None:
+    def __init__(
+        self,
+        level: Level,
+        plan: Plan,
+        *,
+        deadline: float | None = None,
+        memory: int | None = None,
+        progress: ProgressSink | None = None,
+        mirror: bool = True,
+    ) -> None:
         self.plan = plan
         #: step -> how the left-right mirror permutes the frontier's positions, where it may merge states
         self.mirror_at = mirror_merges(level, plan) if mirror else {}
@@ -103,7 +111,9 @@ class LayerProgram:
             for r in range(top):
                 self.can[v, r] = stock.can_show(v, min(v + r, MAX_TILE))
                 self.must[v, r] = stock.must_show(v, min(v + r, MAX_TILE))
-        self.future = [np.array([step.future_at_least[min(f)] for f in self.fields], dtype=np.int64) for step in plan.steps]
+        self.future = [
+            np.array([step.future_at_least[min(f)] for f in self.fields], dtype=np.int64) for step in plan.steps
+        ]
         # shown number -> its digit column in the stock, -1 when no movable tile has it
         self.place = np.array(self.radix.place, dtype=np.int64)
         self.column_of = np.full(16, -1, dtype=np.int64)
@@ -203,8 +213,10 @@ class LayerProgram:
         # the next layer's distinct frontiers
         width = len(step.keep)
         shifts = (4 * np.arange(width)).astype(np.uint64)
-        codes = [(kept.astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64) if width else np.zeros(len(kept), np.uint64)
-                 for _, kept, _ in decided]
+        codes = [
+            (kept.astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64) if width else np.zeros(len(kept), np.uint64)
+            for _, kept, _ in decided
+        ]
         valid_codes = np.concatenate([c[ok] for c, (ok, _, _) in zip(codes, decided)])
         table, where = np.unique(valid_codes, return_inverse=True)
         frontiers = ((table[:, None] >> shifts) & 15).astype(np.int8) if width else np.zeros((len(table), 0), np.int8)
@@ -219,7 +231,7 @@ class LayerProgram:
         offset = 0
         for code, (ok, _, taken) in zip(codes, decided):
             next_id = np.full(len(code), -1, dtype=np.int64)
-            next_id[ok] = where[offset:offset + int(ok.sum())]
+            next_id[ok] = where[offset : offset + int(ok.sum())]
             offset += int(ok.sum())
             target = next_id[fid]
             alive = np.flatnonzero(target >= 0)
@@ -242,7 +254,9 @@ class LayerProgram:
         del new_keys, new_counts
         if self.memory is not None and len(keys) * BYTES_PER_STATE // 2 > self.memory:
             raise Stopped("memory budget")
-        self.peak_bytes = max(self.peak_bytes, keys.nbytes * 3 + counts.nbytes * 2 + self.keys.nbytes + self.counts.nbytes)
+        self.peak_bytes = max(
+            self.peak_bytes, keys.nbytes * 3 + counts.nbytes * 2 + self.keys.nbytes + self.counts.nbytes
+        )
         order = np.argsort(keys, kind="stable")
         keys = keys[order]
         counts = counts[order]
@@ -269,11 +283,17 @@ class LayerProgram:
             began = time.monotonic()
             self.next_layer(i)
             if self.progress is not None:
-                self.progress({
-                    "step": i + 1, "steps": steps, "frontiers": len(self.frontiers), "states": len(self.keys),
-                    "bytes": int(self.keys.nbytes + self.counts.nbytes), "step_seconds": time.monotonic() - began,
-                    "elapsed": time.monotonic() - started,
-                })
+                self.progress(
+                    {
+                        "step": i + 1,
+                        "steps": steps,
+                        "frontiers": len(self.frontiers),
+                        "states": len(self.keys),
+                        "bytes": int(self.keys.nbytes + self.counts.nbytes),
+                        "step_seconds": time.monotonic() - began,
+                        "elapsed": time.monotonic() - started,
+                    }
+                )
         finished = self.keys == 0  # the empty frontier (id 0) with nothing left in stock (index 0)
         return int(sum(int(c) for c in self.counts[finished]))
 
@@ -307,8 +327,15 @@ def mirror_merges(level: Level, plan: Plan) -> dict[int, np.ndarray]:
     return merges
 
 
-def count_layers(level: Level, plan: Plan, *, deadline: float | None = None, memory: int | None = None,
-                 progress: ProgressSink | None = None, mirror: bool = True) -> Outcome:
+def count_layers(
+    level: Level,
+    plan: Plan,
+    *,
+    deadline: float | None = None,
+    memory: int | None = None,
+    progress: ProgressSink | None = None,
+    mirror: bool = True,
+) -> Outcome:
     """The number of solutions on a fold of the level, by the array program."""
     program = LayerProgram(level, plan, deadline=deadline, memory=memory, progress=progress, mirror=mirror)
     try:

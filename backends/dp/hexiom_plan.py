@@ -7,8 +7,9 @@ on its own so that neither of them imports the other's module back.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ...models.hexiom import MAX_TILE, Level
 
@@ -140,7 +141,7 @@ def make_plan(vertices: Sequence[Vertex]) -> Plan:
         keep = tuple(p for p, u in enumerate(extended) if last[u] > i)
         gone += sum(vertices[extended[p]].weight for p in finalised)
 
-        def undecided(u: int) -> int:
+        def undecided(u: int, i: int = i) -> int:
             return sum(m for w, m in link[u].items() if w > i)
 
         kept = set(keep)
@@ -150,7 +151,7 @@ def make_plan(vertices: Sequence[Vertex]) -> Plan:
             if p in kept
         )
         after = [extended[p] for p in keep]
-        future = [v for v in vertices[i + 1:] if v.locked is None]
+        future = [v for v in vertices[i + 1 :] if v.locked is None]
         steps.append(
             Step(
                 vertex=vertex,
@@ -200,7 +201,9 @@ class Stock:
         self.limit = (1 << bits) - 1
         self.guards = sum(1 << (f * self.stride + bits) for f in range(len(fields)))
         #: what showing number d once takes from the stock (-1: the level has no movable tile d)
-        self.take = tuple(self.pack([int(d in f) for f in fields], guards=False) if d in self.present else -1 for d in NUMBERS)
+        self.take = tuple(
+            self.pack([int(d in f) for f in fields], guards=False) if d in self.present else -1 for d in NUMBERS
+        )
         self.start = tuple(sum(movable[d] for d in f) for f in fields)
         self.initial = self.pack(self.start)
 
@@ -241,8 +244,9 @@ class Stopped(Exception):
 ProgressSink = Callable[[dict[str, Any]], None]
 
 
-def program_stats(vertices: int, width: int, peak_states: int, transitions: int,
-                  peak_bytes: int | None = None) -> dict[str, Any]:
+def program_stats(
+    vertices: int, width: int, peak_states: int, transitions: int, peak_bytes: int | None = None
+) -> dict[str, Any]:
     """The stats every counting program reports (the JSON's ``stats``), named once."""
     stats: dict[str, Any] = {
         "vertices": vertices,

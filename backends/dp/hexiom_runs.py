@@ -39,9 +39,10 @@ the halves counter needs both.  Everything comes from the rules in
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -96,7 +97,10 @@ class RunPlan:
         number_sum = sum(d * level.tile_counts[d] for d in range(MAX_TILE + 1))
         self.defect = number_sum // 2 - edges + 6 * self.empties
         self.possible = (
-            self.empties >= 0 and self.defect >= 0 and number_sum % 2 == 0 and all(m >= 0 for m in movable)
+            self.empties >= 0
+            and self.defect >= 0
+            and number_sum % 2 == 0
+            and all(m >= 0 for m in movable)
             and not any(c in level.blocked_cells for c in level.locked)
         )
         present = [d for d in range(MAX_TILE + 1) if movable[d] > 0]
@@ -166,24 +170,26 @@ class RunPlan:
                     locks += 1
                     lock_sum += locked[extended[p]]
             lock_at = [-1 if n is None else n for n in step.locked_at]
-            steps.append(RunStep(
-                old_width=len(extended) - 1,
-                neighbours=np.array([p for p, _, _ in step.earlier], np.int64),
-                finalised=np.array(step.finalised, np.int64),
-                keep=np.array(step.keep, np.int64),
-                room=np.array(step.after_room, np.int64),
-                keep_lock=np.array([lock_at[p] for p in step.keep], np.int64),
-                final_lock=np.array([lock_at[p] for p in step.finalised], np.int64),
-                defect=6 - step.vertex.degree,
-                lock=-1 if step.vertex.locked is None else step.vertex.locked,
-                finalised_so_far=final,
-                edges_so_far=edges,
-                locks_final=locks,
-                lock_sum_final=lock_sum,
-                free_left=sum(1 for n in locked[i + 1:] if n is None),
-                cell=step.vertex.cells[0],
-                cells=tuple(plan.steps[u].vertex.cells[0] for u in plan.frontiers[i]),
-            ))
+            steps.append(
+                RunStep(
+                    old_width=len(extended) - 1,
+                    neighbours=np.array([p for p, _, _ in step.earlier], np.int64),
+                    finalised=np.array(step.finalised, np.int64),
+                    keep=np.array(step.keep, np.int64),
+                    room=np.array(step.after_room, np.int64),
+                    keep_lock=np.array([lock_at[p] for p in step.keep], np.int64),
+                    final_lock=np.array([lock_at[p] for p in step.finalised], np.int64),
+                    defect=6 - step.vertex.degree,
+                    lock=-1 if step.vertex.locked is None else step.vertex.locked,
+                    finalised_so_far=final,
+                    edges_so_far=edges,
+                    locks_final=locks,
+                    lock_sum_final=lock_sum,
+                    free_left=sum(1 for n in locked[i + 1 :] if n is None),
+                    cell=step.vertex.cells[0],
+                    cells=tuple(plan.steps[u].vertex.cells[0] for u in plan.frontiers[i]),
+                )
+            )
         return tuple(steps)
 
     def digits(self, codes: np.ndarray) -> list[np.ndarray]:
@@ -219,8 +225,26 @@ class Layer:
 
 
 @njit(cache=True, nogil=True)
-def _transitions(frontiers, old_width, neighbours, finalised, keep, room, keep_lock, final_lock, defect, lock, fits,
-                 field_of, shifts, forced, ghost_bit, out_code, out_shift, out_ok):
+def _transitions(
+    frontiers,
+    old_width,
+    neighbours,
+    finalised,
+    keep,
+    room,
+    keep_lock,
+    final_lock,
+    defect,
+    lock,
+    fits,
+    field_of,
+    shifts,
+    forced,
+    ghost_bit,
+    out_code,
+    out_shift,
+    out_ok,
+):
     """Per frontier and choice (empty, occupied): the next frontier, the tally shift, and whether it can follow."""
     values = np.empty(64, np.int64)
     low = (np.int64(1) << FRONTIER_BITS) - 1
@@ -290,10 +314,42 @@ def _transitions(frontiers, old_width, neighbours, finalised, keep, room, keep_l
 
 
 @njit(cache=True, nogil=True)
-def _gather(order, codes, shifts_by, sources, starts, tallies, counts, width, room, guards, shifts, bits, offsets,
-            weights, box, dense_box, tracked_numbers, n_derived, low, low_max, high_max, empties, defect_max, finalised_so_far,
-            edges_so_far, locks_final, lock_sum_final, free_left, scratch, code_at, out_frontiers, out_starts, out_tallies,
-            out_counts):
+def _gather(
+    order,
+    codes,
+    shifts_by,
+    sources,
+    starts,
+    tallies,
+    counts,
+    width,
+    room,
+    guards,
+    shifts,
+    bits,
+    offsets,
+    weights,
+    box,
+    dense_box,
+    tracked_numbers,
+    n_derived,
+    low,
+    low_max,
+    high_max,
+    empties,
+    defect_max,
+    finalised_so_far,
+    edges_so_far,
+    locks_final,
+    lock_sum_final,
+    free_left,
+    scratch,
+    code_at,
+    out_frontiers,
+    out_starts,
+    out_tallies,
+    out_counts,
+):
     """Add up the shifted runs that reach each next frontier (transitions sorted by it); returns (frontiers, states).
 
     ``scratch`` (zeros, box-sized when the box is dense) is left as it came.
@@ -418,8 +474,14 @@ def shrunk(array: np.ndarray, size: int) -> np.ndarray:
 class RunCounter:
     """Layers of one level's plain board, step by step, within a deadline and a memory budget."""
 
-    def __init__(self, run_plan: RunPlan, *, deadline: float | None = None, memory: int | None = None,
-                 progress: ProgressSink | None = None) -> None:
+    def __init__(
+        self,
+        run_plan: RunPlan,
+        *,
+        deadline: float | None = None,
+        memory: int | None = None,
+        progress: ProgressSink | None = None,
+    ) -> None:
         self.plan = run_plan
         self.deadline = deadline
         self.memory = memory
@@ -440,15 +502,26 @@ class RunCounter:
     def start(self) -> Layer:
         if not self.plan.possible:
             return Layer(np.zeros(0, np.int64), np.zeros(1, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint64))
-        return Layer(np.zeros(1, np.int64), np.array([0, 1], np.int64), np.array([self.plan.start_code], np.int64),
-                     np.ones(1, np.uint64))
+        return Layer(
+            np.zeros(1, np.int64),
+            np.array([0, 1], np.int64),
+            np.array([self.plan.start_code], np.int64),
+            np.ones(1, np.uint64),
+        )
 
     def check_clock(self) -> None:
         if self.deadline is not None and time.monotonic() >= self.deadline:
             raise Stopped("time limit")
 
-    def advance(self, layer: Layer, i: int, forced: int = -1, ghost_bit: int = -1, budget: int | None = None,
-                slot: int | None = None) -> Layer:
+    def advance(
+        self,
+        layer: Layer,
+        i: int,
+        forced: int = -1,
+        ghost_bit: int = -1,
+        budget: int | None = None,
+        slot: int | None = None,
+    ) -> Layer:
         """Decide step i's cell (both ways, or only ``forced``), merging equal states.
 
         ``ghost_bit`` >= 0 records the cell's occupancy in that bit of the frontier code.  With ``slot``, the
@@ -461,9 +534,26 @@ class RunCounter:
         codes = np.empty(2 * n, np.int64)
         shifts_by = np.empty(2 * n, np.int64)
         ok = np.empty(2 * n, np.bool_)
-        _transitions(layer.frontiers, step.old_width, step.neighbours, step.finalised, step.keep, step.room,
-                     step.keep_lock, step.final_lock, step.defect, step.lock, p.fits, p.field_of, p.shifts,
-                     forced, ghost_bit, codes, shifts_by, ok)
+        _transitions(
+            layer.frontiers,
+            step.old_width,
+            step.neighbours,
+            step.finalised,
+            step.keep,
+            step.room,
+            step.keep_lock,
+            step.final_lock,
+            step.defect,
+            step.lock,
+            p.fits,
+            p.field_of,
+            p.shifts,
+            forced,
+            ghost_bit,
+            codes,
+            shifts_by,
+            ok,
+        )
         chosen = np.flatnonzero(ok)
         sources = chosen // 2
         incoming = int((layer.starts[sources + 1] - layer.starts[sources]).sum())
@@ -471,13 +561,28 @@ class RunCounter:
         if limit is not None and layer.nbytes + incoming * BYTES_PER_STATE > limit:
             raise Stopped("memory budget")
         self.check_clock()
-        result = self.merge(layer, step, codes[chosen], shifts_by[chosen], sources, incoming,
-                            None if slot is None else self.buffers(slot, incoming))
+        result = self.merge(
+            layer,
+            step,
+            codes[chosen],
+            shifts_by[chosen],
+            sources,
+            incoming,
+            None if slot is None else self.buffers(slot, incoming),
+        )
         self.peak_states = max(self.peak_states, result.states)
         return result
 
-    def merge(self, layer: Layer, step: RunStep, codes: np.ndarray, shifts_by: np.ndarray, sources: np.ndarray,
-              incoming: int, reused: tuple[np.ndarray, np.ndarray] | None = None) -> Layer:
+    def merge(
+        self,
+        layer: Layer,
+        step: RunStep,
+        codes: np.ndarray,
+        shifts_by: np.ndarray,
+        sources: np.ndarray,
+        incoming: int,
+        reused: tuple[np.ndarray, np.ndarray] | None = None,
+    ) -> Layer:
         """Run ``sources[t]`` of ``layer``, its tallies shifted by ``shifts_by[t]``, filed under the next frontier
         ``codes[t]``, equal states merged (the gather kernel with step ``step``'s bounds).
 
@@ -494,11 +599,40 @@ class RunCounter:
         else:
             out_tallies, out_counts = reused
         n_frontiers, n_states = _gather(
-            order, codes, shifts_by, sources, layer.starts, layer.tallies, layer.counts, len(step.keep), step.room,
-            p.guards, p.shifts, p.bits, p.offsets, p.weights, p.box, DENSE_BOX, p.tracked_numbers, len(p.derived),
-            p.derived_low, p.derived_low_max, p.derived_high_max, p.empties, p.defect, step.finalised_so_far,
-            step.edges_so_far, step.locks_final, step.lock_sum_final, step.free_left, *self.scratch(),
-            out_frontiers, out_starts, out_tallies, out_counts)
+            order,
+            codes,
+            shifts_by,
+            sources,
+            layer.starts,
+            layer.tallies,
+            layer.counts,
+            len(step.keep),
+            step.room,
+            p.guards,
+            p.shifts,
+            p.bits,
+            p.offsets,
+            p.weights,
+            p.box,
+            DENSE_BOX,
+            p.tracked_numbers,
+            len(p.derived),
+            p.derived_low,
+            p.derived_low_max,
+            p.derived_high_max,
+            p.empties,
+            p.defect,
+            step.finalised_so_far,
+            step.edges_so_far,
+            step.locks_final,
+            step.lock_sum_final,
+            step.free_left,
+            *self.scratch(),
+            out_frontiers,
+            out_starts,
+            out_tallies,
+            out_counts,
+        )
         self.transitions += incoming
         self.peak_bytes = max(self.peak_bytes, layer.nbytes + out_tallies.nbytes + out_counts.nbytes)
         if reused is None:
@@ -538,17 +672,26 @@ class RunCounter:
             began = time.monotonic()
             layer = self.advance(layer, i)
             if self.progress is not None:
-                self.progress({"step": i + 1, "steps": steps, "frontiers": len(layer.frontiers), "states": layer.states,
-                               "bytes": layer.nbytes, "step_seconds": time.monotonic() - began,
-                               "elapsed": time.monotonic() - started})
+                self.progress(
+                    {
+                        "step": i + 1,
+                        "steps": steps,
+                        "frontiers": len(layer.frontiers),
+                        "states": layer.states,
+                        "bytes": layer.nbytes,
+                        "step_seconds": time.monotonic() - began,
+                        "elapsed": time.monotonic() - started,
+                    }
+                )
         return layer
 
     def stats(self) -> dict[str, Any]:
         return program_stats(len(self.plan.steps), self.plan.width, self.peak_states, self.transitions, self.peak_bytes)
 
 
-def count_runs(run_plan: RunPlan, *, deadline: float | None = None, memory: int | None = None,
-               progress: ProgressSink | None = None) -> Outcome:
+def count_runs(
+    run_plan: RunPlan, *, deadline: float | None = None, memory: int | None = None, progress: ProgressSink | None = None
+) -> Outcome:
     """The plain count row by row: every step breadth first."""
     counter = RunCounter(run_plan, deadline=deadline, memory=memory, progress=progress)
     try:

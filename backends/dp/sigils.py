@@ -96,7 +96,7 @@ def orientations(piece: Piece, mirroring: bool) -> list[tuple[tuple[int, int], .
     """The piece's distinct shapes under quarter turns (and flips when allowed), top-left at (0, 0)."""
     found = set()
     cells = list(piece.shape)
-    for flip in ((False, True) if mirroring else (False,)):
+    for flip in (False, True) if mirroring else (False,):
         shape = [(r, -c) for r, c in cells] if flip else cells
         for _ in range(4):
             shape = [(c, -r) for r, c in shape]  # a quarter turn
@@ -176,8 +176,13 @@ class Program:
         return Outcome(True, layer.get(0, 0), self.stats(), None, layers)
 
     def stats(self) -> dict[str, Any]:
-        return {"window": self.scan.window, "widest_layer": self.widest, "transitions": self.transitions,
-                "placements": sum(len(s) for s in self.scan.starts), "transposed": self.scan.transposed}
+        return {
+            "window": self.scan.window,
+            "widest_layer": self.widest,
+            "transitions": self.transitions,
+            "placements": sum(len(s) for s in self.scan.starts),
+            "transposed": self.scan.transposed,
+        }
 
     def walk_back(self, layers: list[dict[int, int]], pieces: tuple[str, ...]) -> Solution:
         """One tiling: from the full frame back to the empty one, a predecessor at every cell."""
@@ -191,7 +196,9 @@ class Program:
                 chosen.append((pieces[start.type], start.cells))
         return Solution.of(chosen)
 
-    def _predecessor(self, i: int, before: dict[int, int], state: int, window: int, low: int) -> tuple[int, Start | None]:
+    def _predecessor(
+        self, i: int, before: dict[int, int], state: int, window: int, low: int
+    ) -> tuple[int, Start | None]:
         for key in before:
             covered = key & low
             stock = key >> window
@@ -241,26 +248,34 @@ class DpSigils:
             return Result(self.name, self.family, status, (), True, outcome.count, outcome.stats, dict(watch.times))
         stats = dict(outcome.stats, count=outcome.count)
         if not outcome.count:
-            return base.finish(self.name, self.family, [], exhausted=True, proved_unsat=True, stats=stats, times=watch.times)
+            return base.finish(
+                self.name, self.family, [], exhausted=True, proved_unsat=True, stats=stats, times=watch.times
+            )
         watch.start("rebuild")
         assert outcome.layers is not None
         solution = program.walk_back(outcome.layers, tuple(p.name for p in level.pieces))
         watch.stop("rebuild")
         if on_solution is not None:
             on_solution(solution)
-        return base.finish(self.name, self.family, [solution], exhausted=False, proved_unsat=False, stats=stats, times=watch.times)
+        return base.finish(
+            self.name, self.family, [solution], exhausted=False, proved_unsat=False, stats=stats, times=watch.times
+        )
 
     def export(self, level: Level, options: Options) -> str:
         """The scan as text: per scan cell, its model cell and how many placements start there."""
         scan = Scan(level)
-        lines = [f"# dp:{self.variant} scan of a {level.width}x{level.height} frame "
-                 f"({'transposed' if scan.transposed else 'row by row'}), window {scan.window} cells",
-                 "# scan-cell model-cell placements-starting-here"]
+        lines = [
+            f"# dp:{self.variant} scan of a {level.width}x{level.height} frame "
+            f"({'transposed' if scan.transposed else 'row by row'}), window {scan.window} cells",
+            "# scan-cell model-cell placements-starting-here",
+        ]
         lines += [f"{i} {scan.model_cell(level, i)} {len(s)}" for i, s in enumerate(scan.starts)]
         return "\n".join(lines) + "\n"
 
     def _unknown(self, stats: dict, watch: base.Stopwatch, why: str | None) -> Result:
-        return Result(self.name, self.family, Status.UNKNOWN, (), False, 0, dict(stats), dict(watch.times), stopped_by=why)
+        return Result(
+            self.name, self.family, Status.UNKNOWN, (), False, 0, dict(stats), dict(watch.times), stopped_by=why
+        )
 
 
 def make(variant: str) -> DpSigils:

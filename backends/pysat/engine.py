@@ -14,16 +14,17 @@ import functools
 import signal
 import threading
 import time
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Callable, Collection, Iterable, Iterator, Mapping
+from typing import Any
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from .. import registry
-from ..runner import interrupts_held
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
+from ..runner import interrupts_held
 
 #: SAT solvers a variant may name after ``@``.  All of them add clauses between
 #: solves (enumeration needs it) and can stop early (time limits need it);
@@ -98,8 +99,9 @@ class PysatBackend:
     """One (family, CNF encoding, SAT solver) configuration, e.g. ``pysat:totalizer@glucose4``."""
 
     def __init__(self, family: str, variant: str, family_translator: Any = None, backend: str = "pysat") -> None:
-        """``family_translator`` (anything with ``ENCODINGS``, the variants it takes, and ``encode``) replaces the shipped
-        ``backends/pysat/<family>.py``: a plugin's own CNF gets these mechanics under its own ``backend`` name."""
+        """``family_translator`` (anything with ``ENCODINGS``, the variants it takes, and ``encode``) replaces
+        the shipped ``backends/pysat/<family>.py``: a plugin's own CNF gets these mechanics under its own
+        ``backend`` name."""
         self.family = family
         self.name = f"{backend}:{variant}"
         self.encoding, self.solver = split_variant(variant)
@@ -172,14 +174,24 @@ class PysatBackend:
             stats.update(solver_stats(solver))
         stats["blocking_clauses"] = len(solutions) if options.enumerate else 0
 
-        return finish(self.name, self.family, solutions, exhausted=exhausted, stats=stats, times=watch.times,
-                      stopped_by=stopped_by)
+        return finish(
+            self.name,
+            self.family,
+            solutions,
+            exhausted=exhausted,
+            stats=stats,
+            times=watch.times,
+            stopped_by=stopped_by,
+        )
 
     # --------------------------------------------------------------- export
 
     def export(self, level: Any, options: Options) -> str:
         cnf = self.translator.encode(level, self.encoding, options)
-        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} {self.name.partition(':')[0]}:{self.encoding}"]
+        header = [
+            f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} "
+            f"{self.name.partition(':')[0]}:{self.encoding}"
+        ]
         return to_dimacs(cnf, header)
 
 
@@ -301,8 +313,11 @@ def first_solution_lex_leader(translator: ModuleType, options: Options) -> bool:
     conflicts, where the plain CNF takes thousands (``FIRST_SOLUTION_LEX_LEADER``).
     Counts never change: enumeration runs as asked.
     """
-    return not options.enumerate and not options.symmetry_breaking and getattr(
-        translator, "FIRST_SOLUTION_LEX_LEADER", False)
+    return (
+        not options.enumerate
+        and not options.symmetry_breaking
+        and getattr(translator, "FIRST_SOLUTION_LEX_LEADER", False)
+    )
 
 
 def shuffled(cnf: CnfEncoding, seed: int, renumber: bool = True) -> CnfEncoding:

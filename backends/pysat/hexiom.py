@@ -99,21 +99,34 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
         if mutation.keep("implied: an occupied cell holds a tile"):
             clauses.append([-occupied[c], *on_cell])
         if mutation.keep("implied: a tile occupies its cell"):
-            clauses.extend([-p, q] for p, q in (mutation.implication("implied: a tile occupies its cell", t, occupied[c])
-                                                for t in on_cell))
+            clauses.extend(
+                [-p, q]
+                for p, q in (mutation.implication("implied: a tile occupies its cell", t, occupied[c]) for t in on_cell)
+            )
 
     # Every tile of the level is placed: exactly tile_counts[d] cells hold number d.
     for d in range(MAX_TILE + 1):
         with_d = [tile[c, d] for c in open_cells if (c, d) in tile]
         if mutation.keep("tile counts"):
-            clauses.extend(exactly(pool, with_d, mutation.bound("tile counts", level.tile_counts[d]),
-                                   TILE_COUNT_ENCODINGS[tile_encoding]))
+            clauses.extend(
+                exactly(
+                    pool,
+                    with_d,
+                    mutation.bound("tile counts", level.tile_counts[d]),
+                    TILE_COUNT_ENCODINGS[tile_encoding],
+                )
+            )
 
     # Redundant, for propagation: exactly as many cells are occupied as there are tiles.
     if mutation.keep("implied: occupied cells = tiles"):
-        clauses.extend(exactly(pool, list(occupied.values()), mutation.bound("implied: occupied cells = tiles",
-                                                                             level.tile_total),
-                               TILE_COUNT_ENCODINGS[tile_encoding]))
+        clauses.extend(
+            exactly(
+                pool,
+                list(occupied.values()),
+                mutation.bound("implied: occupied cells = tiles", level.tile_total),
+                TILE_COUNT_ENCODINGS[tile_encoding],
+            )
+        )
 
     # A tile numbered d has exactly d occupied neighbours.
     for c in open_cells:
@@ -216,7 +229,9 @@ def neighbours_by_subsets(on_cell: dict[int, int], around: list[int]) -> list[li
     return clauses
 
 
-def neighbours_by_gated_cardenc(pool: IDPool, on_cell: dict[int, int], around: list[int], encoding: int) -> list[list[int]]:
+def neighbours_by_gated_cardenc(
+    pool: IDPool, on_cell: dict[int, int], around: list[int], encoding: int
+) -> list[list[int]]:
     """With tile d, a CardEnc "exactly d" over the neighbours; each clause is guarded by ``not tile``."""
     clauses: list[list[int]] = []
     for d, t in on_cell.items():

@@ -10,7 +10,7 @@ becomes clauses over those variables.  Names appear only in the pool's keys
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
@@ -49,9 +49,11 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     def exactly_one(literals: Sequence[int]) -> None:
         if variant == "pairwise":
             clauses.append(list(literals))
-            clauses.extend([-a, -b] for i, a in enumerate(literals) for b in literals[i + 1:])
+            clauses.extend([-a, -b] for i, a in enumerate(literals) for b in literals[i + 1 :])
         else:
-            clauses.extend(CardEnc.equals(lits=list(literals), bound=1, vpool=pool, encoding=EncType.seqcounter).clauses)
+            clauses.extend(
+                CardEnc.equals(lits=list(literals), bound=1, vpool=pool, encoding=EncType.seqcounter).clauses
+            )
 
     # each value sits at exactly one position
     if mutation.keep("a value at one position"):

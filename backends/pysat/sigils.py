@@ -80,12 +80,15 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     for (_, cells), var in place.items():
         for cell in cells:
             covering[cell].append(var)
-    for cell, options_here in covering.items():
+    for options_here in covering.values():
         if mutation.keep("every cell covered"):
             clauses.append(options_here)
         if len(options_here) > 1 and mutation.keep("implied: no cell covered twice"):
-            clauses.extend(CardEnc.atmost(options_here, mutation.bound("implied: no cell covered twice", 1),
-                                          vpool=pool, encoding=one_per_cell).clauses)
+            clauses.extend(
+                CardEnc.atmost(
+                    options_here, mutation.bound("implied: no cell covered twice", 1), vpool=pool, encoding=one_per_cell
+                ).clauses
+            )
 
     # Each piece type is placed at most as often as the level lists it.  At
     # least follows: the pieces' area equals the frame's (else the level is
@@ -95,8 +98,9 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     for piece, count in zip(level.pieces, level.piece_counts):
         of_type = [var for (name, _), var in place.items() if name == piece.name]
         if mutation.keep("piece counts"):
-            clauses.extend(CardEnc.atmost(of_type, mutation.bound("piece counts", count), vpool=pool,
-                                          encoding=counts).clauses)
+            clauses.extend(
+                CardEnc.atmost(of_type, mutation.bound("piece counts", count), vpool=pool, encoding=counts).clauses
+            )
 
     # Symmetry breaking: the tiling is the lex-leader of its orbit.
     if options.symmetry_breaking:
@@ -129,10 +133,7 @@ def lex_leader(pool: IDPool, level: Level, place: dict[Placement, int]) -> list[
     clauses: list[list[int]] = []
     order = sorted(place, key=lambda p: (p[1][0], level.type_index[p[0]], p[1]))
     for s, symmetry in enumerate(level.symmetries):
-        image = {
-            p: (symmetry.rename(p[0]), tuple(sorted(symmetry.cells[c] for c in p[1])))
-            for p in order
-        }
+        image = {p: (symmetry.rename(p[0]), tuple(sorted(symmetry.cells[c] for c in p[1]))) for p in order}
         if all(image[p] == p for p in order) or not mutation.keep_symmetry("lex-leader", s):
             continue
         pairs: list[tuple[int, int]] = []

@@ -38,16 +38,22 @@ def encode(level, variant, options):
 
     for cell in range(board.size):
         here = [holds[cell, n] for n in numbers]
-        cnf.append([-full[cell], *here])                      # full means some number is here ...
-        cnf.extend([[-lit, full[cell]] for lit in here])      # ... and any number makes it full
+        cnf.append([-full[cell], *here])  # full means some number is here ...
+        cnf.extend([[-lit, full[cell]] for lit in here])  # ... and any number makes it full
         cnf.extend(CardEnc.atmost(here, 1, vpool=pool).clauses)
         if cell in level.blocked_cells:
             cnf.append([-full[cell]])
     for cell, n in level.locked_tiles:
         cnf.append([holds[cell, n]])
     for n in numbers:
-        cnf.extend(CardEnc.equals([holds[cell, n] for cell in range(board.size)], level.tile_counts[n],
-                                  vpool=pool, encoding=EncType.totalizer).clauses)
+        cnf.extend(
+            CardEnc.equals(
+                [holds[cell, n] for cell in range(board.size)],
+                level.tile_counts[n],
+                vpool=pool,
+                encoding=EncType.totalizer,
+            ).clauses
+        )
     for cell in range(board.size):
         around = [full[other] for other in board.neighbours[cell]]
         for n in numbers:
@@ -82,10 +88,14 @@ def make(family, variant):
 
 #: What trisolve's registry asks of a backend (backends/registry.py).  An installed package
 #: names this object in its ``trisolve.backends`` entry points instead of being --plugin'ed.
-BACKEND = types.SimpleNamespace(VARIANTS={"hexiom": VARIANTS}, DEFAULT_VARIANT={"hexiom": "fixed"},
-                                available=lambda: None, make=make,
-                                # no lex-leader constraints here: runs with --symmetry-breaking answer unknown
-                                NO_SYMMETRY_BREAKING={"hexiom"})
+BACKEND = types.SimpleNamespace(
+    VARIANTS={"hexiom": VARIANTS},
+    DEFAULT_VARIANT={"hexiom": "fixed"},
+    available=lambda: None,
+    make=make,
+    # no lex-leader constraints here: runs with --symmetry-breaking answer unknown
+    NO_SYMMETRY_BREAKING={"hexiom"},
+)
 
 if __name__ == "trisolve_plugin":  # run by --plugin
     from trisolve.backends import registry

@@ -7,7 +7,19 @@ import sys
 
 import click
 
-from .common import COUNT, interrupted_exit, JOBS, SEED, TIMEOUT, UsageProblem, load_plugins, plugin_option, print_json, resolve_backends, split_list
+from .common import (
+    COUNT,
+    JOBS,
+    SEED,
+    TIMEOUT,
+    UsageProblem,
+    interrupted_exit,
+    load_plugins,
+    plugin_option,
+    print_json,
+    resolve_backends,
+    split_list,
+)
 from .generate_cmd import family_params, generating_families, size_options
 
 
@@ -17,22 +29,56 @@ from .generate_cmd import family_params, generating_families, size_options
 @size_options
 @click.option("--unique", is_flag=True, help="Generate levels with a unique solution (see trisolve generate).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Base seed; instance i's seed derives from it.")
-@click.option("--jsonl", type=click.Path(dir_okay=False), required=True,
-              help="Append one record per run; rerunning the same command resumes from it.")
+@click.option(
+    "--jsonl",
+    type=click.Path(dir_okay=False),
+    required=True,
+    help="Append one record per run; rerunning the same command resumes from it.",
+)
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option("--scheduler", default=None, metavar="ADDRESS",
-              help="Dask scheduler (tcp://host:8786); without it --executor dask starts a local cluster.")
-@click.option("--jobs", "-j", "parallel", type=JOBS, default=2, show_default=True,
-              help="Runs at a time (local), or workers of the local Dask cluster.")
-@click.option("--backends", default=None, metavar="LIST", help="Comma-separated backends (default: every registered variant).")
-@click.option("--timeout", type=TIMEOUT, default=10.0, show_default=True,
-              help="Wall-clock limit per run, seconds.")
-@click.option("--minimize-dir", type=click.Path(file_okay=False), default=None,
-              help="Where minimised disagreements go (default: <jsonl stem>-disagreements/).")
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="Dask scheduler (tcp://host:8786); without it --executor dask starts a local cluster.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    "parallel",
+    type=JOBS,
+    default=2,
+    show_default=True,
+    help="Runs at a time (local), or workers of the local Dask cluster.",
+)
+@click.option(
+    "--backends", default=None, metavar="LIST", help="Comma-separated backends (default: every registered variant)."
+)
+@click.option("--timeout", type=TIMEOUT, default=10.0, show_default=True, help="Wall-clock limit per run, seconds.")
+@click.option(
+    "--minimize-dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Where minimised disagreements go (default: <jsonl stem>-disagreements/).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @plugin_option
-def command(family, count, sizes, unique, seed, jsonl, executor,
-            scheduler, parallel, backends, timeout, minimize_dir, as_json, plugins):
+def command(
+    family,
+    count,
+    sizes,
+    unique,
+    seed,
+    jsonl,
+    executor,
+    scheduler,
+    parallel,
+    backends,
+    timeout,
+    minimize_dir,
+    as_json,
+    plugins,
+):
     """Generate and cross-check instances; exit 0 when all agree, 1 on any disagreement or invalid solution."""
     from trisolve.generate.campaign import run_campaign
 
@@ -52,9 +98,20 @@ def command(family, count, sizes, unique, seed, jsonl, executor,
         minimize_dir = os.path.join(os.path.dirname(jsonl), f"{stem}-disagreements")
     progress = _Progress(enabled=sys.stderr.isatty() and not as_json)
     try:
-        summary, verdicts = run_campaign(family, count, jsonl, seed=seed, params=params, backends=names,
-                                         timeout=timeout, executor=executor, scheduler=scheduler, parallel=parallel,
-                                         minimise_folder=minimize_dir, progress=progress)
+        summary, verdicts = run_campaign(
+            family,
+            count,
+            jsonl,
+            seed=seed,
+            params=params,
+            backends=names,
+            timeout=timeout,
+            executor=executor,
+            scheduler=scheduler,
+            parallel=parallel,
+            minimise_folder=minimize_dir,
+            progress=progress,
+        )
     except ValueError as problem:  # CampaignMismatch, or a size the generator cannot make
         raise UsageProblem(str(problem)) from None
     finally:
@@ -64,15 +121,25 @@ def command(family, count, sizes, unique, seed, jsonl, executor,
     else:
         for verdict in verdicts:
             if verdict.failed:
-                click.echo(f"{verdict.status} {verdict.path}: " + "; ".join(f.message for f in verdict.findings if f.kind != "note"))
+                click.echo(
+                    f"{verdict.status} {verdict.path}: "
+                    + "; ".join(f.message for f in verdict.findings if f.kind != "note")
+                )
         for item in summary.minimised:
-            click.echo(f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  {item['command']}")
+            click.echo(
+                f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  "
+                f"{item['command']}"
+            )
         statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items()))
         rate = "n/a (all reused)" if summary.throughput is None else f"{summary.throughput:.1f} instances/min"
-        click.echo(f"{summary.instances} instances ({summary.generated} generated now, {summary.unique} proved unique), "
-                   f"{summary.runs} runs ({summary.reused} reused from {jsonl}): {statuses}")
-        click.echo(f"disagreements {summary.disagreements}, invalid solutions {summary.invalid}, errors {summary.errors}; "
-                   f"{summary.wall:.1f} s ({summary.generate_seconds:.1f} s generating), {rate}")
+        click.echo(
+            f"{summary.instances} instances ({summary.generated} generated now, {summary.unique} proved unique), "
+            f"{summary.runs} runs ({summary.reused} reused from {jsonl}): {statuses}"
+        )
+        click.echo(
+            f"disagreements {summary.disagreements}, invalid solutions {summary.invalid}, errors {summary.errors}; "
+            f"{summary.wall:.1f} s ({summary.generate_seconds:.1f} s generating), {rate}"
+        )
     interrupted_exit()
     if summary.disagreements or summary.invalid:
         raise click.exceptions.Exit(1)
@@ -91,9 +158,15 @@ class _Progress:
             from rich.console import Console
             from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-            self.bar = Progress(TextColumn("{task.fields[phase]}"), BarColumn(), MofNCompleteColumn(),
-                                TimeRemainingColumn(), TextColumn("{task.description}"),
-                                console=Console(stderr=True), transient=True)
+            self.bar = Progress(
+                TextColumn("{task.fields[phase]}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                TextColumn("{task.description}"),
+                console=Console(stderr=True),
+                transient=True,
+            )
             self.bar.start()
 
     def generated(self, done: int, count: int) -> None:

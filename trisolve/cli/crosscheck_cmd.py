@@ -9,40 +9,85 @@ import sys
 
 import click
 
-from .common import (JOBS, SEED, interrupted_exit, SOLUTION_LIMIT, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level,
-                     load_plugins, plugin_option, print_json, split_list, RunProgress)
+from .common import (
+    JOBS,
+    SEED,
+    SOLUTION_LIMIT,
+    TIMEOUT,
+    RunProgress,
+    UsageProblem,
+    as_usage_problem,
+    instance_files,
+    interrupted_exit,
+    load_level,
+    load_plugins,
+    plugin_option,
+    print_json,
+    split_list,
+)
 
 
 @click.command(name="crosscheck")
 @click.argument("paths", nargs=-1, required=True, type=click.Path())
-@click.option("--backends", default=None, metavar="LIST",
-              help="Comma-separated backends or backend:variant (default: every registered variant).")
-@click.option("--timeout", type=TIMEOUT, default=20.0, show_default=True,
-              help="Wall-clock limit per run, seconds.")
+@click.option(
+    "--backends",
+    default=None,
+    metavar="LIST",
+    help="Comma-separated backends or backend:variant (default: every registered variant).",
+)
+@click.option("--timeout", type=TIMEOUT, default=20.0, show_default=True, help="Wall-clock limit per run, seconds.")
 @click.option("--limit", type=SOLUTION_LIMIT, default=None, help="Stop each enumeration after N solutions.")
-@click.option("--jobs", "-j", "parallel", type=JOBS, default=None,
-              help="Runs at a time (default: the number of cores).")
+@click.option(
+    "--jobs", "-j", "parallel", type=JOBS, default=None, help="Runs at a time (default: the number of cores)."
+)
 @click.option("--jsonl", type=click.Path(dir_okay=False), default=None, help="Append one JSON record per run here.")
 @click.option("--resume", is_flag=True, help="Skip runs already recorded in --jsonl.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as one JSON object.")
-@click.option("--symmetry-breaking", is_flag=True,
-              help="Also run with lex-leader constraints and check counts against the orbits of the full set.")
-@click.option("--minimize", "--minimise", "minimise_", is_flag=True,
-              help="Shrink each instance with a disagreement and write the smallest one found.")
+@click.option(
+    "--symmetry-breaking",
+    is_flag=True,
+    help="Also run with lex-leader constraints and check counts against the orbits of the full set.",
+)
+@click.option(
+    "--minimize",
+    "--minimise",
+    "minimise_",
+    is_flag=True,
+    help="Shrink each instance with a disagreement and write the smallest one found.",
+)
 @click.option("--minimize-dir", type=click.Path(file_okay=False), default="minimized", show_default=True)
 @click.option("--no-expected", is_flag=True, help="Ignore expected.json files beside the instances.")
-@click.option("--record-expected", type=click.Path(dir_okay=False), default=None,
-              help="Write the established counts to this expected.json (merging with what it holds).")
+@click.option(
+    "--record-expected",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the established counts to this expected.json (merging with what it holds).",
+)
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
 @plugin_option
 @click.option("--seed", type=SEED, default=0, show_default=True)
-def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, symmetry_breaking,
-            minimise_, minimize_dir, no_expected, record_expected, family, plugins, seed):
+def command(
+    paths,
+    backends,
+    timeout,
+    limit,
+    parallel,
+    jsonl,
+    resume,
+    as_json,
+    symmetry_breaking,
+    minimise_,
+    minimize_dir,
+    no_expected,
+    record_expected,
+    family,
+    plugins,
+    seed,
+):
     """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid, 2 bad input."""
-    from trisolve.backends import registry
     from trisolve.backends.runner import interrupted
 
-    from . import api
+    from .. import api
 
     load_plugins(plugins)
     if resume and not jsonl:
@@ -52,9 +97,20 @@ def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, s
     progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
         with as_usage_problem():
-            report = api.crosscheck(levels, split_list(backends), timeout=timeout, jobs=parallel, limit=limit,
-                                    symmetry_breaking=symmetry_breaking, seed=seed, expected=not no_expected,
-                                    log=jsonl, resume=resume, on_planned=progress.start, on_record=progress.update)
+            report = api.cross_check(
+                levels,
+                split_list(backends),
+                timeout=timeout,
+                jobs=parallel,
+                limit=limit,
+                symmetry_breaking=symmetry_breaking,
+                seed=seed,
+                expected=not no_expected,
+                log=jsonl,
+                resume=resume,
+                on_planned=progress.start,
+                on_record=progress.update,
+            )
     finally:
         progress.close()
     verdicts = report.verdicts
@@ -73,10 +129,14 @@ def command(paths, backends, timeout, limit, parallel, jsonl, resume, as_json, s
         for line in report.findings:
             click.echo(line)
         for item in minimised:
-            click.echo(f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  {item['command']}")
+            click.echo(
+                f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  "
+                f"{item['command']}"
+            )
         reused = f" ({report.reused} reused from {jsonl})" if report.reused else ""
-        click.echo(f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, "
-                   f"time limit {timeout:g} s per run")
+        click.echo(
+            f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, time limit {timeout:g} s per run"
+        )
         click.echo(report.verdict)
     interrupted_exit()
     if report.failed:
@@ -99,8 +159,9 @@ def _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, folder, p
             # an invalid solution needs only its own backend; add any other for a reference
             others = [r.backend for r in verdict.records if r.backend not in involved]
             involved.extend(others[:1])
-        result = minimise(level.kind, level.model, involved, timeout=timeout, limit=limit,
-                          symmetry_breaking=symmetry_breaking)
+        result = minimise(
+            level.kind, level.model, involved, timeout=timeout, limit=limit, symmetry_breaking=symmetry_breaking
+        )
         if result is None:
             continue
         os.makedirs(folder, exist_ok=True)
@@ -108,14 +169,28 @@ def _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, folder, p
         target = os.path.join(folder, f"{stem}-min{level.kind.suffix}")
         with open(target, "w", encoding="utf-8") as handle:
             handle.write(result.text)
-        parts = ["trisolve", "crosscheck", target, "--backends", ",".join(involved), "--no-expected",
-                 "--family", level.family]
+        parts = [
+            "trisolve",
+            "crosscheck",
+            target,
+            "--backends",
+            ",".join(involved),
+            "--no-expected",
+            "--family",
+            level.family,
+        ]
         if symmetry_breaking:
             parts.append("--symmetry-breaking")
         for plugin in plugins:
             parts.extend(["--plugin", plugin])
-        out.append({"instance": verdict.path, "file": target, "steps": result.steps,
-                    "command": " ".join(shlex.quote(p) for p in parts)})
+        out.append(
+            {
+                "instance": verdict.path,
+                "file": target,
+                "steps": result.steps,
+                "command": " ".join(shlex.quote(p) for p in parts),
+            }
+        )
     return out
 
 

@@ -25,13 +25,30 @@ FORMATS: dict[str, tuple[str, ...]] = {
 
 @click.command(name="export")
 @click.argument("level", type=click.Path(dir_okay=False))
-@click.option("--format", "-f", "format_", type=click.Choice(list(FORMATS)), default=None,
-              help="dimacs (CNF), asp (facts for the .lp rules) or cpsat (model proto, text). "
-                   "Default: the --backend's format.")
-@click.option("--output", "-o", default="-", show_default=True, type=click.Path(dir_okay=False, allow_dash=True),
-              help="File to write; - for stdout.")
-@click.option("--backend", "-b", "backend_spec", default=None, metavar="NAME[:VARIANT]",
-              help="Which encoding variant, e.g. pysat:totalizer (its backend must write the format).")
+@click.option(
+    "--format",
+    "-f",
+    "format_",
+    type=click.Choice(list(FORMATS)),
+    default=None,
+    help="dimacs (CNF), asp (facts for the .lp rules) or cpsat (model proto, text). Default: the --backend's format.",
+)
+@click.option(
+    "--output",
+    "-o",
+    default="-",
+    show_default=True,
+    type=click.Path(dir_okay=False, allow_dash=True),
+    help="File to write; - for stdout.",
+)
+@click.option(
+    "--backend",
+    "-b",
+    "backend_spec",
+    default=None,
+    metavar="NAME[:VARIANT]",
+    help="Which encoding variant, e.g. pysat:totalizer (its backend must write the format).",
+)
 @click.option("--symmetry-breaking", is_flag=True, help="Include the lex-leader symmetry-breaking constraints.")
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
 @plugin_option
@@ -76,8 +93,10 @@ def _format_and_backend(format_: str | None, spec: str | None) -> tuple[str, str
             raise UsageProblem(f"backend {name!r} comes from a plugin: say which --format its export writes")
         return format_, spec
     if not writers:
-        raise UsageProblem(f"backend {name!r} does not export a format; "
-                           + "; ".join(f"{f}: {', '.join(n)}" for f, n in FORMATS.items()))
+        raise UsageProblem(
+            f"backend {name!r} does not export a format; "
+            + "; ".join(f"{f}: {', '.join(n)}" for f, n in FORMATS.items())
+        )
     if format_ is None:
         return writers[0], spec
     if format_ not in writers:

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from trisolve.models import FAMILIES, detect_family
 from trisolve.models.errors import LevelSyntaxError, TrisolveError, shorten
@@ -31,29 +32,12 @@ if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing mach
     from trisolve.bench.runner import BenchRun
     from trisolve.crosscheck.compare import Verdict
 
+
 class UsageError(TrisolveError, ValueError):
     """A request that cannot be run as asked (unknown backend, conflicting options).
 
     A ``TrisolveError``, so the command line reports it with exit code 2.
     """
-
-
-def make_callable(package: str, function: str) -> None:
-    """Let the subpackage ``package`` be called as ``trisolve.api.<function>``.
-
-    ``trisolve.crosscheck`` and ``trisolve.bench`` name both a subpackage and a
-    library function; importing a subpackage rebinds the parent's attribute to
-    it, so a plain function of that name would vanish at the first import.
-    """
-    import sys
-    import types
-
-    class CallablePackage(types.ModuleType):
-        def __call__(self, *args: Any, **kwargs: Any) -> Any:
-            return globals()[function](*args, **kwargs)
-
-    CallablePackage.__call__.__doc__ = globals()[function].__doc__
-    sys.modules[package].__class__ = CallablePackage
 
 
 # ------------------------------------------------------------------ levels and solutions
@@ -76,7 +60,9 @@ class Level:
 
     @property
     def name(self) -> str:
-        return getattr(self.model, "name", "") or (os.path.splitext(os.path.basename(self.path))[0] if self.path else "")
+        return getattr(self.model, "name", "") or (
+            os.path.splitext(os.path.basename(self.path))[0] if self.path else ""
+        )
 
     def describe(self) -> str:
         """One line: size, pieces, clues."""
@@ -96,7 +82,7 @@ class Level:
     def _repr_svg_(self) -> str:  # notebooks show the picture
         return self.picture()
 
-    def solution(self, data: Mapping[str, Any]) -> "Solution":
+    def solution(self, data: Mapping[str, Any]) -> Solution:
         """A solution of this level from its JSON form (``Solution.to_json``, ``solve --json``)."""
         return Solution(self, self.kind.solution_from_json(self.model, data))
 
@@ -171,8 +157,9 @@ def _sniff(text: str) -> Family:
     for kind in FAMILIES.values():
         if kind.sniff("<string>", text):
             return kind
-    raise LevelSyntaxError("<string>", None, f"cannot tell which puzzle family this text is (known: {', '.join(FAMILIES)}); "
-                                             "give family=")
+    raise LevelSyntaxError(
+        "<string>", None, f"cannot tell which puzzle family this text is (known: {', '.join(FAMILIES)}); give family="
+    )
 
 
 def _parse_text(kind: Family, text: str) -> Any:
@@ -397,8 +384,14 @@ def solve(
     limits = Limits(time=timeout, solutions=limit)
     if memory is not None and memory <= 0:
         raise UsageError("memory must be a positive number of bytes")
-    options = Options(enumerate=enumerate_, symmetry_breaking=symmetry_breaking, seed=seed, shuffle=shuffle,
-                      sat_command=sat_command, memory=memory)
+    options = Options(
+        enumerate=enumerate_,
+        symmetry_breaking=symmetry_breaking,
+        seed=seed,
+        shuffle=shuffle,
+        sat_command=sat_command,
+        memory=memory,
+    )
 
     def stream(data: Any) -> None:
         if on_solution is not None and data is not None:
@@ -425,8 +418,9 @@ def solve(
     return _result(level, record, race_info)
 
 
-def _run_isolated(job: Any, level: Level, on_solution: Callable[[Solution], None] | None,
-                  started: float) -> tuple[Level, "RunRecord"]:
+def _run_isolated(
+    job: Any, level: Level, on_solution: Callable[[Solution], None] | None, started: float
+) -> tuple[Level, RunRecord]:
     """Run in a forked child; a level not parsed yet is parsed there, under the time limit."""
     from dataclasses import replace
 
@@ -450,7 +444,7 @@ def _run_isolated(job: Any, level: Level, on_solution: Callable[[Solution], None
     return parsed[0], record
 
 
-def _run_here(job: Any, level: Level, stream: Callable[[Any], None]) -> "RunRecord":
+def _run_here(job: Any, level: Level, stream: Callable[[Any], None]) -> RunRecord:
     from dataclasses import replace
 
     from trisolve.backends import registry
@@ -458,38 +452,68 @@ def _run_here(job: Any, level: Level, stream: Callable[[Any], None]) -> "RunReco
 
     started, cpu = time.monotonic(), time.process_time()
     result = registry.get(job.backend, level.family).run(
-        level.model, job.limits, job.options, on_solution=lambda s: stream(s.to_json()))
+        level.model, job.limits, job.options, on_solution=lambda s: stream(s.to_json())
+    )
     record = record_from_result(job, result, time.monotonic() - started)
     return replace(record, cpu=time.process_time() - cpu)
 
 
-def _race(level: Level, limits: Any, options: Any, sat_command: str | None,
-          started: float | None = None) -> tuple["RunRecord", dict]:
+def _race(
+    level: Level, limits: Any, options: Any, sat_command: str | None, started: float | None = None
+) -> tuple[RunRecord, dict]:
     from trisolve.backends.runner import Job, race
 
     names, left_out = portfolio(level.family, sat_command)
     jobs = [Job(level.run_path, level.family, name, limits, options) for name in names]
     winner, records = race(jobs, level.model, started=started)
-    info = {"winner": winner.backend if winner else None, "raced": names, "left_out": left_out,
-            "runs": [{"backend": r.backend, "status": r.status, "wall": round(r.wall, 6),
-                      **({"stopped_by": r.stopped_by} if r.stopped_by else {}),
-                      **({"error": r.error} if r.error else {})} for r in records]}
+    info = {
+        "winner": winner.backend if winner else None,
+        "raced": names,
+        "left_out": left_out,
+        "runs": [
+            {
+                "backend": r.backend,
+                "status": r.status,
+                "wall": round(r.wall, 6),
+                **({"stopped_by": r.stopped_by} if r.stopped_by else {}),
+                **({"error": r.error} if r.error else {}),
+            }
+            for r in records
+        ],
+    }
     record = winner or (max(records, key=lambda r: r.count) if records else None)
     if record is None:
         raise UsageError("no backend could run")
     return record, info
 
 
-def _result(level: Level, record: "RunRecord", race_info: Mapping[str, Any] | None = None) -> Result:
+def _result(level: Level, record: RunRecord, race_info: Mapping[str, Any] | None = None) -> Result:
     """A run record as a Result, every solution decoded and validated."""
     solutions = tuple(level.solution(data) for data in record.solutions)
     invalid = tuple((i, tuple(v)) for i, v in enumerate(s.violations() for s in solutions) if v)
-    times = {"parse": round(level.parse_time, 6), **{k: round(v, 6) for k, v in record.times.items()},
-             "wall": round(record.wall, 6)}
-    return Result(level=level, backend=record.backend, status=record.status, count=record.count,
-                  complete=record.complete, solutions=solutions, mode=record.mode, stats=dict(record.stats),
-                  times=times, cpu=record.cpu, symmetry_breaking=record.symmetry_breaking,
-                  stopped_by=record.stopped_by, error=record.error, duplicates=record.duplicates, invalid=invalid, portfolio=race_info)
+    times = {
+        "parse": round(level.parse_time, 6),
+        **{k: round(v, 6) for k, v in record.times.items()},
+        "wall": round(record.wall, 6),
+    }
+    return Result(
+        level=level,
+        backend=record.backend,
+        status=record.status,
+        count=record.count,
+        complete=record.complete,
+        solutions=solutions,
+        mode=record.mode,
+        stats=dict(record.stats),
+        times=times,
+        cpu=record.cpu,
+        symmetry_breaking=record.symmetry_breaking,
+        stopped_by=record.stopped_by,
+        error=record.error,
+        duplicates=record.duplicates,
+        invalid=invalid,
+        portfolio=race_info,
+    )
 
 
 def solve_many(
@@ -524,7 +548,7 @@ def _new_request() -> None:
 class Report:
     """A cross-check: one verdict per instance (``agree``, ``incomplete``, ``DISAGREE``, ``INVALID``, ``ERROR``)."""
 
-    verdicts: tuple["Verdict", ...]
+    verdicts: tuple[Verdict, ...]
     levels: tuple[Level, ...] = field(default=(), repr=False)
     runs: int = 0
     reused: int = 0
@@ -568,7 +592,7 @@ class Report:
         return "\n".join([self.table().rstrip("\n"), *self.findings, self.verdict])
 
 
-def crosscheck(
+def cross_check(
     levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLike],
     backends: Sequence[str] | None = None,
     *,
@@ -582,7 +606,7 @@ def crosscheck(
     log: str | None = None,
     resume: bool = False,
     on_planned: Callable[[int], None] | None = None,
-    on_record: Callable[["RunRecord", bool], None] | None = None,
+    on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> Report:
     """Run every backend variant (or those named) on each level, each run in its own process,
     ``jobs`` at a time (default: the cores), and judge whether they agree.
@@ -607,21 +631,33 @@ def crosscheck(
             names[level.family] = backend_names(list(backends or ()), level.family)
             if not names[level.family]:
                 raise UsageError(f"no backend handles the {level.family} family")
-    planned = plan_jobs(instances, names.__getitem__, timeout=timeout, limit=limit,
-                        symmetry_breaking=symmetry_breaking, seed=seed)
+    planned = plan_jobs(
+        instances, names.__getitem__, timeout=timeout, limit=limit, symmetry_breaking=symmetry_breaking, seed=seed
+    )
     done = read_log(log) if (resume and log) else {}
     if on_planned is not None:
         on_planned(len(planned))
     journal = Log(log)
     started = time.monotonic()
     try:
-        records = execute(planned, {i.path: i.level for i in instances}, parallel=jobs or os.cpu_count() or 1,
-                          log=journal, done=done, on_record=on_record)
+        records = execute(
+            planned,
+            {i.path: i.level for i in instances},
+            parallel=jobs or os.cpu_count() or 1,
+            log=journal,
+            done=done,
+            on_record=on_record,
+        )
     finally:
         journal.close()
     verdicts = judge_all(instances, records, use_expected=expected)
-    return Report(tuple(verdicts), tuple(chosen), runs=len(planned), reused=sum(1 for job in planned if job.key in done),
-                  wall=time.monotonic() - started)
+    return Report(
+        tuple(verdicts),
+        tuple(chosen),
+        runs=len(planned),
+        reused=sum(1 for job in planned if job.key in done),
+        wall=time.monotonic() - started,
+    )
 
 
 # ------------------------------------------------------------------ benchmarking
@@ -631,7 +667,7 @@ def crosscheck(
 class Benchmark:
     """Every run of a benchmark and their scores (solved, median, PAR-2, virtual best)."""
 
-    runs: tuple["BenchRun", ...]
+    runs: tuple[BenchRun, ...]
     summary: Mapping[str, Any] = field(repr=False)
     settings: Any = field(repr=False)
     #: the benchmarked ``backend:variant`` names, in table order
@@ -644,7 +680,7 @@ class Benchmark:
         return markdown(self.summary, self.settings, dict(meta or machine()))
 
 
-def bench(
+def benchmark(
     levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLike],
     backends: Sequence[str] | None = None,
     *,
@@ -657,7 +693,7 @@ def bench(
     sat_command: str | None = None,
     family: str | None = None,
     on_planned: Callable[[int, Any, list[str]], None] | None = None,
-    on_run: Callable[[int, "BenchRun"], None] | None = None,
+    on_run: Callable[[int, BenchRun], None] | None = None,
     skipped: Callable[[str], None] | None = None,
 ) -> Benchmark:
     """Time backends on instance files: each (instance, backend, round) a child process forked
@@ -678,8 +714,15 @@ def bench(
     if any(level.path is None for level in files):
         raise UsageError("bench times parsing too: give instance files, not text")
     try:
-        settings = Settings(timeout=timeout, repeat=repeat, mode=mode, symmetry_breaking=symmetry_breaking,
-                            seed=seed, shuffle=shuffle, sat_command=sat_command)
+        settings = Settings(
+            timeout=timeout,
+            repeat=repeat,
+            mode=mode,
+            symmetry_breaking=symmetry_breaking,
+            seed=seed,
+            shuffle=shuffle,
+            sat_command=sat_command,
+        )
     except ValueError as problem:
         raise UsageError(str(problem)) from None
     chosen: dict[str, list[str]] = {}
@@ -694,8 +737,9 @@ def bench(
     return Benchmark(tuple(runs), score(runs, settings, order), settings, tuple(order))
 
 
-def bench_backends(family: str, specs: Sequence[str], sat_command: str | None, mode: str,
-                   skipped: Callable[[str], None] | None = None) -> list[str]:
+def bench_backends(
+    family: str, specs: Sequence[str], sat_command: str | None, mode: str, skipped: Callable[[str], None] | None = None
+) -> list[str]:
     """The backends to benchmark on a family: those asked for (all checked now), or every usable
     default (the three paradigms; ``dp`` too when counting). ``skipped`` hears of unusable defaults."""
     from trisolve.backends import registry
@@ -719,5 +763,16 @@ def bench_backends(family: str, specs: Sequence[str], sat_command: str | None, m
     return names
 
 
-__all__ = ["Benchmark", "Level", "Report", "Result", "Solution", "UsageError", "bench", "crosscheck", "load", "solve",
-           "solve_many"]
+__all__ = [
+    "Benchmark",
+    "Level",
+    "Report",
+    "Result",
+    "Solution",
+    "UsageError",
+    "benchmark",
+    "cross_check",
+    "load",
+    "solve",
+    "solve_many",
+]

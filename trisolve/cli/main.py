@@ -8,7 +8,7 @@ import sys
 
 import click
 
-from . import __version__
+from .. import __version__
 from .common import EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, run_cli  # noqa: F401 (the exit codes' old home)
 
 #: command name -> (module in this package, one-line help)
@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "mutate": ("mutate_cmd", "Mutate the shipped encodings and score how well instances kill the mutants."),
 }
 
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return [name for name, (module, _) in COMMANDS.items() if _exists(module)]
@@ -32,7 +33,7 @@ class LazyGroup(click.Group):
         if name not in COMMANDS or not _exists(COMMANDS[name][0]):
             return None
         module = importlib.import_module(f"{__package__}.{COMMANDS[name][0]}")
-        return getattr(module, "command")
+        return module.command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]

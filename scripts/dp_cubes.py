@@ -10,7 +10,7 @@ pruning on the level itself, not on a smaller stand-in.  Cubes with no board
 are drawn too (row m+1 occupancies the halves never reached), where the
 solver must prove that there is none.
 
-``python -m trisolve.bench.dp_cubes levels/hexiom/level40.txt --leaves 24 --cubes 40 --max-boards 500``
+``python scripts/dp_cubes.py levels/hexiom/level40.txt --leaves 24 --cubes 40 --max-boards 500``
 counts by halves only ``--leaves`` random occupancies of row m (all of them
 with ``--leaves 0``), draws ``--cubes`` cubes from them, and prints one line
 per cube and a summary; it exits 1 on any difference.  ``--check-mirror``
@@ -25,8 +25,8 @@ import random
 import sys
 import time
 
-from ..backends.dp.hexiom_halves import HalvesCounter, halves_for
-from ..models import hexiom
+from trisolve.backends.dp.hexiom_halves import HalvesCounter, halves_for
+from trisolve.models import hexiom
 
 
 def solver_count(level: hexiom.Level, empty: list[int], occupied: list[int], timeout: float) -> tuple[int, bool, float]:
@@ -40,8 +40,8 @@ def solver_count(level: hexiom.Level, empty: list[int], occupied: list[int], tim
     """
     from pysat.solvers import Solver
 
-    from ..backends.base import Options
-    from ..backends.pysat import hexiom as cnf
+    from trisolve.backends.base import Options
+    from trisolve.backends.pysat import hexiom as cnf
 
     started = time.monotonic()
     encoding = cnf.encode(level, "totalizer", Options())
@@ -70,13 +70,18 @@ def solver_count(level: hexiom.Level, empty: list[int], occupied: list[int], tim
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("level")
-    parser.add_argument("--leaves", type=int, default=24, help="random occupancies of row m to count by halves (0: all)")
+    parser.add_argument(
+        "--leaves", type=int, default=24, help="random occupancies of row m to count by halves (0: all)"
+    )
     parser.add_argument("--cubes", type=int, default=40, help="cubes to check, a fifth of them without boards")
     parser.add_argument("--max-boards", type=int, default=500, help="largest cube the solver is asked to list")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds the solver may take per cube")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--check-mirror", action="store_true",
-                        help="count every leaf, and compare each with its left-right mirror image")
+    parser.add_argument(
+        "--check-mirror",
+        action="store_true",
+        help="count every leaf, and compare each with its left-right mirror image",
+    )
     args = parser.parse_args(argv)
     level = hexiom.parse(args.level)
     halves = halves_for(level)
@@ -102,13 +107,19 @@ def main(argv: list[str] | None = None) -> int:
     cpu = time.process_time()
     outcome = HalvesCounter(halves, on_leaf=on_leaf, leaves=leaves, check_mirror=args.check_mirror).count()
     whose = "these leaves" if args.check_mirror else "these leaves and their mirror images"
-    print(f"halves: {outcome.count} boards ({whose}) in {sum(1 for n in cubes.values() if n)} cubes of "
-          f"{outcome.stats['leaves']} leaves "
-          f"({'complete' if outcome.complete else outcome.stopped_by}), {time.monotonic() - started:.1f} s wall, "
-          f"{time.process_time() - cpu:.1f} s CPU", flush=True)
+    print(
+        f"halves: {outcome.count} boards ({whose}) in {sum(1 for n in cubes.values() if n)} cubes of "
+        f"{outcome.stats['leaves']} leaves "
+        f"({'complete' if outcome.complete else outcome.stopped_by}), {time.monotonic() - started:.1f} s wall, "
+        f"{time.process_time() - cpu:.1f} s CPU",
+        flush=True,
+    )
     if args.check_mirror:
-        print(f"mirror check: {outcome.stats.get('mirror_checks', 0)} leaves equal to their mirror images' "
-              "(a difference would have stopped the count)", flush=True)
+        print(
+            f"mirror check: {outcome.stats.get('mirror_checks', 0)} leaves equal to their mirror images' "
+            "(a difference would have stopped the count)",
+            flush=True,
+        )
     small = [cube for cube, boards in sorted(cubes.items()) if 0 < boards <= args.max_boards]
     rows = sorted({row for row, _ in cubes})
     lower_width = len(halves.lower)

@@ -1,6 +1,6 @@
 """Where pysat's time goes on Hexiom: translation against solving, per level, over repeats.
 
-    .venv/bin/python docs/bench/pysat_overhead.py [LEVEL_OR_DIR...] [--variants totalizer] [--repeat 5]
+    python scripts/pysat_overhead.py [LEVEL_OR_DIR...] [--variants totalizer] [--repeat 5]
                                                   [--against REV]
 
 Each run is in this process (no fork, the solver already imported), so the
@@ -33,8 +33,9 @@ from trisolve.models import hexiom
 
 def translator_at(revision: str):
     """backends/pysat/hexiom.py as it was at ``revision``, importable beside today's."""
-    source = subprocess.run(["git", "show", f"{revision}:backends/pysat/hexiom.py"], capture_output=True,
-                            text=True, check=True).stdout
+    source = subprocess.run(
+        ["git", "show", f"{revision}:backends/pysat/hexiom.py"], capture_output=True, text=True, check=True
+    ).stdout
     name = f"trisolve.backends.pysat.hexiom_{revision.replace('~', '_').replace('^', '_')}"
     spec = importlib.util.spec_from_loader(name, loader=None)
     module = importlib.util.module_from_spec(spec)
@@ -52,8 +53,11 @@ def main() -> None:
     parser.add_argument("--against", default=None, metavar="REV")
     args = parser.parse_args()
     Stopwatch.record_cpu = True  # CPU seconds per phase: on a shared machine wall times drift with the load
-    paths = [p for arg in args.levels
-             for p in (sorted(glob.glob(os.path.join(arg, "*.txt"))) if os.path.isdir(arg) else [arg])]
+    paths = [
+        p
+        for arg in args.levels
+        for p in (sorted(glob.glob(os.path.join(arg, "*.txt"))) if os.path.isdir(arg) else [arg])
+    ]
     configs = {}
     for variant in args.variants.split(","):
         configs[variant] = registry.get(f"pysat:{variant}", "hexiom")
@@ -62,8 +66,11 @@ def main() -> None:
             before.translator = translator_at(args.against)
             configs[f"{args.against}:{variant}"] = before
     totals = {name: {"translate": [], "solve": []} for name in configs}
-    print(f"{'level':10} {'configuration':22} {'clauses':>8} {'conflicts (median, worst)':>26} {'translate CPU s (median, worst)':>32} "
-          f"{'solve CPU s (median, worst)':>28} {'translate/solve':>15}")
+    print(
+        f"{'level':10} {'configuration':22} {'clauses':>8} {'conflicts (median, worst)':>26} "
+        f"{'translate CPU s (median, worst)':>32} "
+        f"{'solve CPU s (median, worst)':>28} {'translate/solve':>15}"
+    )
     for path in paths:
         level = hexiom.parse(path)
         runs = {name: [] for name in configs}
@@ -81,9 +88,12 @@ def main() -> None:
             totals[name]["solve"].append(statistics.median(solve))
             share = statistics.median(translate) / max(statistics.median(solve), 1e-9)
             conflicts = sorted(r.stats.get("conflicts", 0) for r in done)
-            print(f"{os.path.splitext(os.path.basename(path))[0]:10} {name:22} {done[0].stats['clauses']:8d} "
-                  f"{conflicts[len(conflicts) // 2]:13d} {conflicts[-1]:12d} {statistics.median(translate):15.4f} {max(translate):15.4f} "
-                  f"{statistics.median(solve):13.4f} {max(solve):13.4f} {share:14.0%}")
+            print(
+                f"{os.path.splitext(os.path.basename(path))[0]:10} {name:22} {done[0].stats['clauses']:8d} "
+                f"{conflicts[len(conflicts) // 2]:13d} {conflicts[-1]:12d} "
+                f"{statistics.median(translate):15.4f} {max(translate):15.4f} "
+                f"{statistics.median(solve):13.4f} {max(solve):13.4f} {share:14.0%}"
+            )
     if len(paths) > 1:
         for name in configs:
             t, s = sum(totals[name]["translate"]), sum(totals[name]["solve"])

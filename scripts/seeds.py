@@ -1,6 +1,6 @@
 """Luck as a user meets it: ``trisolve solve --json`` over many seeds, as whole processes.
 
-``python -m trisolve.bench.seeds LEVELS --backends pysat,clingo,cpsat,auto --seeds 20``
+``python scripts/seeds.py LEVELS --backends pysat,clingo,cpsat,auto --seeds 20``
 runs ``trisolve solve LEVEL --backend B --seed S --json`` for every level
 (a file, or a folder solved by one process), backend and seed, and prints
 per backend the distribution of the in-process solve time (``time.solve``
@@ -25,9 +25,10 @@ import shlex
 import subprocess
 import sys
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
-from .summary import distribution
+from trisolve.bench.summary import distribution
 
 
 def _children_cpu() -> float:
@@ -42,8 +43,19 @@ def run_one(command: Sequence[str], level: str, backend: str, seed: int, timeout
     the process's wall and CPU seconds (imports included) go on every row
     with ``process_levels``, the number of levels that process solved.
     """
-    words = [command[0], "solve", level, "--backend", backend, "--seed", str(seed), "--json",
-             "--timeout", f"{timeout:g}", *command[1:]]
+    words = [
+        command[0],
+        "solve",
+        level,
+        "--backend",
+        backend,
+        "--seed",
+        str(seed),
+        "--json",
+        "--timeout",
+        f"{timeout:g}",
+        *command[1:],
+    ]
     cpu_before = _children_cpu()
     began = time.perf_counter()
     try:
@@ -62,14 +74,22 @@ def run_one(command: Sequence[str], level: str, backend: str, seed: int, timeout
     rows = []
     for data in answers or [{}]:
         time_ = data.get("time") or {}
-        rows.append({
-            "level": data.get("instance", level), "backend": backend, "seed": seed, "exit": code,
-            "process_wall": wall, "process_cpu": cpu, "process_levels": len(answers),
-            "solve": time_.get("solve"), "solve_cpu": time_.get("solve_cpu"),
-            "solved": data.get("status") in ("sat", "unsat") and "invalid" not in data and code in (0, 3),
-            "winner": (data.get("portfolio") or {}).get("winner") or data.get("backend"),
-            "valid": "invalid" not in data and code in (0, 3),
-        })
+        rows.append(
+            {
+                "level": data.get("instance", level),
+                "backend": backend,
+                "seed": seed,
+                "exit": code,
+                "process_wall": wall,
+                "process_cpu": cpu,
+                "process_levels": len(answers),
+                "solve": time_.get("solve"),
+                "solve_cpu": time_.get("solve_cpu"),
+                "solved": data.get("status") in ("sat", "unsat") and "invalid" not in data and code in (0, 3),
+                "winner": (data.get("portfolio") or {}).get("winner") or data.get("backend"),
+                "valid": "invalid" not in data and code in (0, 3),
+            }
+        )
     return rows
 
 
@@ -83,8 +103,11 @@ def _s(value: float | None) -> str:
 
 def table(rows: Sequence[dict[str, Any]], labels: Sequence[str], backends: Sequence[str]) -> str:
     """Markdown: per (installation, backend), solved and min/median/p90/max of solve, wall, CPU."""
-    lines = ["| version | backend | solved | solve s: min / median / p90 / max | solve CPU s: median / p90 / max "
-             "| process wall s: median / p90 / max | process CPU s: median / p90 / max |", "|---|---|---|---|---|---|---|"]
+    lines = [
+        "| version | backend | solved | solve s: min / median / p90 / max | solve CPU s: median / p90 / max "
+        "| process wall s: median / p90 / max | process CPU s: median / p90 / max |",
+        "|---|---|---|---|---|---|---|",
+    ]
     for label in labels:
         for backend in backends:
             group = [r for r in rows if r["label"] == label and r["backend"] == backend]
@@ -92,7 +115,9 @@ def table(rows: Sequence[dict[str, Any]], labels: Sequence[str], backends: Seque
                 continue
             solved = [r for r in group if r["solved"]]
             # an unsolved run's solve time is unknown: it counts as worse than any solved one
-            solve = distribution([r["solve"] for r in solved if r["solve"] is not None], unsolved=len(group) - len(solved))
+            solve = distribution(
+                [r["solve"] for r in solved if r["solve"] is not None], unsolved=len(group) - len(solved)
+            )
             cpu_known = [r["solve_cpu"] for r in solved if r.get("solve_cpu") is not None]
             # an installation whose JSON has no solve_cpu shows "–", not "unsolved"
             solve_cpu = distribution(cpu_known, unsolved=len(group) - len(solved) if cpu_known else 0)
@@ -103,9 +128,14 @@ def table(rows: Sequence[dict[str, Any]], labels: Sequence[str], backends: Seque
             lines.append(
                 f"| {label} | {backend} | {len(solved)}/{len(group)} | "
                 + " / ".join(_s(solve[k]) for k in ("min", "median", "p90", "max"))
-                + " | " + " / ".join(_s(solve_cpu[k]) for k in ("median", "p90", "max"))
-                + " | " + " / ".join(_s(wall[k]) for k in ("median", "p90", "max"))
-                + " | " + " / ".join(_s(cpu[k]) for k in ("median", "p90", "max")) + " |")
+                + " | "
+                + " / ".join(_s(solve_cpu[k]) for k in ("median", "p90", "max"))
+                + " | "
+                + " / ".join(_s(wall[k]) for k in ("median", "p90", "max"))
+                + " | "
+                + " / ".join(_s(cpu[k]) for k in ("median", "p90", "max"))
+                + " |"
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -117,7 +147,7 @@ def _seeds(text: str) -> list[int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m trisolve.bench.seeds", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python scripts/seeds.py", description=__doc__.splitlines()[0])
     parser.add_argument("levels", nargs="+")
     parser.add_argument("--backends", default="pysat,clingo,cpsat,auto")
     parser.add_argument("--seeds", default="10", help="N (seeds 0..N-1) or A-B (inclusive)")
@@ -138,15 +168,21 @@ def main(argv: Sequence[str] | None = None) -> int:
             for level in args.levels:
                 for backend in backends:
                     for label, command in commands.items():
-                        found = [{"label": label, **row} for row in run_one(command, level, backend, seed, args.timeout)]
+                        found = [
+                            {"label": label, **row} for row in run_one(command, level, backend, seed, args.timeout)
+                        ]
                         rows.extend(found)
                         if journal:
                             journal.writelines(json.dumps(row) + "\n" for row in found)
                             journal.flush()
                         worst = max((r["solve"] or 0.0 for r in found), default=0.0)
-                        print(f"{label} {os.path.basename(level)} {backend} seed {seed}: {len(found)} level(s), "
-                              f"worst solve {_s(worst)} s, process {found[0]['process_wall']:.2f} s "
-                              f"[{found[0]['process_cpu']:.2f} CPU], exit {found[0]['exit']}", file=sys.stderr, flush=True)
+                        print(
+                            f"{label} {os.path.basename(level)} {backend} seed {seed}: {len(found)} level(s), "
+                            f"worst solve {_s(worst)} s, process {found[0]['process_wall']:.2f} s "
+                            f"[{found[0]['process_cpu']:.2f} CPU], exit {found[0]['exit']}",
+                            file=sys.stderr,
+                            flush=True,
+                        )
     finally:
         if journal:
             journal.close()

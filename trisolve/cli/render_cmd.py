@@ -4,33 +4,54 @@ from __future__ import annotations
 
 import json
 import os
-from typing import TYPE_CHECKING, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
-from .common import UsageProblem, as_usage_problem, load_level
-from .common import EXIT_INTERNAL, EXIT_LIMIT
+from .common import EXIT_INTERNAL, EXIT_LIMIT, UsageProblem, as_usage_problem, load_level
 
 #: Largest solution file read (a ``solve --all --json`` of thousands of tilings is a few MB).
 MAX_SOLUTION_BYTES = 64_000_000
 PICTURE_KINDS = (".svg", ".png")
 
 if TYPE_CHECKING:  # pragma: no cover
-    from . import api
+    from .. import api
 
 
 @click.command(name="render")
 @click.argument("level", type=click.Path(dir_okay=False))
 @click.option("--output", "-o", required=True, metavar="OUT.svg|OUT.png", help="The picture to write (.svg, or .png).")
-@click.option("--solution", "solution_file", type=click.Path(dir_okay=False), default=None, metavar="FILE.json",
-              help="Draw this solution: the output of solve --json, or one solution object from it.")
-@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Which solution of a solve --all --json file to draw.")
+@click.option(
+    "--solution",
+    "solution_file",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FILE.json",
+    help="Draw this solution: the output of solve --json, or one solution object from it.",
+)
+@click.option(
+    "--index",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Which solution of a solve --all --json file to draw.",
+)
 @click.option("--solve", "solve_now", is_flag=True, help="Solve the level now and draw its first solution.")
-@click.option("--backend", "-b", "backend_spec", default=None, metavar="NAME[:VARIANT]",
-              help="Backend for --solve (default: the measured fastest for the family).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-              help="Wall-clock limit in seconds for --solve.")
+@click.option(
+    "--backend",
+    "-b",
+    "backend_spec",
+    default=None,
+    metavar="NAME[:VARIANT]",
+    help="Backend for --solve (default: the measured fastest for the family).",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Wall-clock limit in seconds for --solve.",
+)
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
 def command(level, output, solution_file, index, solve_now, backend_spec, timeout, family):
     """Draw LEVEL (locked and blocked cells, pieces or clues), or a solution of it, to OUT."""
@@ -68,7 +89,7 @@ def write_picture(path: str, svg: str) -> None:
         raise UsageProblem(f"{path}: cannot write: {problem.strerror or problem}") from None
 
 
-def write_solution_pictures(directory: str, instance: str, solutions: Sequence["api.Solution"]) -> list[str]:
+def write_solution_pictures(directory: str, instance: str, solutions: Sequence[api.Solution]) -> list[str]:
     """``solve --svg DIR``: one picture per solution, named after the instance file
     (``level38.svg``; with several, ``level38-1.svg``, ``level38-2.svg``, ...)."""
     try:
@@ -85,7 +106,7 @@ def write_solution_pictures(directory: str, instance: str, solutions: Sequence["
     return written
 
 
-def read_solution(path: str, index: int, level: "api.Level") -> "api.Solution":
+def read_solution(path: str, index: int, level: api.Level) -> api.Solution:
     """The solution a JSON file holds, checked against the level by the family's validator.
 
     The file is ``solve --json`` output, one solution object from it, or JSON
@@ -133,7 +154,7 @@ def read_solution(path: str, index: int, level: "api.Level") -> "api.Solution":
     return solution
 
 
-def _line_about(path: str, text: str, level: "api.Level") -> dict:
+def _line_about(path: str, text: str, level: api.Level) -> dict:
     """From JSON lines, the record whose ``instance`` is the level's file (by path, else by name)."""
     records = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -154,9 +175,9 @@ def _line_about(path: str, text: str, level: "api.Level") -> dict:
     return same[0]
 
 
-def _solve(level: "api.Level", backend_spec: str | None, timeout: float | None) -> "api.Solution | None":
+def _solve(level: api.Level, backend_spec: str | None, timeout: float | None) -> api.Solution | None:
     """The first solution, from a run as ``solve`` makes it (own process, hard limit); None when none exists."""
-    from . import api
+    from .. import api
 
     with as_usage_problem():
         result = api.solve(level, backend_spec, timeout=timeout)

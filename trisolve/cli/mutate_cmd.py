@@ -8,8 +8,16 @@ import tempfile
 
 import click
 
-from .common import (RunProgress, UsageProblem, instance_files, load_instance, load_plugins, plugin_option, print_json,
-                     split_list)
+from .common import (
+    RunProgress,
+    UsageProblem,
+    instance_files,
+    load_instance,
+    load_plugins,
+    plugin_option,
+    print_json,
+    split_list,
+)
 from .generate_cmd import family_params, size_options
 
 #: Mutants are made from these backends' encodings.
@@ -18,45 +26,131 @@ MUTABLE = ("pysat", "clingo", "cpsat")
 
 @click.command(name="mutate")
 @click.argument("family", type=click.Choice(["hexiom", "logic", "sigils"]))
-@click.option("--backend", "-b", required=True, metavar="NAME[:VARIANT]",
-              help="pysat, clingo or cpsat: every variant's encoding files, or only the variant named.")
-@click.option("--levels", "levels_dir", type=click.Path(exists=True), default=None,
-              help="Instance folder or file (default: the shipped levels of the family).")
-@click.option("--generate", "generate_count", type=click.IntRange(min=1), default=None,
-              help="Run on N generated instances instead of --levels.")
+@click.option(
+    "--backend",
+    "-b",
+    required=True,
+    metavar="NAME[:VARIANT]",
+    help="pysat, clingo or cpsat: every variant's encoding files, or only the variant named.",
+)
+@click.option(
+    "--levels",
+    "levels_dir",
+    type=click.Path(exists=True),
+    default=None,
+    help="Instance folder or file (default: the shipped levels of the family).",
+)
+@click.option(
+    "--generate",
+    "generate_count",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Run on N generated instances instead of --levels.",
+)
 @size_options
-@click.option("--retry", type=click.IntRange(min=0), default=20, show_default=True,
-              help="Generated instances to re-try the survivors on (0: none).")
-@click.option("--retry-budget", type=click.FloatRange(min=0), default=300.0, show_default=True,
-              help="Seconds the re-try may take.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=10.0, show_default=True,
-              help="Wall-clock limit per run, seconds.")
-@click.option("--jobs", "-j", "parallel", type=click.IntRange(min=1), default=None,
-              help="Runs at a time (default: the number of cores), or workers of the local Dask cluster.")
-@click.option("--batch", type=click.IntRange(min=1), default=4, show_default=True,
-              help="Instances per round; killed mutants stop after each round.")
+@click.option(
+    "--retry",
+    type=click.IntRange(min=0),
+    default=20,
+    show_default=True,
+    help="Generated instances to re-try the survivors on (0: none).",
+)
+@click.option(
+    "--retry-budget",
+    type=click.FloatRange(min=0),
+    default=300.0,
+    show_default=True,
+    help="Seconds the re-try may take.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=10.0,
+    show_default=True,
+    help="Wall-clock limit per run, seconds.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    "parallel",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Runs at a time (default: the number of cores), or workers of the local Dask cluster.",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1),
+    default=4,
+    show_default=True,
+    help="Instances per round; killed mutants stop after each round.",
+)
 @click.option("--jsonl", type=click.Path(dir_okay=False), default=None, help="Append one JSON record per run here.")
 @click.option("--resume", is_flag=True, help="Reuse the runs already recorded in --jsonl.")
-@click.option("--suite", "suite_dir", type=click.Path(file_okay=False), default=None,
-              help="Write a small instance set that kills every killed mutant (greedy set cover) here.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
-              help="Where the mutant .lp files and generated instances go (default: beside --jsonl, else a temp folder).")
+@click.option(
+    "--suite",
+    "suite_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Write a small instance set that kills every killed mutant (greedy set cover) here.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default=None,
+    help="Where the mutant .lp files and generated instances go (default: beside --jsonl, else a temp folder).",
+)
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler; without it a local cluster.")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--references", default=None, metavar="LIST",
-              help="Unmutated backends to judge each mutant against (default: pysat,clingo,cpsat, each its default "
-                   "variant); a --plugin backend may be one.")
-@click.option("--only", multiple=True, metavar="FILE",
-              help="Mutate only encoding files whose name contains this (e.g. hexiom_count.lp); repeatable.")
-@click.option("--mutant", "mutant_ids", multiple=True, metavar="ID",
-              help="Run only the mutant with this id (as the report names it, e.g. sigils#25); repeatable.")
+@click.option(
+    "--references",
+    default=None,
+    metavar="LIST",
+    help="Unmutated backends to judge each mutant against (default: pysat,clingo,cpsat, each its default "
+    "variant); a --plugin backend may be one.",
+)
+@click.option(
+    "--only",
+    multiple=True,
+    metavar="FILE",
+    help="Mutate only encoding files whose name contains this (e.g. hexiom_count.lp); repeatable.",
+)
+@click.option(
+    "--mutant",
+    "mutant_ids",
+    multiple=True,
+    metavar="ID",
+    help="Run only the mutant with this id (as the report names it, e.g. sigils#25); repeatable.",
+)
 @click.option("--show", type=click.IntRange(min=0), default=30, show_default=True, help="Survivors listed at most.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @plugin_option
-def command(family, backend, levels_dir, generate_count, sizes, retry,
-            retry_budget, timeout, parallel, batch, jsonl, resume, suite_dir, out_dir, executor, scheduler, seed, references, only,
-            mutant_ids, show, as_json, plugins):
+def command(
+    family,
+    backend,
+    levels_dir,
+    generate_count,
+    sizes,
+    retry,
+    retry_budget,
+    timeout,
+    parallel,
+    batch,
+    jsonl,
+    resume,
+    suite_dir,
+    out_dir,
+    executor,
+    scheduler,
+    seed,
+    references,
+    only,
+    mutant_ids,
+    show,
+    as_json,
+    plugins,
+):
     """Mutate FAMILY's encodings of --backend and score the instance set: exit 0 when every mutant is
     killed or explained as equivalent, 1 when one survives unexplained or a mutant marked equivalent is
     killed (the marker is wrong).  A mutant cut short by --timeout where its variant, unmutated, finished
@@ -78,8 +172,12 @@ def command(family, backend, levels_dir, generate_count, sizes, retry,
     for spec in chosen:
         try:
             registry.get(spec, family)
-        except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable,
-                ValueError) as problem:
+        except (
+            registry.UnknownBackend,
+            registry.UnsupportedFamily,
+            registry.BackendUnavailable,
+            ValueError,
+        ) as problem:
             raise UsageProblem(f"--references: {problem}") from None
     if resume and not jsonl:
         raise UsageProblem("--resume needs --jsonl FILE")
@@ -108,10 +206,27 @@ def command(family, backend, levels_dir, generate_count, sizes, retry,
     retry_instances = (lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None
     progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
-        report = run_mutate(fam, backend, instances, folder=out_dir, timeout=timeout, parallel=parallel, jsonl=jsonl,
-                            resume=resume, executor=executor, scheduler=scheduler, batch=batch,
-                            generate=retry_instances, retry_budget=retry_budget, suite=suite_dir, seed=seed,
-                            only=only, ids=mutant_ids, references=chosen, on_record=progress.update)
+        report = run_mutate(
+            fam,
+            backend,
+            instances,
+            folder=out_dir,
+            timeout=timeout,
+            parallel=parallel,
+            jsonl=jsonl,
+            resume=resume,
+            executor=executor,
+            scheduler=scheduler,
+            batch=batch,
+            generate=retry_instances,
+            retry_budget=retry_budget,
+            suite=suite_dir,
+            seed=seed,
+            only=only,
+            ids=mutant_ids,
+            references=chosen,
+            on_record=progress.update,
+        )
     except UnknownMutant as problem:
         raise UsageProblem(str(problem)) from None
     finally:
@@ -141,18 +256,28 @@ def _shipped(path: str, family):
 
 def _print(report, show: int, suite_dir: str | None) -> None:
     def table(title: str, rows: list[dict]) -> None:
-        click.echo(f"{title:46} {'mutants':>7} {'stillb.':>7} {'killed':>6} {'valid.':>6} {'count':>5} "
-                   f"{'timeout':>7} {'surv.':>5} {'equiv.':>6} {'score':>7}")
+        click.echo(
+            f"{title:46} {'mutants':>7} {'stillb.':>7} {'killed':>6} {'valid.':>6} {'count':>5} "
+            f"{'timeout':>7} {'surv.':>5} {'equiv.':>6} {'score':>7}"
+        )
         for row in rows:
             score = "n/a" if row["score"] is None else f"{100 * row['score']:.1f}%"
-            click.echo(f"{row['name']:46} {row['mutants']:7} {row['stillborn']:7} {row['killed']:6} "
-                       f"{row['by_validator']:6} {row['by_count']:5} {row['by_timeout']:7} {row['survived']:5} "
-                       f"{row['equivalent']:6} {score:>7}")
-        click.echo("(killed = by the validator + by count only + by timeout: cut short where the unmutated "
-                   "variant finished within a fifth of the limit)\n" if title == "encoding file" else "")
+            click.echo(
+                f"{row['name']:46} {row['mutants']:7} {row['stillborn']:7} {row['killed']:6} "
+                f"{row['by_validator']:6} {row['by_count']:5} {row['by_timeout']:7} {row['survived']:5} "
+                f"{row['equivalent']:6} {score:>7}"
+            )
+        click.echo(
+            "(killed = by the validator + by count only + by timeout: cut short where the unmutated "
+            "variant finished within a fifth of the limit)\n"
+            if title == "encoding file"
+            else ""
+        )
 
-    click.echo(f"mutate {report.family} --backend {report.backend}: {len(report.outcomes)} mutants, "
-               f"{len(report.instances)} instances used, {len(report.generated)} generated for survivors\n")
+    click.echo(
+        f"mutate {report.family} --backend {report.backend}: {len(report.outcomes)} mutants, "
+        f"{len(report.instances)} instances used, {len(report.generated)} generated for survivors\n"
+    )
     table("encoding file", report.table(lambda o: o.mutant.file))
     table("operator", report.table(lambda o: o.mutant.operator))
     for outcome in report.outcomes:
@@ -165,8 +290,10 @@ def _print(report, show: int, suite_dir: str | None) -> None:
     for outcome in survivors[:show]:
         m = outcome.mutant
         label = ("equivalent" if m.equivalent else "candidate equivalent") if outcome.reason else "SURVIVED"
-        click.echo(f"{label}: {m.location} {m.operator} ({m.id}, tried on {outcome.tried} instances"
-                   f"{f', {outcome.timeouts} cut short by the time limit' if outcome.timeouts else ''})")
+        click.echo(
+            f"{label}: {m.location} {m.operator} ({m.id}, tried on {outcome.tried} instances"
+            f"{f', {outcome.timeouts} cut short by the time limit' if outcome.timeouts else ''})"
+        )
         click.echo(f"    original: {m.original}")
         click.echo(f"    mutated:  {m.mutated}")
         if outcome.reason:
@@ -175,13 +302,16 @@ def _print(report, show: int, suite_dir: str | None) -> None:
         click.echo(f"... and {len(survivors) - show} more survivors (--show N, or --json)")
     stillborn = [o for o in report.outcomes if o.status == "stillborn"]
     if stillborn:
-        click.echo(f"{len(stillborn)} stillborn (do not run), e.g. {stillborn[0].mutant.location} "
-                   f"{stillborn[0].mutant.operator}: {stillborn[0].finding}")
+        click.echo(
+            f"{len(stillborn)} stillborn (do not run), e.g. {stillborn[0].mutant.location} "
+            f"{stillborn[0].mutant.operator}: {stillborn[0].finding}"
+        )
     for path, why in list(report.excluded.items())[:5]:
         click.echo(f"not used: {path}: {why}")
     if len(report.excluded) > 5:
         click.echo(f"... {len(report.excluded) - 5} more instances not used")
     where = f" written to {suite_dir}" if suite_dir else ""
-    click.echo(f"killing suite: {len(report.suite)} instances{where}: "
-               + ", ".join(os.path.basename(p) for p in report.suite))
+    click.echo(
+        f"killing suite: {len(report.suite)} instances{where}: " + ", ".join(os.path.basename(p) for p in report.suite)
+    )
     click.echo(f"{report.runs} runs ({report.reused} reused) in {report.wall:.1f} s")

@@ -11,39 +11,97 @@ from dataclasses import asdict
 
 import click
 
-from .common import (COUNT, MAX_INT32, interrupted_exit, SEED, TIMEOUT, UsageProblem, as_usage_problem, instance_files, load_level,
-                     load_plugins, plugin_option, split_list)
+from .common import (
+    COUNT,
+    MAX_INT32,
+    SEED,
+    TIMEOUT,
+    UsageProblem,
+    as_usage_problem,
+    instance_files,
+    interrupted_exit,
+    load_level,
+    load_plugins,
+    plugin_option,
+    split_list,
+)
 
 
 @click.command(name="bench")
 @click.argument("paths", nargs=-1, type=click.Path())
-@click.option("--backends", default=None, metavar="LIST",
-              help="Comma-separated backends or backend:variant; a bare name means all its variants "
-                   "(default: each backend's default variant).")
-@click.option("--repeat", type=COUNT, default=3, show_default=True,
-              help="Runs per (instance, backend); round r uses seed + r.")
-@click.option("--timeout", type=TIMEOUT, default=60.0, show_default=True,
-              help="Wall-clock limit per run, seconds (PAR-2 counts a miss as twice this).")
-@click.option("--mode", type=click.Choice(["first", "count"]), default="first", show_default=True,
-              help="first: time to the first solution (or unsat proof); count: time to an exact count.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False), default="bench-results", show_default=True,
-              help="Folder for results.csv, results.json, summary.md, cactus.png, ecdf.png, scatter.png.")
+@click.option(
+    "--backends",
+    default=None,
+    metavar="LIST",
+    help="Comma-separated backends or backend:variant; a bare name means all its variants "
+    "(default: each backend's default variant).",
+)
+@click.option(
+    "--repeat", type=COUNT, default=3, show_default=True, help="Runs per (instance, backend); round r uses seed + r."
+)
+@click.option(
+    "--timeout",
+    type=TIMEOUT,
+    default=60.0,
+    show_default=True,
+    help="Wall-clock limit per run, seconds (PAR-2 counts a miss as twice this).",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["first", "count"]),
+    default="first",
+    show_default=True,
+    help="first: time to the first solution (or unsat proof); count: time to an exact count.",
+)
+@click.option(
+    "--out",
+    "out_dir",
+    type=click.Path(file_okay=False),
+    default="bench-results",
+    show_default=True,
+    help="Folder for results.csv, results.json, summary.md, cactus.png, ecdf.png, scatter.png.",
+)
 @click.option("--symmetry-breaking", is_flag=True, help="Run with lex-leader symmetry breaking.")
-@click.option("--scatter", "scatter_pair", default=None, metavar="A,B",
-              help="Two backends for the per-instance scatter plot (default: the first two).")
+@click.option(
+    "--scatter",
+    "scatter_pair",
+    default=None,
+    metavar="A,B",
+    help="Two backends for the per-instance scatter plot (default: the first two).",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Seed of the first round.")
-@click.option("--shuffle", is_flag=True,
-              help="Each round also reorders every backend's input from its seed (variables, clauses, facts): "
-                   "luck measured on every backend, pysat included.")
+@click.option(
+    "--shuffle",
+    is_flag=True,
+    help="Each round also reorders every backend's input from its seed (variables, clauses, facts): "
+    "luck measured on every backend, pysat included.",
+)
 @click.option("--sat-command", default=None, metavar="CMD", help="External SAT solver for the dimacs backend.")
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
 @plugin_option
 @click.option("--plots/--no-plots", default=True, show_default=True, help="Draw cactus.png, ecdf.png and scatter.png.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
-@click.option("--rescore", is_flag=True,
-              help="Run nothing: re-read OUT/results.json and rewrite summary.md and the plots.")
-def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, scatter_pair, seed, shuffle, sat_command,
-            family, plugins, plots, quiet, rescore):
+@click.option(
+    "--rescore", is_flag=True, help="Run nothing: re-read OUT/results.json and rewrite summary.md and the plots."
+)
+def command(
+    paths,
+    backends,
+    repeat,
+    timeout,
+    mode,
+    out_dir,
+    symmetry_breaking,
+    scatter_pair,
+    seed,
+    shuffle,
+    sat_command,
+    family,
+    plugins,
+    plots,
+    quiet,
+    rescore,
+):
     """Benchmark backends on PATHS (files or folders), one process per run, backends interleaved.
 
     Writes results.csv and results.json (one row per run: phase times, CPU,
@@ -52,17 +110,18 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
     median, p90, max) and the plots (cactus, ECDF of run times, scatter);
     prints the summary.
     """
-    from trisolve.backends import registry
     from trisolve.backends.runner import interrupted
     from trisolve.bench.summary import machine, markdown, write_csv, write_json
 
-    from . import api
+    from .. import api
 
     if rescore:
         return _rescore(out_dir, scatter_pair, plots)
     if seed + repeat - 1 > MAX_INT32:
-        raise UsageProblem(f"--seed {seed} with --repeat {repeat}: round seeds run up to {seed + repeat - 1}, "
-                           f"over the largest seed, {MAX_INT32}")
+        raise UsageProblem(
+            f"--seed {seed} with --repeat {repeat}: round seeds run up to {seed + repeat - 1}, "
+            f"over the largest seed, {MAX_INT32}"
+        )
     if not paths:
         raise UsageProblem("give instance files or folders to benchmark (or --rescore)")
     load_plugins(plugins)
@@ -77,8 +136,11 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
         _scatter_pair(scatter_pair, order)  # a bad pair is a usage problem before anything runs
         progress.total = trials
         if not quiet:
-            click.echo(f"bench: {trials} runs ({len(levels)} instance(s) x {len(order)} backend(s) x {repeat}), "
-                       f"{mode} mode, timeout {timeout:g} s; writing to {out_dir}/", err=True)
+            click.echo(
+                f"bench: {trials} runs ({len(levels)} instance(s) x {len(order)} backend(s) x {repeat}), "
+                f"{mode} mode, timeout {timeout:g} s; writing to {out_dir}/",
+                err=True,
+            )
         journal.write(json.dumps({"settings": asdict(settings), "backends": order}) + "\n")
         journal.flush()
 
@@ -91,19 +153,34 @@ def command(paths, backends, repeat, timeout, mode, out_dir, symmetry_breaking, 
     started = time.monotonic()
     try:
         with as_usage_problem():
-            result = api.bench(levels, split_list(backends), repeat=repeat, timeout=timeout, mode=mode,
-                               symmetry_breaking=symmetry_breaking, seed=seed, shuffle=shuffle,
-                               sat_command=sat_command, on_planned=planned, on_run=finished,
-                               skipped=lambda note: click.echo(f"bench: {note}", err=True))
+            result = api.benchmark(
+                levels,
+                split_list(backends),
+                repeat=repeat,
+                timeout=timeout,
+                mode=mode,
+                symmetry_breaking=symmetry_breaking,
+                seed=seed,
+                shuffle=shuffle,
+                sat_command=sat_command,
+                on_planned=planned,
+                on_run=finished,
+                skipped=lambda note: click.echo(f"bench: {note}", err=True),
+            )
     finally:
         progress.close()
         journal.close()
     elapsed = time.monotonic() - started
     runs, settings, order, summary = result.runs, result.settings, list(result.backends), result.summary
     pair = _scatter_pair(scatter_pair, order)
-    meta = {**machine(), "date": time.strftime("%Y-%m-%d %H:%M"), "seconds": round(elapsed, 1),
-            "command": _command_line(),
-            "backends": order, "instances": [level.path for level in levels]}
+    meta = {
+        **machine(),
+        "date": time.strftime("%Y-%m-%d %H:%M"),
+        "seconds": round(elapsed, 1),
+        "command": _command_line(),
+        "backends": order,
+        "instances": [level.path for level in levels],
+    }
     write_csv(runs, os.path.join(out_dir, "results.csv"))
     write_json(runs, summary, settings, meta, os.path.join(out_dir, "results.json"))
     report = markdown(summary, settings, meta)
@@ -185,12 +262,21 @@ def _draw(summary, runs, settings, out_dir: str, pair: tuple[str, str] | None) -
 
     mode = "first solution" if settings.mode == "first" else "exact count"
     try:
-        cactus(summary, settings.timeout, os.path.join(out_dir, "cactus.png"),
-               title=f"Instances solved vs. time ({mode}, timeout {settings.timeout:g} s)")
+        cactus(
+            summary,
+            settings.timeout,
+            os.path.join(out_dir, "cactus.png"),
+            title=f"Instances solved vs. time ({mode}, timeout {settings.timeout:g} s)",
+        )
         lines = ["", "![cactus plot](cactus.png)"]
         varied = "seeds and shuffles" if settings.shuffle else "seeds"
-        ecdf(runs, [row["backend"] for row in summary["backends"]], settings.timeout, os.path.join(out_dir, "ecdf.png"),
-             title=f"Run-time distribution over {varied} ({mode}, {len(runs)} runs)")
+        ecdf(
+            runs,
+            [row["backend"] for row in summary["backends"]],
+            settings.timeout,
+            os.path.join(out_dir, "ecdf.png"),
+            title=f"Run-time distribution over {varied} ({mode}, {len(runs)} runs)",
+        )
         lines.append(f"![run-time distribution over {varied}](ecdf.png)")
         if pair:
             scatter(summary, pair[0], pair[1], settings.timeout, os.path.join(out_dir, "scatter.png"))
@@ -218,8 +304,10 @@ class _Progress:
             outcome = f"{run.count} solutions"
         if run.valid is False:
             outcome = "INVALID solution"
-        line = (f"[{index + 1}/{self.total}] {run.instance} {run.backend} #{run.round + 1}: "
-                f"{run.time:.2f} s, {outcome}  ({time.monotonic() - self.started:.0f} s elapsed)")
+        line = (
+            f"[{index + 1}/{self.total}] {run.instance} {run.backend} #{run.round + 1}: "
+            f"{run.time:.2f} s, {outcome}  ({time.monotonic() - self.started:.0f} s elapsed)"
+        )
         if self.tty:
             sys.stderr.write("\r\033[K" + line[:160])
         else:

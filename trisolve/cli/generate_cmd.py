@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .common import COUNT, FiniteRange, SEED, UsageProblem, print_json
+from .common import COUNT, SEED, FiniteRange, UsageProblem, print_json
 
 
 def family_params(family: str, sizes: dict) -> dict:
@@ -14,8 +14,9 @@ def family_params(family: str, sizes: dict) -> dict:
     own = [parameter.name for parameter in FAMILIES[family].generator_parameters]
     stray = [f"--{name}" for name, value in sizes.items() if value is not None and name not in own]
     if stray:
-        raise UsageProblem(f"{', '.join(stray)} does not apply to {family}; its options: "
-                           + ", ".join(f"--{name}" for name in own))
+        raise UsageProblem(
+            f"{', '.join(stray)} does not apply to {family}; its options: " + ", ".join(f"--{name}" for name in own)
+        )
     return {name: value for name, value in sizes.items() if value is not None}
 
 
@@ -39,10 +40,14 @@ def size_options(function):
         return function(sizes=sizes, **kwargs)
 
     for name, (families, parameter) in reversed(parameters.items()):
-        kind = (click.IntRange(parameter.low, parameter.high) if parameter.kind is int
-                else FiniteRange(parameter.low, parameter.high, min_open=parameter.low_open))
-        wrapper = click.option(f"--{name}", type=kind, default=None,
-                               help=f"{', '.join(families)}: {parameter.help}.")(wrapper)
+        kind = (
+            click.IntRange(parameter.low, parameter.high)
+            if parameter.kind is int
+            else FiniteRange(parameter.low, parameter.high, min_open=parameter.low_open)
+        )
+        wrapper = click.option(f"--{name}", type=kind, default=None, help=f"{', '.join(families)}: {parameter.help}.")(
+            wrapper
+        )
     return wrapper
 
 
@@ -56,8 +61,11 @@ def generating_families() -> click.Choice:
 @click.argument("family", type=generating_families())
 @size_options
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Same seed, same files.")
-@click.option("--unique", is_flag=True,
-              help="Make the solution unique (hexiom: lock tiles/block cells; sigils: redraw; logic: always).")
+@click.option(
+    "--unique",
+    is_flag=True,
+    help="Make the solution unique (hexiom: lock tiles/block cells; sigils: redraw; logic: always).",
+)
 @click.option("--count", "-n", type=COUNT, default=1, show_default=True)
 @click.option("--output", "-o", "folder", type=click.Path(file_okay=False), required=True, help="Folder to write to.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per level.")
@@ -82,7 +90,9 @@ def command(family, sizes, seed, unique, count, folder, as_json):
         wanted_unique = unique or FAMILIES[family].always_unique
         if wanted_unique and not generated.unique:
             failed += 1
-            click.echo(f"trisolve: {path}: could not prove a unique solution (time limit or attempts ran out)", err=True)
+            click.echo(
+                f"trisolve: {path}: could not prove a unique solution (time limit or attempts ran out)", err=True
+            )
         if as_json:
             print_json({"file": path, "seed": generated.seed, "unique": generated.unique, **dict(generated.info)})
         else:

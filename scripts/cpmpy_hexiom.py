@@ -1,7 +1,7 @@
 """The yardstick for ``trisolve solve levels/hexiom``: a plain CPMpy loop over Hexiom levels, one process.
 
     .venv/bin/pip install cpmpy    # for this measurement only: not a trisolve dependency
-    .venv/bin/python docs/bench/cpmpy_hexiom.py levels/hexiom
+    python scripts/cpmpy_hexiom.py levels/hexiom
 
 The model is what a CPMpy user would write first: an integer per cell (-1
 empty, else the tile's number), the level's locked and blocked cells, how many
@@ -45,7 +45,11 @@ def solve(level: hexiom.Level) -> hexiom.Solution | None:
 
 
 def main() -> int:
-    paths = [p for arg in sys.argv[1:] for p in (sorted(glob.glob(os.path.join(arg, "level*.txt"))) if os.path.isdir(arg) else [arg])]
+    paths = [
+        p
+        for arg in sys.argv[1:]
+        for p in (sorted(glob.glob(os.path.join(arg, "level*.txt"))) if os.path.isdir(arg) else [arg])
+    ]
     for path in paths:
         started = time.monotonic()
         level = hexiom.parse(path)

@@ -12,8 +12,20 @@ import time
 
 import click
 
-from .common import (EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, SEED, SOLUTION_LIMIT, TIMEOUT,
-                     UsageProblem, interrupted_exit, load_plugins, plugin_option)
+from .common import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_LIMIT,
+    EXIT_OK,
+    EXIT_USAGE,
+    SEED,
+    SOLUTION_LIMIT,
+    TIMEOUT,
+    UsageProblem,
+    interrupted_exit,
+    load_plugins,
+    plugin_option,
+)
 
 #: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
 #: solution) outranks bad input, which outranks a run stopped by a limit
@@ -22,39 +34,89 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3, EXIT_IN
 
 @click.command(name="solve")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="FILE_OR_DIR...")
-@click.option("--backend", "-b", "backend_spec", default=None, metavar="NAME[:VARIANT]",
-              help="pysat, clingo, cpsat (optionally :variant), or auto (race them). "
-                   "Default: the measured fastest for the family.")
+@click.option(
+    "--backend",
+    "-b",
+    "backend_spec",
+    default=None,
+    metavar="NAME[:VARIANT]",
+    help="pysat, clingo, cpsat (optionally :variant), or auto (race them). "
+    "Default: the measured fastest for the family.",
+)
 @click.option("--all", "all_", is_flag=True, help="Print every solution.")
 @click.option("--count", is_flag=True, help="Count the solutions (prints the count, not the boards).")
 @click.option("--limit", type=SOLUTION_LIMIT, default=None, help="Stop after N solutions (count shows N+).")
-@click.option("--timeout", type=TIMEOUT, default=None,
-              help="Wall-clock limit in seconds, per instance.")
+@click.option("--timeout", type=TIMEOUT, default=None, help="Wall-clock limit in seconds, per instance.")
 @click.option("--symmetry-breaking", is_flag=True, help="Keep one solution per symmetry class (the lex-leader).")
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
-@click.option("--seed", type=SEED, default=0, show_default=True,
-              help="Solver random seed (pysat, which has none, renumbers its variables from it).")
-@click.option("--shuffle", is_flag=True,
-              help="Also reorder the solver's input from the seed (variables, clauses, facts): same solutions, "
-                   "different luck. The JSON's stats record seed and shuffle.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per instance (one per line) instead of text.")
-@click.option("--jsonl", type=click.Path(dir_okay=False, writable=True), default=None, metavar="FILE",
-              help="Also write one JSON object per instance to FILE (overwritten), each line as its run finishes.")
+@click.option(
+    "--seed",
+    type=SEED,
+    default=0,
+    show_default=True,
+    help="Solver random seed (pysat, which has none, renumbers its variables from it).",
+)
+@click.option(
+    "--shuffle",
+    is_flag=True,
+    help="Also reorder the solver's input from the seed (variables, clauses, facts): same solutions, "
+    "different luck. The JSON's stats record seed and shuffle.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object per instance (one per line) instead of text."
+)
+@click.option(
+    "--jsonl",
+    type=click.Path(dir_okay=False, writable=True),
+    default=None,
+    metavar="FILE",
+    help="Also write one JSON object per instance to FILE (overwritten), each line as its run finishes.",
+)
 @click.option("--colour/--no-colour", default=None, help="Colour in renderings (default: when stdout is a terminal).")
-@click.option("--sat-command", default=None, metavar="CMD",
-              help='External SAT solver for --backend dimacs (e.g. "kissat"); with auto it joins the race.')
-@click.option("--svg", "svg_dir", default=None, metavar="DIR",
-              help="Also draw each solution shown (the first, or every one with --all) as DIR/NAME.svg.")
-@click.option("--memory", default=None, metavar="SIZE",
-              help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default 4G); a count that would "
-                   "exceed it stops as incomplete. The solvers ignore it.")
+@click.option(
+    "--sat-command",
+    default=None,
+    metavar="CMD",
+    help='External SAT solver for --backend dimacs (e.g. "kissat"); with auto it joins the race.',
+)
+@click.option(
+    "--svg",
+    "svg_dir",
+    default=None,
+    metavar="DIR",
+    help="Also draw each solution shown (the first, or every one with --all) as DIR/NAME.svg.",
+)
+@click.option(
+    "--memory",
+    default=None,
+    metavar="SIZE",
+    help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default 4G); a count that would "
+    "exceed it stops as incomplete. The solvers ignore it.",
+)
 @plugin_option
-def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking, family, seed, shuffle, as_json, jsonl,
-            colour, sat_command, svg_dir, memory, plugins):
+def command(
+    paths,
+    backend_spec,
+    all_,
+    count,
+    limit,
+    timeout,
+    symmetry_breaking,
+    family,
+    seed,
+    shuffle,
+    as_json,
+    jsonl,
+    colour,
+    sat_command,
+    svg_dir,
+    memory,
+    plugins,
+):
     """Solve each FILE (and each instance file in each DIR): the first solution, every solution
     (--all) or the count (--count). The solver is imported once; each run is a forked child
     with a hard kill behind --timeout. Exit code: the worst of the runs."""
-    from . import api
+    from .. import api
 
     if all_ and count:
         raise UsageProblem("--all and --count cannot be used together")
@@ -75,10 +137,25 @@ def command(paths, backend_spec, all_, count, limit, timeout, symmetry_breaking,
         for index, path in enumerate(files):
             if many and not as_json:
                 click.echo(("\n" if index else "") + f"==> {path} <==")
-            code = _solve_one(path, family, backend_spec, all_=all_, count=count, limit=limit, timeout=timeout,
-                              seed=seed, shuffle=shuffle, symmetry_breaking=symmetry_breaking, sat_command=sat_command,
-                              memory=memory, as_json=as_json, log=log, render_options=render_options, many=many,
-                              svg_dir=svg_dir)
+            code = _solve_one(
+                path,
+                family,
+                backend_spec,
+                all_=all_,
+                count=count,
+                limit=limit,
+                timeout=timeout,
+                seed=seed,
+                shuffle=shuffle,
+                symmetry_breaking=symmetry_breaking,
+                sat_command=sat_command,
+                memory=memory,
+                as_json=as_json,
+                log=log,
+                render_options=render_options,
+                many=many,
+                svg_dir=svg_dir,
+            )
             worst = max(worst, code, key=_SEVERITY.__getitem__)
             if code == EXIT_INTERRUPTED:  # Ctrl-C: what finished is printed; the rest is not started
                 break
@@ -106,13 +183,30 @@ def _memory_size(text: str | None) -> int | None:
     return size
 
 
-def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_: bool, count: bool,
-               limit: int | None, timeout: float | None, seed: int, shuffle: bool, symmetry_breaking: bool,
-               sat_command: str | None, memory: int | None, as_json: bool, log, render_options: dict, many: bool,
-               svg_dir: str | None = None) -> int:
+def _solve_one(
+    path: str,
+    family: str | None,
+    backend_spec: str | None,
+    *,
+    all_: bool,
+    count: bool,
+    limit: int | None,
+    timeout: float | None,
+    seed: int,
+    shuffle: bool,
+    symmetry_breaking: bool,
+    sat_command: str | None,
+    memory: int | None,
+    as_json: bool,
+    log,
+    render_options: dict,
+    many: bool,
+    svg_dir: str | None = None,
+) -> int:
     """Solve one instance and print it; returns its exit code (bad input among many is reported, not raised)."""
-    from . import api
     from trisolve.models.errors import TrisolveError
+
+    from .. import api
 
     enumerate_ = all_ or count
     progress = _Progress(enabled=enumerate_ and not as_json and sys.stderr.isatty())
@@ -128,9 +222,21 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_:
         if backend_spec != "auto":  # checked before anything prints
             api.backend_name(backend_spec, kind.name)
         # the file is parsed in the run's child, so --timeout covers parsing too
-        result = api.solve(path, backend_spec, family=kind.name, count=count, all=all_, limit=limit, timeout=timeout,
-                           seed=seed, shuffle=shuffle, symmetry_breaking=symmetry_breaking, sat_command=sat_command,
-                           memory=memory, on_solution=on_solution)
+        result = api.solve(
+            path,
+            backend_spec,
+            family=kind.name,
+            count=count,
+            all=all_,
+            limit=limit,
+            timeout=timeout,
+            seed=seed,
+            shuffle=shuffle,
+            symmetry_breaking=symmetry_breaking,
+            sat_command=sat_command,
+            memory=memory,
+            on_solution=on_solution,
+        )
     except TrisolveError as problem:
         if not many:
             raise
@@ -167,8 +273,9 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, *, all_:
         for written in write_solution_pictures(svg_dir, path, valid):
             click.echo(f"wrote {written}", err=True)
     for i, violations in result.invalid:
-        click.echo(f"trisolve: solution {i + 1} from {result.backend} is INVALID: " + "; ".join(violations[:5]),
-                   err=True)
+        click.echo(
+            f"trisolve: solution {i + 1} from {result.backend} is INVALID: " + "; ".join(violations[:5]), err=True
+        )
     return _exit_code(result, limit)
 
 

@@ -2,7 +2,7 @@
 the array program it replaced for plain counts (still the one for Burnside's folds), and optionally the
 dictionary program (kept for rebuilding one board).
 
-``python -m trisolve.bench.dp_hexiom [LEVEL ...] --repeat 3 [--dict]`` counts each level
+``python scripts/dp_hexiom.py [LEVEL ...] --repeat 3 [--dict]`` counts each level
 (default: levels 00-39) with each program, one after the other in each round so
 that load on a shared machine hits them alike, and prints per level and in total
 the median and worst CPU seconds of each (process CPU: the halves' two threads
@@ -18,9 +18,9 @@ import os
 import statistics
 import time
 
-from ..backends.dp.hexiom import Program, count_boards, fold, make_plan
-from ..backends.dp.hexiom_layers import LayerProgram
-from ..models import hexiom
+from trisolve.backends.dp.hexiom import Program, count_boards, fold, make_plan
+from trisolve.backends.dp.hexiom_layers import LayerProgram
+from trisolve.models import hexiom
 
 LEVELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels", "hexiom")
 
@@ -75,13 +75,24 @@ def main() -> None:
                 totals[program][r] += cpu
         for program, rows in runs.items():
             cpus = [c for c, _, _ in rows]
-            print(f"{name}  {program:8}  {statistics.median(cpus):10.3f}  {max(cpus):9.3f}  "
-                  f"{statistics.median(w for _, w, _ in rows):11.3f}  {rows[0][2]:11d}", flush=True)
-        ratio = statistics.median(c for c, _, _ in runs["arrays"]) / max(1e-9, statistics.median(c for c, _, _ in runs["compiled"]))
+            print(
+                f"{name}  {program:8}  {statistics.median(cpus):10.3f}  {max(cpus):9.3f}  "
+                f"{statistics.median(w for _, w, _ in rows):11.3f}  {rows[0][2]:11d}",
+                flush=True,
+            )
+        ratio = statistics.median(c for c, _, _ in runs["arrays"]) / max(
+            1e-9, statistics.median(c for c, _, _ in runs["compiled"])
+        )
         print(f"{name}  arrays/compiled CPU ratio {ratio:.1f}", flush=True)
     for program, sums in totals.items():
-        print(f"total CPU {program}: median {statistics.median(sums):.2f} s, worst {max(sums):.2f} s over {args.repeat} rounds")
-    print(f"total CPU ratio arrays/compiled: {statistics.median(totals['arrays']) / statistics.median(totals['compiled']):.2f}")
+        print(
+            f"total CPU {program}: median {statistics.median(sums):.2f} s, worst {max(sums):.2f} s over "
+            f"{args.repeat} rounds"
+        )
+    print(
+        "total CPU ratio arrays/compiled: "
+        f"{statistics.median(totals['arrays']) / statistics.median(totals['compiled']):.2f}"
+    )
 
 
 if __name__ == "__main__":

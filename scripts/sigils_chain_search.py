@@ -1,6 +1,6 @@
 """Search small square sigil frames on which one mutant of ``sigils.lp`` counts other classes than the shipped file.
 
-    .venv/bin/python docs/bench/sigils_chain_search.py [--sides 3,4] [--max-tilings 19] [--mutant sigils#241]
+    python scripts/sigils_chain_search.py [--sides 3,4] [--max-tilings 19] [--mutant sigils#241]
 
 For every multiset of small pieces (monomino M, domino D, straight tromino B,
 L tromino A, the seven tetrominoes) that fills an N x N frame, with and
@@ -99,11 +99,26 @@ def main() -> None:
                     mutated = count(mutant.text, facts(level, True), plain + 5, args.seconds)
                     if classes is not None and mutated is not None and classes != mutated:
                         found += 1
-                        print(json.dumps({"side": side, "pieces": " ".join(ordered), "mirror": mirror,
-                                          "tilings": plain, "classes": classes, "mutant": mutated}), flush=True)
+                        print(
+                            json.dumps(
+                                {
+                                    "side": side,
+                                    "pieces": " ".join(ordered),
+                                    "mirror": mirror,
+                                    "tilings": plain,
+                                    "classes": classes,
+                                    "mutant": mutated,
+                                }
+                            ),
+                            flush=True,
+                        )
                         break
-        print(f"# {side}x{side}: {small} frames with 1-{args.max_tilings} tilings, {found} tell the mutant apart, "
-              f"{time.monotonic() - began:.0f} s", file=sys.stderr, flush=True)
+        print(
+            f"# {side}x{side}: {small} frames with 1-{args.max_tilings} tilings, {found} tell the mutant apart, "
+            f"{time.monotonic() - began:.0f} s",
+            file=sys.stderr,
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

@@ -25,8 +25,16 @@ def command(family, as_json, plugins):
         for name, text, is_default in registry.describe_all(fam):
             backend = name.split(":")[0]
             hint = registry._module(backend).available()
-            rows.append({"family": fam, "backend": name, "default": is_default, "description": text,
-                         "available": hint is None, **({"install": hint} if hint else {})})
+            rows.append(
+                {
+                    "family": fam,
+                    "backend": name,
+                    "default": is_default,
+                    "description": text,
+                    "available": hint is None,
+                    **({"install": hint} if hint else {}),
+                }
+            )
     if as_json:
         print_json(rows)
         return

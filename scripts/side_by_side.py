@@ -2,7 +2,7 @@
 plain CPMpy loop on OR-Tools (``cpmpy_hexiom.py``), side by side in one run.
 
     .venv/bin/pip install cpmpy    # the yardstick only: not a trisolve dependency
-    .venv/bin/python docs/bench/side_by_side.py [--rounds 3] [--folder levels/hexiom]
+    python scripts/side_by_side.py [--rounds 3] [--folder levels/hexiom]
 
 Each round runs every contender once as its own process (the order rotating
 from round to round, so drifts in the machine's load hit all alike) and
@@ -30,8 +30,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def contenders(folder: str, out: str) -> dict[str, list[str]]:
     trisolve = [os.path.join(os.path.dirname(sys.executable), "trisolve"), "solve", folder]
-    runs = {f"trisolve {b}": [*trisolve, "--backend", b, "--jsonl", os.path.join(out, f"{b}.jsonl")]
-            for b in ("clingo", "pysat", "cpsat")}
+    runs = {
+        f"trisolve {b}": [*trisolve, "--backend", b, "--jsonl", os.path.join(out, f"{b}.jsonl")]
+        for b in ("clingo", "pysat", "cpsat")
+    }
     runs["CPMpy loop (OR-Tools)"] = [sys.executable, os.path.join(HERE, "cpmpy_hexiom.py"), folder]
     return runs
 
@@ -59,11 +61,14 @@ def main() -> None:
         names = list(runs)
         figures: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
         for round_ in range(args.rounds):
-            order = names[round_ % len(names):] + names[:round_ % len(names)]
+            order = names[round_ % len(names) :] + names[: round_ % len(names)]
             for name in order:
                 figures[name].append(measure(runs[name]))
-                print(f"round {round_ + 1}: {name}: {figures[name][-1][0]:.1f} s wall, "
-                      f"{figures[name][-1][1]:.1f} s CPU", file=sys.stderr, flush=True)
+                print(
+                    f"round {round_ + 1}: {name}: {figures[name][-1][0]:.1f} s wall, {figures[name][-1][1]:.1f} s CPU",
+                    file=sys.stderr,
+                    flush=True,
+                )
                 if name.startswith("trisolve"):
                     path = os.path.join(out, f"{name.split()[1]}.jsonl")
                     with open(path, encoding="utf-8") as handle:
@@ -71,15 +76,19 @@ def main() -> None:
                     assert len(lines) == levels and all(r["status"] == "sat" and r["solutions"] for r in lines), path
     reference = statistics.median(w for w, _ in figures[names[-1]])
     reference_cpu = statistics.median(c for _, c in figures[names[-1]])
-    print(f"{levels} Hexiom levels, first solution; {args.rounds} rounds, {os.cpu_count()} cores, "
-          f"load average {os.getloadavg()[0]:.1f} at the end ({time.strftime('%Y-%m-%d %H:%M')})")
+    print(
+        f"{levels} Hexiom levels, first solution; {args.rounds} rounds, {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f} at the end ({time.strftime('%Y-%m-%d %H:%M')})"
+    )
     print("| contender | wall s, median (worst) | CPU s, median (worst) | wall / CPMpy | CPU / CPMpy |")
     print("|---|---|---|---|---|")
     for name in names:
         walls, cpus = [w for w, _ in figures[name]], [c for _, c in figures[name]]
-        print(f"| {name} | {statistics.median(walls):.1f} ({max(walls):.1f}) | {statistics.median(cpus):.1f} "
-              f"({max(cpus):.1f}) | {statistics.median(walls) / reference:.2f} | "
-              f"{statistics.median(cpus) / reference_cpu:.2f} |")
+        print(
+            f"| {name} | {statistics.median(walls):.1f} ({max(walls):.1f}) | {statistics.median(cpus):.1f} "
+            f"({max(cpus):.1f}) | {statistics.median(walls) / reference:.2f} | "
+            f"{statistics.median(cpus) / reference_cpu:.2f} |"
+        )
 
 
 if __name__ == "__main__":

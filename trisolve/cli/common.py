@@ -8,8 +8,9 @@ import signal
 import sys
 import threading
 import traceback
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import click
 
@@ -98,7 +99,7 @@ def interrupted_exit() -> None:
 
 def load_level(path: str, family_name: str | None = None):
     """The library's Level for a file; bad input becomes a UsageProblem naming the file."""
-    from . import api
+    from .. import api
 
     with as_usage_problem():
         return api.load(path, family_name)
@@ -112,7 +113,7 @@ def load_instance(path: str, family_name: str | None = None):
 
 def instance_files(paths: Iterable[str]) -> list[str]:
     """Files named, and instance files inside named folders (sorted), for batch commands."""
-    from . import api
+    from .. import api
 
     with as_usage_problem():
         return api.instance_files(paths)
@@ -120,7 +121,7 @@ def instance_files(paths: Iterable[str]) -> list[str]:
 
 def resolve_backends(specs: list[str], family: str) -> list[str]:
     """Full ``backend:variant`` names; unknown names are a usage problem, not a traceback."""
-    from . import api
+    from .. import api
 
     with as_usage_problem():
         return api.backend_names(specs, family)
@@ -128,7 +129,7 @@ def resolve_backends(specs: list[str], family: str) -> list[str]:
 
 def check_backend(spec: str, family: str) -> str:
     """The full name of one backend configuration, checked before any process starts."""
-    from . import api
+    from .. import api
 
     with as_usage_problem():
         return api.backend_name(spec, family)
@@ -180,9 +181,14 @@ COUNT = click.IntRange(1, 1_000_000)
 
 def plugin_option(command):
     """``--plugin FILE`` (repeatable), the same on every command that runs backends."""
-    return click.option("--plugin", "plugins", multiple=True, type=click.Path(exists=True, dir_okay=False),
-                        help="A Python file that registers extra backends (your own encoding); repeatable. "
-                             "Installed packages add backends through the trisolve.backends entry points.")(command)
+    return click.option(
+        "--plugin",
+        "plugins",
+        multiple=True,
+        type=click.Path(exists=True, dir_okay=False),
+        help="A Python file that registers extra backends (your own encoding); repeatable. "
+        "Installed packages add backends through the trisolve.backends entry points.",
+    )(command)
 
 
 def load_plugins(paths: Iterable[str]) -> None:
