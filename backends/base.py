@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
+from ..models.errors import UsageError
+
 
 class Status(str, Enum):
     SAT = "sat"
@@ -197,11 +199,11 @@ def cpu_phase_times() -> Iterator[None]:
         Stopwatch.record_cpu = previous
 
 
-class UnsupportedFamily(Exception):
+class UnsupportedFamily(UsageError):
     """A backend was asked for a family it has no translator for."""
 
 
-class BackendUnavailable(Exception):
+class BackendUnavailable(UsageError):
     """The solver package is not installed; the message says how to install it."""
 
 

@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from functools import cache
 from types import ModuleType
 
-from ..models.errors import TrisolveError
+from ..models.errors import UsageError
 from . import orbits
 from .base import Backend, BackendUnavailable, UnsupportedFamily
 from .catalog import Catalog, from_tables, read
@@ -54,8 +54,8 @@ INTERNAL_BACKENDS: tuple[str, ...] = ("mutated",)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-class UnknownBackend(ValueError):
-    pass
+class UnknownBackend(UsageError):
+    """No backend of that name (shipped, registered or installed)."""
 
 
 #: Backends added at run time (mutants in the tests, users' own encodings via --plugin).
@@ -71,7 +71,7 @@ ENTRY_POINT_GROUP = "trisolve.backends"
 _ENTRY_POINTS: dict[str, object] | None = None
 
 
-class PluginError(TrisolveError):
+class PluginError(UsageError):
     """A plugin file or entry point could not be loaded (the message names which and why): exit code 2."""
 
 

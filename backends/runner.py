@@ -212,7 +212,7 @@ def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] |
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
-        from trisolve.models.errors import LevelSyntaxError, TrisolveError
+        from trisolve.models.errors import LevelSyntaxError, UsageError
 
         from . import registry
 
@@ -223,7 +223,7 @@ def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] |
             except LevelSyntaxError as problem:
                 conn.send(("invalid", (problem.file, problem.line, problem.message, problem.column)))
                 return
-            except TrisolveError as problem:
+            except UsageError as problem:
                 conn.send(("invalid", (None, None, str(problem), None)))
                 return
             conn.send(("level", level, time.monotonic() - began))
@@ -393,10 +393,10 @@ def run_job(
         parent_conn.close()
     wall = time.monotonic() - started
     if invalid is not None:
-        from trisolve.models.errors import LevelSyntaxError, TrisolveError
+        from trisolve.models.errors import LevelSyntaxError, UsageError
 
         file, line, message, column = invalid
-        raise LevelSyntaxError(file, line, message, column) if file is not None else TrisolveError(message)
+        raise LevelSyntaxError(file, line, message, column) if file is not None else UsageError(message)
     if final is not None:  # the child finished: its record stands, even if Ctrl-C came after
         return dataclasses.replace(RunRecord.from_json(final), solutions=tuple(solutions), wall=wall)
     # Killed, crashed or stopped: keep what was streamed (or proved), never call it complete.

@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from trisolve.models.errors import UsageError
+
 from .summary import VIRTUAL_BEST
 
 
-class PlotsUnavailable(RuntimeError):
+class PlotsUnavailable(UsageError):
     """matplotlib is missing; the message says how to install it."""
 
 

@@ -43,6 +43,7 @@ from trisolve.backends import mutation as hooks
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import Job, RunRecord
+from trisolve.models.errors import UsageError
 from trisolve.models.family import Family
 
 from .compare import Verdict, expected_for, judge
@@ -72,7 +73,7 @@ IMPLIED = (
 TIMEOUT_KILL_SHARE = 0.2
 
 
-class UnknownMutant(ValueError):
+class UnknownMutant(UsageError):
     """``ids`` names a mutant that the encodings do not give."""
 
 

@@ -26,6 +26,7 @@ from trisolve.crosscheck.executors import execute
 from trisolve.crosscheck.jsonl import Log, read_log
 from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
 from trisolve.models import FAMILIES
+from trisolve.models.errors import UsageError
 
 from .common import generator, instance_seed, suffix, write_generated
 
@@ -82,7 +83,7 @@ def instance_folder(jsonl: str) -> str:
     return os.path.join(os.path.dirname(jsonl), f"{stem}-instances")
 
 
-class CampaignMismatch(ValueError):
+class CampaignMismatch(UsageError):
     """The instance folder was made by a campaign with another family, seed or size."""
 
 

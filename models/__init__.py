@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from . import hexiom, logic, pictures, sigils
-from .errors import LevelSyntaxError, TrisolveError, read_instance_text, whole_number
+from .errors import LevelSyntaxError, TrisolveError, UsageError, read_instance_text, whole_number
 from .family import Family, Parameter
 
 
@@ -125,6 +125,7 @@ __all__ = [
     "Parameter",
     "LevelSyntaxError",
     "TrisolveError",
+    "UsageError",
     "detect_family",
     "hexiom",
     "register",

@@ -24,20 +24,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from trisolve.models import FAMILIES, detect_family
-from trisolve.models.errors import LevelSyntaxError, TrisolveError, shorten
+from trisolve.models.errors import LevelSyntaxError, UsageError, shorten
 from trisolve.models.family import Family
 
 if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing machinery
     from trisolve.backends.runner import RunRecord
     from trisolve.bench.runner import BenchRun
     from trisolve.crosscheck.compare import Verdict
-
-
-class UsageError(TrisolveError, ValueError):
-    """A request that cannot be run as asked (unknown backend, conflicting options).
-
-    A ``TrisolveError``, so the command line reports it with exit code 2.
-    """
 
 
 # ------------------------------------------------------------------ levels and solutions
@@ -127,7 +120,7 @@ def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
     The family is told by the file's folder, then by its content (logic grids
     given as text need ``family="logic"``).
 
-    Bad input raises ``LevelSyntaxError`` (a ``TrisolveError``) naming file and line.
+    Bad input raises ``LevelSyntaxError`` (a ``UsageError``) naming file and line.
     """
     started = time.monotonic()
     text = os.fspath(path_or_text)

@@ -22,6 +22,7 @@ from typing import Any
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from ...models.errors import TrisolveError
 from .. import registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..runner import interrupts_held
@@ -443,8 +444,9 @@ def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
-class SolverOutputError(ValueError):
-    """A SAT solver's output has no usable verdict (no ``s`` line, or ``s UNKNOWN``)."""
+class SolverOutputError(TrisolveError, ValueError):
+    """A SAT solver's output has no usable verdict (no ``s`` line, or ``s UNKNOWN``): the solver failed, not
+    the user (exit code 1)."""
 
 
 def parse_dimacs_model(text: str) -> set[int] | None:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import click
 
-from .common import UsageProblem, load_plugins, plugin_option, print_json
+from trisolve.models.errors import UsageError
+
+from .common import load_plugins, plugin_option, print_json
 
 
 @click.command(name="backends")
@@ -18,7 +20,7 @@ def command(family, as_json, plugins):
     from trisolve.models.errors import shorten
 
     if family is not None and family not in FAMILIES:
-        raise UsageProblem(f"unknown family {shorten(family)!r}; known: {', '.join(FAMILIES)}")
+        raise UsageError(f"unknown family {shorten(family)!r}; known: {', '.join(FAMILIES)}")
     load_plugins(plugins)
     rows = []
     for fam in [family] if family else list(FAMILIES):

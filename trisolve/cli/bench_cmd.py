@@ -11,13 +11,13 @@ from dataclasses import asdict
 
 import click
 
+from trisolve.models.errors import UsageError
+
 from .common import (
     COUNT,
     MAX_INT32,
     SEED,
     TIMEOUT,
-    UsageProblem,
-    as_usage_problem,
     instance_files,
     interrupted_exit,
     load_level,
@@ -118,12 +118,12 @@ def command(
     if rescore:
         return _rescore(out_dir, scatter_pair, plots)
     if seed + repeat - 1 > MAX_INT32:
-        raise UsageProblem(
+        raise UsageError(
             f"--seed {seed} with --repeat {repeat}: round seeds run up to {seed + repeat - 1}, "
             f"over the largest seed, {MAX_INT32}"
         )
     if not paths:
-        raise UsageProblem("give instance files or folders to benchmark (or --rescore)")
+        raise UsageError("give instance files or folders to benchmark (or --rescore)")
     load_plugins(plugins)
     levels = [load_level(path, family) for path in instance_files(paths)]  # fails early, naming the file
 
@@ -152,21 +152,20 @@ def command(
 
     started = time.monotonic()
     try:
-        with as_usage_problem():
-            result = api.benchmark(
-                levels,
-                split_list(backends),
-                repeat=repeat,
-                timeout=timeout,
-                mode=mode,
-                symmetry_breaking=symmetry_breaking,
-                seed=seed,
-                shuffle=shuffle,
-                sat_command=sat_command,
-                on_planned=planned,
-                on_run=finished,
-                skipped=lambda note: click.echo(f"bench: {note}", err=True),
-            )
+        result = api.benchmark(
+            levels,
+            split_list(backends),
+            repeat=repeat,
+            timeout=timeout,
+            mode=mode,
+            symmetry_breaking=symmetry_breaking,
+            seed=seed,
+            shuffle=shuffle,
+            sat_command=sat_command,
+            on_planned=planned,
+            on_run=finished,
+            skipped=lambda note: click.echo(f"bench: {note}", err=True),
+        )
     finally:
         progress.close()
         journal.close()
@@ -215,7 +214,7 @@ def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
         settings = Settings(**data["settings"])
         runs = [BenchRun.from_json(run) for run in data["runs"]]
     except (OSError, ValueError, KeyError, TypeError) as problem:
-        raise UsageProblem(f"{source}: cannot be read as bench results ({problem})") from None
+        raise UsageError(f"{source}: cannot be read as bench results ({problem})") from None
     order = data.get("meta", {}).get("backends") or list(dict.fromkeys(r.backend for r in runs))
     summary = score(runs, settings, order)
     report = markdown(summary, settings, data.get("meta", {}))
@@ -246,12 +245,12 @@ def _scatter_pair(value: str | None, order: list[str]) -> tuple[str, str] | None
         return (order[0], order[1]) if len(order) >= 2 else None
     names = split_list(value)
     if len(names) != 2:
-        raise UsageProblem("--scatter takes two backends: A,B")
+        raise UsageError("--scatter takes two backends: A,B")
     full = []
     for name in names:
         matches = [b for b in order if b == name or b.split(":")[0] == name]
         if not matches:
-            raise UsageProblem(f"--scatter: {name} is not among the benchmarked backends ({', '.join(order)})")
+            raise UsageError(f"--scatter: {name} is not among the benchmarked backends ({', '.join(order)})")
         full.append(matches[0])
     return full[0], full[1]
 

@@ -7,12 +7,13 @@ import sys
 
 import click
 
+from trisolve.models.errors import UsageError
+
 from .common import (
     COUNT,
     JOBS,
     SEED,
     TIMEOUT,
-    UsageProblem,
     interrupted_exit,
     load_plugins,
     plugin_option,
@@ -83,12 +84,12 @@ def command(
     from trisolve.generate.campaign import run_campaign
 
     if scheduler and executor != "dask":
-        raise UsageProblem("--scheduler needs --executor dask")
+        raise UsageError("--scheduler needs --executor dask")
     if executor == "dask":
         try:
             import distributed  # noqa: F401
         except ImportError:
-            raise UsageProblem('--executor dask needs the dask extra: pip install "trisolve[dask]"') from None
+            raise UsageError('--executor dask needs the dask extra: pip install "trisolve[dask]"') from None
     load_plugins(plugins)
     params = family_params(family, sizes)
     params["unique"] = unique
@@ -113,7 +114,7 @@ def command(
             progress=progress,
         )
     except ValueError as problem:  # CampaignMismatch, or a size the generator cannot make
-        raise UsageProblem(str(problem)) from None
+        raise UsageError(str(problem)) from None
     finally:
         progress.close()
     if as_json:

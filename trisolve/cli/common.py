@@ -8,23 +8,13 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable
 from typing import Any
 
 import click
 
 #: exit codes, one meaning each
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-
-
-class UsageProblem(click.ClickException):
-    """Bad input or usage: exit code 2, message on stderr, no traceback."""
-
-    exit_code = EXIT_USAGE
-
-    def show(self, file: Any = None) -> None:
-        click.echo(f"trisolve: {self.format_message()}", err=True)
 
 
 def run_cli(group: click.Group, argv: list[str] | None) -> int:
@@ -49,9 +39,9 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("trisolve: interrupted", err=True)
         return EXIT_INTERRUPTED
-    except TrisolveError as problem:
+    except TrisolveError as problem:  # bad input or usage (2), or a failure it names (1): one line
         click.echo(f"trisolve: {problem}", err=True)
-        return EXIT_USAGE
+        return problem.exit_code
     except BrokenPipeError:
         return 0
     except SystemExit as leaving:
@@ -98,15 +88,14 @@ def interrupted_exit() -> None:
 
 
 def load_level(path: str, family_name: str | None = None):
-    """The library's Level for a file; bad input becomes a UsageProblem naming the file."""
+    """The library's Level for a file; bad input raises a UsageError naming the file."""
     from .. import api
 
-    with as_usage_problem():
-        return api.load(path, family_name)
+    return api.load(path, family_name)
 
 
 def load_instance(path: str, family_name: str | None = None):
-    """(family, level model) for a file; bad input becomes a UsageProblem naming the file."""
+    """(family, level model) for a file; bad input raises a UsageError naming the file."""
     level = load_level(path, family_name)
     return level.kind, level.model
 
@@ -115,35 +104,21 @@ def instance_files(paths: Iterable[str]) -> list[str]:
     """Files named, and instance files inside named folders (sorted), for batch commands."""
     from .. import api
 
-    with as_usage_problem():
-        return api.instance_files(paths)
+    return api.instance_files(paths)
 
 
 def resolve_backends(specs: list[str], family: str) -> list[str]:
     """Full ``backend:variant`` names; unknown names are a usage problem, not a traceback."""
     from .. import api
 
-    with as_usage_problem():
-        return api.backend_names(specs, family)
+    return api.backend_names(specs, family)
 
 
 def check_backend(spec: str, family: str) -> str:
     """The full name of one backend configuration, checked before any process starts."""
     from .. import api
 
-    with as_usage_problem():
-        return api.backend_name(spec, family)
-
-
-@contextmanager
-def as_usage_problem() -> Iterator[None]:
-    """The library's errors (bad input, bad request) as the command line's exit-code-2 problems."""
-    from trisolve.models.errors import TrisolveError
-
-    try:
-        yield
-    except TrisolveError as problem:
-        raise UsageProblem(str(problem)) from None
+    return api.backend_name(spec, family)
 
 
 # ------------------------------------------------------------------ numeric options
@@ -196,10 +171,7 @@ def load_plugins(paths: Iterable[str]) -> None:
     from trisolve.backends import registry
 
     for path in paths:
-        try:
-            registry.load_plugin(path)
-        except registry.PluginError as problem:
-            raise UsageProblem(str(problem)) from None
+        registry.load_plugin(path)
 
 
 def print_json(data: Any) -> None:

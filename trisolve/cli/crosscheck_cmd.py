@@ -9,14 +9,14 @@ import sys
 
 import click
 
+from trisolve.models.errors import UsageError
+
 from .common import (
     JOBS,
     SEED,
     SOLUTION_LIMIT,
     TIMEOUT,
     RunProgress,
-    UsageProblem,
-    as_usage_problem,
     instance_files,
     interrupted_exit,
     load_level,
@@ -91,26 +91,25 @@ def command(
 
     load_plugins(plugins)
     if resume and not jsonl:
-        raise UsageProblem("--resume needs --jsonl FILE")
+        raise UsageError("--resume needs --jsonl FILE")
     levels = [load_level(path, family) for path in instance_files(paths)]
     parallel = parallel or os.cpu_count() or 1
     progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
-        with as_usage_problem():
-            report = api.cross_check(
-                levels,
-                split_list(backends),
-                timeout=timeout,
-                jobs=parallel,
-                limit=limit,
-                symmetry_breaking=symmetry_breaking,
-                seed=seed,
-                expected=not no_expected,
-                log=jsonl,
-                resume=resume,
-                on_planned=progress.start,
-                on_record=progress.update,
-            )
+        report = api.cross_check(
+            levels,
+            split_list(backends),
+            timeout=timeout,
+            jobs=parallel,
+            limit=limit,
+            symmetry_breaking=symmetry_breaking,
+            seed=seed,
+            expected=not no_expected,
+            log=jsonl,
+            resume=resume,
+            on_planned=progress.start,
+            on_record=progress.update,
+        )
     finally:
         progress.close()
     verdicts = report.verdicts

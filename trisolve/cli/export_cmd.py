@@ -13,7 +13,9 @@ import sys
 
 import click
 
-from .common import UsageProblem, check_backend, load_instance, load_plugins, plugin_option
+from trisolve.models.errors import UsageError
+
+from .common import check_backend, load_instance, load_plugins, plugin_option
 
 #: format -> the backends whose export writes it (the first is the default)
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -83,24 +85,24 @@ def _format_and_backend(format_: str | None, spec: str | None) -> tuple[str, str
 
     if spec is None:
         if format_ is None:
-            raise UsageProblem("give --format dimacs|asp|cpsat (or a --backend)")
+            raise UsageError("give --format dimacs|asp|cpsat (or a --backend)")
         return format_, FORMATS[format_][0]
     name, _ = split_spec(spec)
     writers = [f for f, names in FORMATS.items() if name in names]
     if not writers and name not in BACKENDS + OPTIONAL_BACKENDS:
         # a plugin's backend: its export writes whatever format it writes; the user says which
         if format_ is None:
-            raise UsageProblem(f"backend {name!r} comes from a plugin: say which --format its export writes")
+            raise UsageError(f"backend {name!r} comes from a plugin: say which --format its export writes")
         return format_, spec
     if not writers:
-        raise UsageProblem(
+        raise UsageError(
             f"backend {name!r} does not export a format; "
             + "; ".join(f"{f}: {', '.join(n)}" for f, n in FORMATS.items())
         )
     if format_ is None:
         return writers[0], spec
     if format_ not in writers:
-        raise UsageProblem(f"--format {format_} is written by {', '.join(FORMATS[format_])}, not by {name}")
+        raise UsageError(f"--format {format_} is written by {', '.join(FORMATS[format_])}, not by {name}")
     return format_, spec
 
 

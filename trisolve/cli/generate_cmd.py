@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import click
 
-from .common import COUNT, SEED, FiniteRange, UsageProblem, print_json
+from trisolve.models.errors import UsageError
+
+from .common import COUNT, SEED, FiniteRange, print_json
 
 
 def family_params(family: str, sizes: dict) -> dict:
@@ -14,7 +16,7 @@ def family_params(family: str, sizes: dict) -> dict:
     own = [parameter.name for parameter in FAMILIES[family].generator_parameters]
     stray = [f"--{name}" for name, value in sizes.items() if value is not None and name not in own]
     if stray:
-        raise UsageProblem(
+        raise UsageError(
             f"{', '.join(stray)} does not apply to {family}; its options: " + ", ".join(f"--{name}" for name in own)
         )
     return {name: value for name, value in sizes.items() if value is not None}
@@ -85,7 +87,7 @@ def command(family, sizes, seed, unique, count, folder, as_json):
         try:
             generated = make(instance_seed(seed, index), unique=unique, name=stem, **params)
         except ValueError as problem:
-            raise UsageProblem(str(problem)) from None
+            raise UsageError(str(problem)) from None
         path = write_generated(generated, folder, stem)
         wanted_unique = unique or FAMILIES[family].always_unique
         if wanted_unique and not generated.unique:

@@ -8,9 +8,10 @@ import tempfile
 
 import click
 
+from trisolve.models.errors import UsageError
+
 from .common import (
     RunProgress,
-    UsageProblem,
     instance_files,
     load_instance,
     load_plugins,
@@ -162,12 +163,12 @@ def command(
     load_plugins(plugins)
     name, _ = registry.split_spec(backend)
     if name not in MUTABLE:
-        raise UsageProblem(f"--backend {name}: mutants are made of {', '.join(MUTABLE)} encodings")
+        raise UsageError(f"--backend {name}: mutants are made of {', '.join(MUTABLE)} encodings")
     try:
         registry.expand([backend], family)
         registry.get(backend, family)
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
-        raise UsageProblem(str(problem)) from None
+        raise UsageError(str(problem)) from None
     chosen = split_list(references) if references else list(REFERENCES)
     for spec in chosen:
         try:
@@ -178,13 +179,13 @@ def command(
             registry.BackendUnavailable,
             ValueError,
         ) as problem:
-            raise UsageProblem(f"--references: {problem}") from None
+            raise UsageError(f"--references: {problem}") from None
     if resume and not jsonl:
-        raise UsageProblem("--resume needs --jsonl FILE")
+        raise UsageError("--resume needs --jsonl FILE")
     if levels_dir and generate_count:
-        raise UsageProblem("give --levels or --generate, not both")
+        raise UsageError("give --levels or --generate, not both")
     if scheduler and executor != "dask":
-        raise UsageProblem("--scheduler needs --executor dask")
+        raise UsageError("--scheduler needs --executor dask")
     params = family_params(family, sizes)
     if out_dir is None:
         out_dir = (os.path.splitext(jsonl)[0] + "-mutants") if jsonl else tempfile.mkdtemp(prefix=f"mutate-{family}-")
@@ -197,7 +198,7 @@ def command(
         try:
             return prepare_instances(family, count, base_seed, os.path.join(out_dir, folder), params)[0]
         except ValueError as problem:
-            raise UsageProblem(str(problem)) from None
+            raise UsageError(str(problem)) from None
 
     if generate_count:
         instances = generated(generate_count, "instances", seed)
@@ -228,7 +229,7 @@ def command(
             on_record=progress.update,
         )
     except UnknownMutant as problem:
-        raise UsageProblem(str(problem)) from None
+        raise UsageError(str(problem)) from None
     finally:
         progress.close()
     if as_json:

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .common import EXIT_INTERNAL, EXIT_LIMIT, UsageProblem, as_usage_problem, load_level
+from trisolve.models.errors import UsageError
+
+from .common import EXIT_INTERNAL, EXIT_LIMIT, load_level
 
 #: Largest solution file read (a ``solve --all --json`` of thousands of tilings is a few MB).
 MAX_SOLUTION_BYTES = 64_000_000
@@ -57,9 +59,9 @@ def command(level, output, solution_file, index, solve_now, backend_spec, timeou
     """Draw LEVEL (locked and blocked cells, pieces or clues), or a solution of it, to OUT."""
     check_output(output)
     if solve_now and solution_file:
-        raise UsageProblem("give either --solution or --solve, not both")
+        raise UsageError("give either --solution or --solve, not both")
     if (backend_spec or timeout) and not solve_now:
-        raise UsageProblem("--backend and --timeout go with --solve")
+        raise UsageError("--backend and --timeout go with --solve")
     loaded = load_level(level, family)
     if solution_file:
         picture = read_solution(solution_file, index, loaded).picture()
@@ -75,7 +77,7 @@ def command(level, output, solution_file, index, solve_now, backend_spec, timeou
 def check_output(path: str) -> None:
     """A picture's file name must say its kind; checked before any work is done."""
     if os.path.splitext(path)[1].lower() not in PICTURE_KINDS:
-        raise UsageProblem(f"{path}: the picture must be a .svg or .png file")
+        raise UsageError(f"{path}: the picture must be a .svg or .png file")
 
 
 def write_picture(path: str, svg: str) -> None:
@@ -84,9 +86,9 @@ def write_picture(path: str, svg: str) -> None:
     try:
         save(svg, path)
     except PngUnavailable as missing:
-        raise UsageProblem(str(missing)) from None
+        raise UsageError(str(missing)) from None
     except OSError as problem:
-        raise UsageProblem(f"{path}: cannot write: {problem.strerror or problem}") from None
+        raise UsageError(f"{path}: cannot write: {problem.strerror or problem}") from None
 
 
 def write_solution_pictures(directory: str, instance: str, solutions: Sequence[api.Solution]) -> list[str]:
@@ -95,7 +97,7 @@ def write_solution_pictures(directory: str, instance: str, solutions: Sequence[a
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as problem:
-        raise UsageProblem(f"{directory}: cannot create folder: {problem.strerror or problem}") from None
+        raise UsageError(f"{directory}: cannot create folder: {problem.strerror or problem}") from None
     stem = os.path.splitext(os.path.basename(instance))[0]
     names = [f"{stem}.svg"] if len(solutions) == 1 else [f"{stem}-{k}.svg" for k in range(1, len(solutions) + 1)]
     written = []
@@ -115,42 +117,42 @@ def read_solution(path: str, index: int, level: api.Level) -> api.Solution:
     """
     try:
         if os.path.getsize(path) > MAX_SOLUTION_BYTES:
-            raise UsageProblem(f"{path}: larger than {MAX_SOLUTION_BYTES} bytes; not a solution file")
+            raise UsageError(f"{path}: larger than {MAX_SOLUTION_BYTES} bytes; not a solution file")
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
     except OSError as problem:
-        raise UsageProblem(f"{path}: cannot read: {problem.strerror or problem}") from None
+        raise UsageError(f"{path}: cannot read: {problem.strerror or problem}") from None
     except UnicodeDecodeError:
-        raise UsageProblem(f"{path}: not UTF-8 text") from None
+        raise UsageError(f"{path}: not UTF-8 text") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as problem:
         if problem.msg != "Extra data":
-            raise UsageProblem(f"{path}:{problem.lineno}: not JSON: {problem.msg}") from None
+            raise UsageError(f"{path}:{problem.lineno}: not JSON: {problem.msg}") from None
         data = _line_about(path, text, level)
     if not isinstance(data, dict):
-        raise UsageProblem(f"{path}: expected a JSON object (solve --json output or one solution)")
+        raise UsageError(f"{path}: expected a JSON object (solve --json output or one solution)")
     if data.get("family", level.family) != level.family:
-        raise UsageProblem(f"{path}: holds a {data['family']} solution; {level.run_path} is a {level.family} level")
+        raise UsageError(f"{path}: holds a {data['family']} solution; {level.run_path} is a {level.family} level")
     if "solutions" in data:
         solutions = data["solutions"]
         if not isinstance(solutions, list):
-            raise UsageProblem(f"{path}: 'solutions' is not a list")
+            raise UsageError(f"{path}: 'solutions' is not a list")
         if not solutions:
-            raise UsageProblem(f"{path}: holds no solution (status {data.get('status', 'unknown')})")
+            raise UsageError(f"{path}: holds no solution (status {data.get('status', 'unknown')})")
         if index > len(solutions):
-            raise UsageProblem(f"{path}: holds {len(solutions)} solution(s); --index {index} is past the end")
+            raise UsageError(f"{path}: holds {len(solutions)} solution(s); --index {index} is past the end")
         data = solutions[index - 1]
     elif index != 1:
-        raise UsageProblem(f"{path}: holds one solution; --index {index} is past the end")
+        raise UsageError(f"{path}: holds one solution; --index {index} is past the end")
     try:
         solution = level.solution(data)
     except (KeyError, TypeError, ValueError, AttributeError) as problem:
-        raise UsageProblem(f"{path}: not a {level.family} solution ({type(problem).__name__}: {problem})") from None
+        raise UsageError(f"{path}: not a {level.family} solution ({type(problem).__name__}: {problem})") from None
     violations = solution.violations()
     if violations:
         shown = "; ".join(violations[:3]) + ("; ..." if len(violations) > 3 else "")
-        raise UsageProblem(f"{path}: not a solution of {level.run_path}: {shown}")
+        raise UsageError(f"{path}: not a solution of {level.run_path}: {shown}")
     return solution
 
 
@@ -162,7 +164,7 @@ def _line_about(path: str, text: str, level: api.Level) -> dict:
             try:
                 records.append(json.loads(line))
             except json.JSONDecodeError as problem:
-                raise UsageProblem(f"{path}:{number}: not a JSON line: {problem.msg}") from None
+                raise UsageError(f"{path}:{number}: not a JSON line: {problem.msg}") from None
     records = [r for r in records if isinstance(r, dict) and isinstance(r.get("instance"), str)]
     wanted = os.path.abspath(level.run_path)
     same = [r for r in records if os.path.abspath(r["instance"]) == wanted]
@@ -171,7 +173,7 @@ def _line_about(path: str, text: str, level: api.Level) -> dict:
         same = [r for r in records if os.path.basename(r["instance"]) == name]
     if len({r["instance"] for r in same}) != 1:
         what = "no line" if not same else "lines about different files"
-        raise UsageProblem(f"{path}: {what} for {level.run_path} among its {len(records)} JSON lines")
+        raise UsageError(f"{path}: {what} for {level.run_path} among its {len(records)} JSON lines")
     return same[0]
 
 
@@ -179,8 +181,7 @@ def _solve(level: api.Level, backend_spec: str | None, timeout: float | None) ->
     """The first solution, from a run as ``solve`` makes it (own process, hard limit); None when none exists."""
     from .. import api
 
-    with as_usage_problem():
-        result = api.solve(level, backend_spec, timeout=timeout)
+    result = api.solve(level, backend_spec, timeout=timeout)
     if result.error and not result.solutions:
         _fail(f"{result.backend} failed: {result.error}")
     if result.invalid:

@@ -12,6 +12,8 @@ import time
 
 import click
 
+from trisolve.models.errors import UsageError
+
 from .common import (
     EXIT_INTERNAL,
     EXIT_INTERRUPTED,
@@ -21,7 +23,6 @@ from .common import (
     SEED,
     SOLUTION_LIMIT,
     TIMEOUT,
-    UsageProblem,
     interrupted_exit,
     load_plugins,
     plugin_option,
@@ -119,14 +120,14 @@ def command(
     from .. import api
 
     if all_ and count:
-        raise UsageProblem("--all and --count cannot be used together")
+        raise UsageError("--all and --count cannot be used together")
     load_plugins(plugins)
     if limit is not None and not (all_ or count):
-        raise UsageProblem("--limit needs --all or --count")
+        raise UsageError("--limit needs --all or --count")
     if backend_spec == "auto" and (all_ or count):
-        raise UsageProblem("--backend auto races for the first solution; use one backend with --all/--count")
+        raise UsageError("--backend auto races for the first solution; use one backend with --all/--count")
     if svg_dir and count:
-        raise UsageProblem("--svg draws the solutions shown; --count shows none (use --all)")
+        raise UsageError("--svg draws the solutions shown; --count shows none (use --all)")
     memory = _memory_size(memory)
     files = api.instance_files(paths)
     many = len(files) > 1
@@ -177,9 +178,9 @@ def _memory_size(text: str | None) -> int | None:
     try:
         size = int(float(spec[:-1] if spec[-1:] in units else spec) * scale)
     except ValueError:
-        raise UsageProblem(f"--memory {text!r}: expected a size such as 12G, 800M or 1000000") from None
+        raise UsageError(f"--memory {text!r}: expected a size such as 12G, 800M or 1000000") from None
     if size <= 0:
-        raise UsageProblem(f"--memory {text!r}: must be positive")
+        raise UsageError(f"--memory {text!r}: must be positive")
     return size
 
 
