@@ -21,6 +21,12 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..models.errors import UsageError, shorten
+
+
+class UnknownVariant(UsageError):
+    """A ``backend:variant`` whose variant the backend's catalog does not list."""
+
 
 @dataclass(frozen=True)
 class Catalog:
@@ -48,7 +54,9 @@ class Catalog:
     def require(self, variant: str, backend: str, family: str) -> None:
         """Refuse a variant this catalog does not list, naming the ones it does."""
         if variant not in self.variants:
-            raise ValueError(f"{backend} has no variant {variant!r} for {family}; known: {', '.join(self.variants)}")
+            raise UnknownVariant(
+                f"{backend} has no variant {shorten(variant)!r} for {family}; known: {', '.join(self.variants)}"
+            )
 
 
 def read(path: str) -> Catalog | None:

@@ -27,10 +27,11 @@ import tempfile
 import time
 from typing import Any
 
+from ..models.errors import shorten
 from . import pysat as _cnf_backend
 from . import registry
 from .base import BackendUnavailable, Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed
-from .catalog import Catalog
+from .catalog import Catalog, UnknownVariant
 
 
 def _encoding_of(variant: str) -> str:
@@ -75,14 +76,16 @@ class DimacsBackend:
         from .pysat.engine import encodings
 
         if "@" in variant:
-            raise ValueError(f"dimacs variants name a CNF encoding only (the solver is --sat-command): {variant!r}")
+            raise UnknownVariant(
+                f"dimacs variants name a CNF encoding only (the solver is --sat-command): {shorten(variant)!r}"
+            )
         self.family = family
         self.name = f"dimacs:{variant}"
         self.encoding = variant
         self.translator = registry.translator("pysat", family)
         if variant not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
-            raise ValueError(f"dimacs has no {family} encoding {variant!r}; known: {known}")
+            raise UnknownVariant(f"dimacs has no {family} encoding {shorten(variant)!r}; known: {known}")
 
     # ------------------------------------------------------------------ run
 

@@ -31,6 +31,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from ..models.errors import shorten
+
 #: Hook kind -> the operators that apply to it.
 OPERATORS: dict[str, tuple[str, ...]] = {
     "group": ("drop-group",),
@@ -80,7 +82,7 @@ class Mutation:
                 raise ValueError
             mutation = cls(operator, file, int(line), name[:-1])
         except ValueError:
-            raise ValueError(f"not a mutation: {spec!r} (want OPERATOR@FILE:LINE[NAME])") from None
+            raise ValueError(f"not a mutation: {shorten(spec)!r} (want OPERATOR@FILE:LINE[NAME])") from None
         if not any(operator in ops for ops in OPERATORS.values()):
             raise ValueError(f"unknown mutation operator {operator!r}")
         return mutation

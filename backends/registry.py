@@ -34,7 +34,7 @@ from collections.abc import Iterable
 from functools import cache
 from types import ModuleType
 
-from ..models.errors import UsageError
+from ..models.errors import UsageError, shorten
 from . import orbits
 from .base import Backend, BackendUnavailable, UnsupportedFamily
 from .catalog import Catalog, from_tables, read
@@ -116,7 +116,7 @@ def _module(name: str) -> ModuleType:
             ) from None
         _EXTRA[name] = module
         return module
-    raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(names())}")
+    raise UnknownBackend(f"unknown backend {shorten(name)!r}; known: {', '.join(names())}")
 
 
 def load_plugin(path: str) -> None:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from trisolve.backends import numbers
 from trisolve.models import FAMILIES, detect_family
 from trisolve.models.errors import LevelSyntaxError, UsageError, shorten
 from trisolve.models.family import Family
@@ -198,6 +199,18 @@ def _levels(levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLi
 # ------------------------------------------------------------------ backends
 
 
+def _backend_list(backends: str | Sequence[str] | None) -> list[str]:
+    """Backends given as a list, or as one string of comma-separated names (``"pysat,clingo"``)."""
+    if backends is None:
+        return []
+    if isinstance(backends, str):
+        return [name.strip() for name in backends.split(",") if name.strip()]
+    names = list(backends)
+    if not all(isinstance(name, str) for name in names):
+        raise UsageError("backends must be names such as 'pysat' or 'clingo:count'")
+    return names
+
+
 def backend_name(spec: str | None, family: str) -> str:
     """The full ``backend:variant`` a spec stands for (None: the family's ``default_backend``), checked usable."""
     from trisolve.backends import registry
@@ -361,6 +374,10 @@ def solve(
 
     started = time.monotonic()
     _new_request()
+    timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
+    limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
+    seed = numbers.SEED.check(seed, "seed")
+    memory = numbers.MEMORY.check_optional(memory, "memory")
     if not isinstance(level, Level):
         path = os.fspath(level)
         if "\n" in path or not isolate or backend == "auto":
@@ -370,13 +387,7 @@ def solve(
     enumerate_ = count or all
     if limit is not None and not enumerate_:
         raise UsageError("a solution limit needs all=True or count=True")
-    if limit is not None and limit < 1:
-        raise UsageError("limit must be at least 1")
-    if timeout is not None and timeout <= 0:
-        raise UsageError("timeout must be more than 0 seconds")
     limits = Limits(time=timeout, solutions=limit)
-    if memory is not None and memory <= 0:
-        raise UsageError("memory must be a positive number of bytes")
     options = Options(
         enumerate=enumerate_,
         symmetry_breaking=symmetry_breaking,
@@ -587,7 +598,7 @@ class Report:
 
 def cross_check(
     levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLike],
-    backends: Sequence[str] | None = None,
+    backends: str | Sequence[str] | None = None,
     *,
     timeout: float | None = 20.0,
     jobs: int | None = None,
@@ -616,6 +627,11 @@ def cross_check(
 
     if resume and not log:
         raise UsageError("resume needs a log file")
+    timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
+    jobs = numbers.JOBS.check_optional(jobs, "jobs")
+    limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
+    seed = numbers.SEED.check(seed, "seed")
+    backends = _backend_list(backends)
     chosen = _levels(levels, family)
     instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     names: dict[str, list[str]] = {}
@@ -675,7 +691,7 @@ class Benchmark:
 
 def benchmark(
     levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLike],
-    backends: Sequence[str] | None = None,
+    backends: str | Sequence[str] | None = None,
     *,
     repeat: int = 3,
     timeout: float = 60.0,
@@ -703,6 +719,10 @@ def benchmark(
     from trisolve.bench.runner import Settings, plan, run_all
     from trisolve.bench.summary import score
 
+    repeat = numbers.COUNT.check(repeat, "repeat")
+    timeout = numbers.TIMEOUT.check(timeout, "timeout")
+    seed = numbers.seeds(seed, repeat)
+    backends = _backend_list(backends)
     files = _levels(levels, family)
     if any(level.path is None for level in files):
         raise UsageError("bench times parsing too: give instance files, not text")

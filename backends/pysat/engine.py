@@ -22,9 +22,10 @@ from typing import Any
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from ...models.errors import TrisolveError
+from ...models.errors import TrisolveError, shorten
 from .. import registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
+from ..catalog import UnknownVariant
 from ..runner import interrupts_held
 
 #: SAT solvers a variant may name after ``@``.  All of them add clauses between
@@ -109,9 +110,9 @@ class PysatBackend:
         self.translator = family_translator or registry.translator("pysat", family)
         if self.encoding not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
-            raise ValueError(f"pysat has no {family} encoding {self.encoding!r}; known: {known}")
+            raise UnknownVariant(f"pysat has no {family} encoding {shorten(self.encoding)!r}; known: {known}")
         if self.solver not in SOLVERS:
-            raise ValueError(f"pysat solver {self.solver!r} is not supported; known: {', '.join(SOLVERS)}")
+            raise UnknownVariant(f"pysat solver {shorten(self.solver)!r} is not supported; known: {', '.join(SOLVERS)}")
 
     # ------------------------------------------------------------------ run
 

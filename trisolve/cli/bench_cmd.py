@@ -11,11 +11,11 @@ from dataclasses import asdict
 
 import click
 
+from trisolve.backends import numbers
 from trisolve.models.errors import UsageError
 
 from .common import (
     COUNT,
-    MAX_INT32,
     SEED,
     TIMEOUT,
     instance_files,
@@ -117,11 +117,7 @@ def command(
 
     if rescore:
         return _rescore(out_dir, scatter_pair, plots)
-    if seed + repeat - 1 > MAX_INT32:
-        raise UsageError(
-            f"--seed {seed} with --repeat {repeat}: round seeds run up to {seed + repeat - 1}, "
-            f"over the largest seed, {MAX_INT32}"
-        )
+    numbers.seeds(seed, repeat, "--seed")  # before any file is read
     if not paths:
         raise UsageError("give instance files or folders to benchmark (or --rescore)")
     load_plugins(plugins)

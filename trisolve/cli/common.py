@@ -13,6 +13,9 @@ from typing import Any
 
 import click
 
+from trisolve.backends import numbers
+from trisolve.backends.numbers import Range
+
 #: exit codes, one meaning each
 EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -122,36 +125,36 @@ def check_backend(spec: str, family: str) -> str:
 
 
 # ------------------------------------------------------------------ numeric options
-# Checked here, so a number no solver takes is a usage error naming the option, never a crash inside one.
-
-#: Largest solution limit and seed every backend takes: clingo's model count and seed and
-#: CP-SAT's random_seed are 32-bit signed integers.
-MAX_INT32 = 2**31 - 1
-#: Longest time limit accepted (about 11.6 days): finite, and far inside every solver's range.
-MAX_TIMEOUT = 1_000_000.0
-#: More runs at a time than this only thrashes the machine.
-MAX_JOBS = 256
+# The library's own ranges (backends/numbers.py): a number no solver takes is a usage error naming the
+# option, never a crash inside one, and the library refuses the same numbers.
 
 
-class FiniteRange(click.FloatRange):
-    """A float range that also refuses nan and inf (click's own lets nan through every bound)."""
+def number_type(allowed: Range) -> click.ParamType:
+    """A click type for one of the library's ranges: click's range (for the help text), then the library's check
+    (which also refuses nan, inf and a float where a whole number is wanted)."""
+    base = click.IntRange if allowed.kind is int else click.FloatRange
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        import math
+    class Checked(base):  # type: ignore[misc, valid-type]
+        def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+            from trisolve.models.errors import UsageError
 
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{number} is not a finite number", param, ctx)
-        return number
+            number = super().convert(value, param, ctx)
+            try:
+                return allowed.check(number, "the value")
+            except UsageError as problem:
+                self.fail(str(problem), param, ctx)
+
+    return Checked(allowed.low, allowed.high, min_open=allowed.low_open)
 
 
-#: seconds, > 0
-TIMEOUT = FiniteRange(0, MAX_TIMEOUT, min_open=True)
-SEED = click.IntRange(0, MAX_INT32)
-SOLUTION_LIMIT = click.IntRange(1, MAX_INT32)
-JOBS = click.IntRange(1, MAX_JOBS)
-#: how many instances or rounds to make
-COUNT = click.IntRange(1, 1_000_000)
+TIMEOUT = number_type(numbers.TIMEOUT)
+BUDGET = number_type(numbers.BUDGET)
+SEED = number_type(numbers.SEED)
+SOLUTION_LIMIT = number_type(numbers.SOLUTION_LIMIT)
+JOBS = number_type(numbers.JOBS)
+COUNT = number_type(numbers.COUNT)
+COUNT_OR_NONE = number_type(numbers.COUNT_OR_NONE)
+INDEX = number_type(numbers.INDEX)
 
 
 def plugin_option(command):

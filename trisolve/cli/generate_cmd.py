@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import click
 
+from trisolve.backends.numbers import Range
 from trisolve.models.errors import UsageError
 
-from .common import COUNT, SEED, FiniteRange, print_json
+from .common import COUNT, SEED, number_type, print_json
 
 
 def family_params(family: str, sizes: dict) -> dict:
@@ -42,11 +43,7 @@ def size_options(function):
         return function(sizes=sizes, **kwargs)
 
     for name, (families, parameter) in reversed(parameters.items()):
-        kind = (
-            click.IntRange(parameter.low, parameter.high)
-            if parameter.kind is int
-            else FiniteRange(parameter.low, parameter.high, min_open=parameter.low_open)
-        )
+        kind = number_type(Range(parameter.kind, parameter.low, parameter.high, parameter.low_open))
         wrapper = click.option(f"--{name}", type=kind, default=None, help=f"{', '.join(families)}: {parameter.help}.")(
             wrapper
         )

@@ -11,6 +11,12 @@ import click
 from trisolve.models.errors import UsageError
 
 from .common import (
+    BUDGET,
+    COUNT,
+    COUNT_OR_NONE,
+    JOBS,
+    SEED,
+    TIMEOUT,
     RunProgress,
     instance_files,
     load_instance,
@@ -44,28 +50,28 @@ MUTABLE = ("pysat", "clingo", "cpsat")
 @click.option(
     "--generate",
     "generate_count",
-    type=click.IntRange(min=1),
+    type=COUNT,
     default=None,
     help="Run on N generated instances instead of --levels.",
 )
 @size_options
 @click.option(
     "--retry",
-    type=click.IntRange(min=0),
+    type=COUNT_OR_NONE,
     default=20,
     show_default=True,
     help="Generated instances to re-try the survivors on (0: none).",
 )
 @click.option(
     "--retry-budget",
-    type=click.FloatRange(min=0),
+    type=BUDGET,
     default=300.0,
     show_default=True,
     help="Seconds the re-try may take.",
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=TIMEOUT,
     default=10.0,
     show_default=True,
     help="Wall-clock limit per run, seconds.",
@@ -74,13 +80,13 @@ MUTABLE = ("pysat", "clingo", "cpsat")
     "--jobs",
     "-j",
     "parallel",
-    type=click.IntRange(min=1),
+    type=JOBS,
     default=None,
     help="Runs at a time (default: the number of cores), or workers of the local Dask cluster.",
 )
 @click.option(
     "--batch",
-    type=click.IntRange(min=1),
+    type=COUNT,
     default=4,
     show_default=True,
     help="Instances per round; killed mutants stop after each round.",
@@ -103,7 +109,7 @@ MUTABLE = ("pysat", "clingo", "cpsat")
 )
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler; without it a local cluster.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option(
     "--references",
     default=None,
@@ -124,7 +130,7 @@ MUTABLE = ("pysat", "clingo", "cpsat")
     metavar="ID",
     help="Run only the mutant with this id (as the report names it, e.g. sigils#25); repeatable.",
 )
-@click.option("--show", type=click.IntRange(min=0), default=30, show_default=True, help="Survivors listed at most.")
+@click.option("--show", type=COUNT_OR_NONE, default=30, show_default=True, help="Survivors listed at most.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @plugin_option
 def command(

@@ -11,7 +11,7 @@ import click
 
 from trisolve.models.errors import UsageError
 
-from .common import EXIT_INTERNAL, EXIT_LIMIT, load_level
+from .common import EXIT_INTERNAL, EXIT_LIMIT, INDEX, TIMEOUT, load_level
 
 #: Largest solution file read (a ``solve --all --json`` of thousands of tilings is a few MB).
 MAX_SOLUTION_BYTES = 64_000_000
@@ -34,7 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
 )
 @click.option(
     "--index",
-    type=click.IntRange(min=1),
+    type=INDEX,
     default=1,
     show_default=True,
     help="Which solution of a solve --all --json file to draw.",
@@ -50,7 +50,7 @@ if TYPE_CHECKING:  # pragma: no cover
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=TIMEOUT,
     default=None,
     help="Wall-clock limit in seconds for --solve.",
 )

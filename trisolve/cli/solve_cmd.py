@@ -12,6 +12,7 @@ import time
 
 import click
 
+from trisolve.backends import numbers
 from trisolve.models.errors import UsageError
 
 from .common import (
@@ -128,7 +129,7 @@ def command(
         raise UsageError("--backend auto races for the first solution; use one backend with --all/--count")
     if svg_dir and count:
         raise UsageError("--svg draws the solutions shown; --count shows none (use --all)")
-    memory = _memory_size(memory)
+    memory = None if memory is None else numbers.memory_size(memory)
     files = api.instance_files(paths)
     many = len(files) > 1
     render_options = {"colour": sys.stdout.isatty() if colour is None else colour}
@@ -166,22 +167,6 @@ def command(
     interrupted_exit()
     if worst:
         raise click.exceptions.Exit(worst)
-
-
-def _memory_size(text: str | None) -> int | None:
-    """Bytes from "12G", "800M", "64K" or a plain number of bytes."""
-    if text is None:
-        return None
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-    spec = text.strip().upper().removesuffix("B").removesuffix("I")
-    scale = units.get(spec[-1:], 1)
-    try:
-        size = int(float(spec[:-1] if spec[-1:] in units else spec) * scale)
-    except ValueError:
-        raise UsageError(f"--memory {text!r}: expected a size such as 12G, 800M or 1000000") from None
-    if size <= 0:
-        raise UsageError(f"--memory {text!r}: must be positive")
-    return size
 
 
 def _solve_one(
