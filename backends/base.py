@@ -135,6 +135,9 @@ class Backend(Protocol):
         """The native model as text (DIMACS, ASP facts, CP-SAT proto)."""
         ...
 
+    # Optional: ``run_command(level, options, exported_file) -> str``, the command line that solves an exported
+    # file without trisolve (clingo has one: its facts need the shipped rules files beside them).
+
 
 def shuffle_seed(options: Options, seeded_solver: bool = True) -> int | None:
     """The seed a backend shuffles its input with, or None for the input as translated.

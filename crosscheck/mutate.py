@@ -51,8 +51,6 @@ from .executors import execute
 from .jsonl import Log, read_log
 from .run import Instance
 
-#: Backends whose unmutated default variants are the reference beside the mutated one.
-REFERENCES: tuple[str, ...] = ("pysat", "clingo", "cpsat")
 #: What each hook operator does, for the report.
 HOOK_CHANGES: dict[str, str] = {
     "drop-group": "the group is left out",
@@ -208,9 +206,13 @@ def make_mutants(family: str, backend: str, instances: Sequence[Instance], folde
     """Every mutant of the encodings that ``backend`` (all its variants, or the one named) uses for ``family``."""
     name, variant = registry.split_spec(backend)
     variants = [registry.split_spec(v)[1] for v in registry.expand([backend], family)] if not variant else [variant]
-    if name == "clingo":
+    how = registry.role(name, "MUTANTS")
+    if how == "rules":
         return _asp_mutants(family, variants, folder)
-    return _hook_mutants(family, name, variants, instances)
+    if how == "hooks":
+        return _hook_mutants(family, name, variants, instances)
+    mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
+    raise UsageError(f"backend {name} declares no mutants (MUTANTS); mutants are made of {', '.join(mutable)}")
 
 
 def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Mutant]:
@@ -384,7 +386,7 @@ def run_mutate(
     seed: int = 0,
     only: Sequence[str] = (),
     ids: Sequence[str] = (),
-    references: Sequence[str] = REFERENCES,
+    references: Sequence[str] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> Report:
     """Make the mutants, run them on ``instances`` (then survivors on ``generate()``'s), judge, report.
@@ -392,7 +394,7 @@ def run_mutate(
     ``only``: keep the mutants of encoding files whose name holds one of these strings.
     ``ids``: keep only the mutants with these ids (``sigils#25``, ``pysat/hexiom#3``).
     ``references``: the unmutated backends (default variant unless named) each mutant is judged against,
-    beside its own variant unmutated; a plugin's backend may be one.
+    beside its own variant unmutated (default: the portfolio, each paradigm's backend); a plugin's may be one.
     """
     began = time.monotonic()
     mutants = make_mutants(family.name, backend, instances, folder)
@@ -407,7 +409,7 @@ def run_mutate(
         mutants = [m for m in mutants if m.id in ids]
     outcomes = {m.id: Outcome(m) for m in mutants}
     runner = _Runner(jsonl, resume, parallel, executor, scheduler, on_record)
-    references = _reference_specs(family.name, mutants, references)
+    references = _reference_specs(family.name, mutants, registry.portfolio() if references is None else references)
     with_symmetry = any(m.symmetry_breaking for m in mutants)
     kills: dict[str, list[str]] = {}
     excluded: dict[str, str] = {}

@@ -23,6 +23,7 @@ def _first_line(text: str) -> str:
 HEXIOM = Family(
     name="hexiom",
     parse=hexiom.parse,
+    parse_text=lambda text, file: hexiom.parse_text(text, file=file),
     validate=hexiom.validate,
     render=hexiom.render,
     canonical=hexiom.canonical,
@@ -48,6 +49,7 @@ HEXIOM = Family(
 LOGIC = Family(
     name="logic",
     parse=logic.parse,
+    parse_text=lambda text, file: logic.parse_text(text, file=file),
     validate=logic.validate,
     render=logic.render,
     canonical=logic.canonical,
@@ -70,6 +72,7 @@ LOGIC = Family(
 SIGILS = Family(
     name="sigils",
     parse=sigils.parse,
+    parse_text=lambda text, file: sigils.parse_text(text, file=file),
     validate=sigils.validate,
     render=sigils.render,
     canonical=sigils.canonical,
@@ -94,11 +97,22 @@ SIGILS = Family(
 )
 
 FAMILIES: dict[str, Family] = {family.name: family for family in (HEXIOM, LOGIC, SIGILS)}
+#: the families that ship with trisolve (``FAMILIES`` also holds those added at run time)
+SHIPPED: tuple[str, ...] = tuple(FAMILIES)
 
 
 def register(family: Family) -> None:
-    """Add a family at run time (a plugin, a test); its translators go to ``registry.register_translator``."""
+    """Add a family at run time (a plugin, a test); its translators go to ``registry.register_translator``.
+    A shipped family is not replaced."""
+    if family.name in SHIPPED and FAMILIES.get(family.name) is not family:
+        raise UsageError(f"family {family.name!r} ships with trisolve; a plugin cannot replace it")
     FAMILIES[family.name] = family
+
+
+def unregister(name: str) -> None:
+    """Forget a family added at run time."""
+    if name not in SHIPPED:
+        FAMILIES.pop(name, None)
 
 
 def detect_family(path: str) -> Family:
@@ -129,4 +143,5 @@ __all__ = [
     "detect_family",
     "hexiom",
     "register",
+    "unregister",
 ]

@@ -32,6 +32,8 @@ class Family:
     name: str
     #: path -> level; raises LevelSyntaxError naming file and line
     parse: Callable[[str], Any]
+    #: (text, file) -> level: a level given as text (``trisolve.load`` of a string); errors name ``file``
+    parse_text: Callable[[str, str], Any]
     #: (level, solution) -> list of violations; empty means valid
     validate: Callable[[Any, Any], list]
     #: (level, solution or None) -> text

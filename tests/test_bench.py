@@ -5,10 +5,9 @@ from __future__ import annotations
 import csv
 import json
 import time
-import types
 
 import pytest
-from support import LIMIT_SLACK, level_path
+from support import LIMIT_SLACK, level_path, plugin_backend
 
 from trisolve.backends.runner import grace_for
 
@@ -52,12 +51,9 @@ class _Fake:
 def fake(monkeypatch):
     from trisolve.backends import registry
 
-    module = types.ModuleType("fake")
-    module.VARIANTS = {"hexiom": {"sleepy": "never answers", "empty": "an empty board (invalid)"}}
-    module.DEFAULT_VARIANT = {"hexiom": "sleepy"}
-    module.available = lambda: None
-    module.make = _Fake
-    monkeypatch.setitem(registry._EXTRA, "fake", module)
+    registry.register("fake", plugin_backend(_Fake, {"sleepy": "never answers", "empty": "an empty board (invalid)"}))
+    yield
+    registry.unregister("fake")
 
 
 # ------------------------------------------------------------------- plan

@@ -41,21 +41,19 @@ class Sleeper:
         return ""
 
 
-def sleeper_module() -> types.ModuleType:
-    module = types.ModuleType("sleeper")
-    module.VARIANTS = {"hexiom": {"nap": "never answers"}}
-    module.DEFAULT_VARIANT = {"hexiom": "nap"}
-    module.available = lambda: None
-    module.make = Sleeper
-    return module
+def sleeper_module() -> object:
+    from support import plugin_backend
+
+    return plugin_backend(Sleeper, {"nap": "never answers"})
 
 
 @pytest.fixture
-def sleeper(monkeypatch):
+def sleeper():
     from trisolve.backends import registry
 
-    monkeypatch.setitem(registry._EXTRA, "sleeper", sleeper_module())
-    return "sleeper:nap"
+    registry.register("sleeper", sleeper_module())
+    yield "sleeper:nap"
+    registry.unregister("sleeper")
 
 
 def _stat(pid: int) -> tuple[str, int, int] | None:
@@ -224,7 +222,6 @@ def _run_cli(argv: list[str]) -> int:
 def record_started_processes(monkeypatch) -> list[int]:
     """The pids of the runner's children, noted as each starts (see RecordingContext)."""
     import multiprocessing
-    import types
 
     from trisolve.backends import runner
 
@@ -250,9 +247,7 @@ def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsy
     out = capsys.readouterr().out
     assert code == 0
     usable = [
-        b
-        for b in registry.PORTFOLIO
-        if registry._module(b).available() is None and registry.catalog(b, "hexiom") is not None
+        b for b in registry.portfolio() if registry.available(b) is None and registry.catalog(b, "hexiom") is not None
     ]
     if as_json:
         data = json.loads(out)

@@ -21,7 +21,9 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 __all__ = [
+    "BackendInfo",
     "Benchmark",
+    "Export",
     "Level",
     "Report",
     "Result",
@@ -29,6 +31,8 @@ __all__ = [
     "UsageError",
     "benchmark",
     "cross_check",
+    "export",
+    "list_backends",
     "load",
     "solve",
     "solve_many",
@@ -37,7 +41,9 @@ __all__ = [
 
 if TYPE_CHECKING:
     from .api import (
+        BackendInfo,
         Benchmark,
+        Export,
         Level,
         Report,
         Result,
@@ -45,6 +51,8 @@ if TYPE_CHECKING:
         UsageError,
         benchmark,
         cross_check,
+        export,
+        list_backends,
         load,
         solve,
         solve_many,

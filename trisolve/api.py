@@ -132,7 +132,7 @@ def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
         model, path = kind.parse(text), text
     else:
         kind = kind or _sniff(text)
-        model, path = _parse_text(kind, text), None
+        model, path = kind.parse_text(text, "<string>"), None
     return Level(kind.name, model, path, parse_time=time.monotonic() - started)
 
 
@@ -154,13 +154,6 @@ def _sniff(text: str) -> Family:
     raise LevelSyntaxError(
         "<string>", None, f"cannot tell which puzzle family this text is (known: {', '.join(FAMILIES)}); give family="
     )
-
-
-def _parse_text(kind: Family, text: str) -> Any:
-    import importlib
-
-    module = importlib.import_module(kind.parse.__module__)
-    return module.parse_text(text, file="<string>")
 
 
 def instance_files(paths: Iterable[str | os.PathLike]) -> list[str]:
@@ -238,7 +231,8 @@ def portfolio(family: str, sat_command: str | None = None) -> tuple[list[str], l
     from trisolve.backends import registry
 
     names, left_out = [], []
-    for backend in registry.PORTFOLIO + (("dimacs",) if sat_command else ()):
+    # the dimacs backend is the one --sat-command is for: named, its binary joins the race
+    for backend in registry.portfolio() + (("dimacs",) if sat_command else ()):
         try:
             names.append(backend_name(backend, family))
         except UsageError as problem:
@@ -253,12 +247,108 @@ def portfolio(family: str, sat_command: str | None = None) -> tuple[list[str], l
 def check_sat_command(sat_command: str | None) -> None:
     """An external SAT solver command line that can run, else a UsageError saying why."""
     from trisolve.backends.base import BackendUnavailable
-    from trisolve.backends.dimacs import command_line
+    from trisolve.backends.dimacs.engine import command_line
 
     try:
         command_line(sat_command)
     except BackendUnavailable as problem:
         raise UsageError(str(problem)) from None
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """One ``backend:variant`` a family can be run with, as ``trisolve backends`` lists it."""
+
+    family: str
+    backend: str
+    default: bool  # the default variant of its backend
+    description: str
+    #: None when it can run here, else how to make it run (its install hint)
+    install: str | None = None
+
+    @property
+    def available(self) -> bool:
+        return self.install is None
+
+    def to_json(self) -> dict:
+        return {
+            "family": self.family,
+            "backend": self.backend,
+            "default": self.default,
+            "description": self.description,
+            "available": self.available,
+            **({"install": self.install} if self.install else {}),
+        }
+
+
+def list_backends(family: str | None = None) -> list[BackendInfo]:
+    """Every backend variant of every family (or of ``family``), shipped and registered (plugins)."""
+    from trisolve.backends import registry
+
+    rows = []
+    for name in [_family(family).name] if family else list(FAMILIES):
+        for spec, text, is_default in registry.describe_all(name):
+            rows.append(BackendInfo(name, spec, is_default, text, registry.available(spec.split(":")[0])))
+    return rows
+
+
+@dataclass(frozen=True)
+class Export:
+    """A level in a solver's own format: ``text``, and how to run the written file without trisolve."""
+
+    text: str
+    format: str
+    backend: str
+    #: the command that solves the file written (``export(..., file=)``), when the backend gives one
+    command: str | None = None
+
+
+def export(
+    level: Level | str | os.PathLike,
+    backend: str | None = None,
+    *,
+    format: str | None = None,
+    symmetry_breaking: bool = False,
+    file: str = "-",
+    family: str | None = None,
+) -> Export:
+    """``level`` as DIMACS, ASP facts or a CP-SAT model (``format``; the backends that write each say so with
+    ``EXPORTS``), from ``backend`` (default: the format's first writer).  ``command`` says how to run the
+    text once written to ``file`` (clingo's facts need the shipped rules beside them)."""
+    from trisolve.backends import registry
+    from trisolve.backends.base import Options
+
+    level = level if isinstance(level, Level) else load(level, family)
+    format, spec = _format_and_backend(format, backend)
+    name = backend_name(spec, level.family)
+    options = Options(symmetry_breaking=symmetry_breaking)
+    made = registry.get(name, level.family)
+    text = made.export(level.model, options)
+    runner = getattr(made, "run_command", None)
+    return Export(text, format, name, runner(level.model, options, file) if runner else None)
+
+
+def _format_and_backend(format: str | None, spec: str | None) -> tuple[str, str]:
+    """The format and the backend spec, each filled in from the other; a mismatch is a usage error."""
+    from trisolve.backends import registry
+
+    writers = registry.exporters()
+    if format is not None and format not in writers:
+        raise UsageError(f"unknown format {shorten(format)!r}; known: {', '.join(writers)}")
+    if spec is None:
+        if format is None:
+            raise UsageError(f"give a format ({'|'.join(writers)}) or a backend")
+        return format, writers[format][0]
+    name = registry.split_spec(spec)[0]
+    written = registry.role(name, "EXPORTS")
+    if written is None:
+        raise UsageError(
+            f"backend {name!r} does not export a format; "
+            + "; ".join(f"{f}: {', '.join(names)}" for f, names in writers.items())
+        )
+    if format is not None and format != written:
+        raise UsageError(f"format {format} is written by {', '.join(writers[format])}, not by {name}")
+    return written, spec
 
 
 # ------------------------------------------------------------------ solving
@@ -765,7 +855,7 @@ def bench_backends(
                 check_sat_command(sat_command)
         return names
     names = []
-    for backend in registry.BACKENDS if mode == "count" else registry.PORTFOLIO:
+    for backend in registry.by_default() if mode == "count" else registry.portfolio():
         try:
             names.append(backend_name(backend, family))
         except UsageError as problem:
@@ -774,18 +864,3 @@ def bench_backends(
     if not names:
         raise UsageError(f"no usable backend for the {family} family")
     return names
-
-
-__all__ = [
-    "Benchmark",
-    "Level",
-    "Report",
-    "Result",
-    "Solution",
-    "UsageError",
-    "benchmark",
-    "cross_check",
-    "load",
-    "solve",
-    "solve_many",
-]

@@ -8,6 +8,13 @@ adding ``backends/clingo/<family>.py`` (CATALOG, rules, encode) and its
 
 from __future__ import annotations
 
+#: ``--backend auto`` races it; ``bench`` and ``mutate`` take it by default
+PORTFOLIO = True
+#: ``trisolve export --format asp`` writes its facts (run with the shipped .lp rules)
+EXPORTS = "asp"
+#: ``trisolve mutate`` rewrites the .lp rules files its variants load (lp_mutants.py)
+MUTANTS = "rules"
+
 
 def available() -> str | None:
     """None when clingo can be imported, else how to install it."""

@@ -371,6 +371,11 @@ class ClingoBackend:
             stopped_by=stopped_by,
         )
 
+    def run_command(self, level: Any, options: Options, exported: str) -> str:
+        """The plain ``clingo`` call that counts the exported facts in ``exported`` (projected on ``#show``):
+        the variant's shipped ``.lp`` files (and symmetry breaking's), its options, ``0`` models."""
+        return command_line(self.encode(level, options), dataclasses.replace(options, enumerate=True), exported)
+
     def export(self, level: Any, options: Options) -> str:
         """The level's facts, headed by the ``clingo`` command that solves them."""
         program = self.encode(level, options)

@@ -9,6 +9,13 @@ from __future__ import annotations
 
 import importlib.util
 
+#: ``--backend auto`` races it; ``bench`` and ``mutate`` take it by default
+PORTFOLIO = True
+#: ``trisolve export --format cpsat`` writes its model proto as text
+EXPORTS = "cpsat"
+#: ``trisolve mutate`` breaks its translators at their mutation hooks (backends/mutation.py)
+MUTANTS = "hooks"
+
 
 def available() -> str | None:
     """None when OR-Tools can be imported, else how to install it."""

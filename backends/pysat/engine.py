@@ -101,16 +101,16 @@ class PysatBackend:
     """One (family, CNF encoding, SAT solver) configuration, e.g. ``pysat:totalizer@glucose4``."""
 
     def __init__(self, family: str, variant: str, family_translator: Any = None, backend: str = "pysat") -> None:
-        """``family_translator`` (anything with ``ENCODINGS``, the variants it takes, and ``encode``) replaces
-        the shipped ``backends/pysat/<family>.py``: a plugin's own CNF gets these mechanics under its own
-        ``backend`` name."""
+        """``family_translator`` (anything with ``CATALOG`` and ``encode``, and ``ENCODINGS`` when it takes more
+        variants than its catalog lists) replaces the shipped ``backends/pysat/<family>.py``: a plugin's own CNF
+        gets these mechanics under its own ``backend`` name (``backends.pysat.backend``)."""
         self.family = family
         self.name = f"{backend}:{variant}"
         self.encoding, self.solver = split_variant(variant)
         self.translator = family_translator or registry.translator("pysat", family)
         if self.encoding not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
-            raise UnknownVariant(f"pysat has no {family} encoding {shorten(self.encoding)!r}; known: {known}")
+            raise UnknownVariant(f"{backend} has no {family} encoding {shorten(self.encoding)!r}; known: {known}")
         if self.solver not in SOLVERS:
             raise UnknownVariant(f"pysat solver {shorten(self.solver)!r} is not supported; known: {', '.join(SOLVERS)}")
 

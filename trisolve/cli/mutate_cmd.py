@@ -27,12 +27,9 @@ from .common import (
 )
 from .generate_cmd import family_params, size_options
 
-#: Mutants are made from these backends' encodings.
-MUTABLE = ("pysat", "clingo", "cpsat")
-
 
 @click.command(name="mutate")
-@click.argument("family", type=click.Choice(["hexiom", "logic", "sigils"]))
+@click.argument("family")
 @click.option(
     "--backend",
     "-b",
@@ -163,19 +160,23 @@ def command(
     killed (the marker is wrong).  A mutant cut short by --timeout where its variant, unmutated, finished
     within a fifth of it is killed by timeout."""
     from trisolve.backends import registry
-    from trisolve.crosscheck.mutate import REFERENCES, UnknownMutant, run_mutate
+    from trisolve.crosscheck.mutate import UnknownMutant, run_mutate
     from trisolve.models import FAMILIES
+    from trisolve.models.errors import shorten
 
     load_plugins(plugins)
+    if family not in FAMILIES:
+        raise UsageError(f"unknown family {shorten(family)!r}; known: {', '.join(FAMILIES)}")
     name, _ = registry.split_spec(backend)
-    if name not in MUTABLE:
-        raise UsageError(f"--backend {name}: mutants are made of {', '.join(MUTABLE)} encodings")
+    if registry.role(name, "MUTANTS") is None:
+        mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
+        raise UsageError(f"--backend {name}: mutants are made of {', '.join(mutable)} encodings")
     try:
         registry.expand([backend], family)
         registry.get(backend, family)
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
         raise UsageError(str(problem)) from None
-    chosen = split_list(references) if references else list(REFERENCES)
+    chosen = split_list(references) if references else list(registry.portfolio())
     for spec in chosen:
         try:
             registry.get(spec, family)
