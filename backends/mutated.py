@@ -45,14 +45,14 @@ def base(spec: str) -> str:
 class MutatedBackend:
     """Runs the base backend with the mutation switched on for its translation."""
 
-    def __init__(self, family: str, spec: str) -> None:
-        from . import registry
+    def __init__(self, family: str, spec: str, base: Any) -> None:
+        """``base`` is the backend ``split(spec)[0]`` names, ready (the registry's ``get`` makes both)."""
         from .mutation import Mutation
 
-        base, change = split(spec)
+        change = split(spec)[1]
         self.family = family
         self.name = spec
-        self.base = registry.get(base, family)
+        self.base = base
         self.lp_file: tuple[str, str] | None = None
         self.mutation: Mutation | None = None
         if change.startswith(LP_PREFIX):
@@ -68,10 +68,8 @@ class MutatedBackend:
 
         stack = ExitStack()
         stack.enter_context(mutation.active(self.mutation))
-        if self.lp_file is not None:
-            from .clingo import engine
-
-            stack.enter_context(engine.replaced_encoding(*self.lp_file))
+        if self.lp_file is not None:  # a backend whose MUTANTS are "rules" loads a mutant rules file instead
+            stack.enter_context(self.base.rules_replaced(*self.lp_file))
         return stack
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:

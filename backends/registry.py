@@ -331,7 +331,7 @@ def get(spec: str, family: str) -> Backend:
             raise UnsupportedFamily(f"backend {name} lists no {family} lex-leaders, so it cannot count by orbits")
         return orbits.OrbitExpansion(get(spec, family), family)
     if mutated.is_mutated(spec):
-        return mutated.MutatedBackend(family, spec)
+        return mutated.MutatedBackend(family, spec, get(mutated.base(spec), family))
     name, variant = split_spec(spec)
     module = _module(name)
     hint = _ask(name, module.available)

@@ -19,7 +19,7 @@ import shlex
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -370,6 +370,11 @@ class ClingoBackend:
             duplicates=duplicates,
             stopped_by=stopped_by,
         )
+
+    def rules_replaced(self, name: str, path: str) -> AbstractContextManager[None]:
+        """Inside the block, load the rules file ``path`` wherever the shipped ``name`` would be (mutate's
+        ``rules`` mutants: backends/mutated.py)."""
+        return replaced_encoding(name, path)
 
     def run_command(self, level: Any, options: Options, exported: str) -> str:
         """The plain ``clingo`` call that counts the exported facts in ``exported`` (projected on ``#show``):
