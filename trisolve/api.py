@@ -32,6 +32,7 @@ if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing mach
     from trisolve.backends.runner import RunRecord
     from trisolve.bench.runner import BenchRun
     from trisolve.crosscheck.compare import Verdict
+    from trisolve.crosscheck.mutate import Report as MutationReport
 
 
 # ------------------------------------------------------------------ levels and solutions
@@ -582,9 +583,17 @@ def _race(
 
 
 def _result(level: Level, record: RunRecord, race_info: Mapping[str, Any] | None = None) -> Result:
-    """A run record as a Result, every solution decoded and validated."""
-    solutions = tuple(level.solution(data) for data in record.solutions)
-    invalid = tuple((i, tuple(v)) for i, v in enumerate(s.violations() for s in solutions) if v)
+    """A run record as a Result, every solution decoded and validated (a backend that returned something that
+    is not a solution of the level's family failed: its Result has the ``error`` and no solutions)."""
+    from dataclasses import replace
+
+    try:
+        solutions = tuple(level.solution(data) for data in record.solutions)
+        invalid = tuple((i, tuple(v)) for i, v in enumerate(s.violations() for s in solutions) if v)
+    except Exception as problem:  # noqa: BLE001 - a backend's output, never trusted
+        error = f"returned something that is not a {level.family} solution ({type(problem).__name__}: {problem})"
+        record = replace(record, solutions=(), count=0, complete=False, status="unknown", error=shorten(error, 300))
+        solutions, invalid = (), ()
     times = {
         "parse": round(level.parse_time, 6),
         **{k: round(v, 6) for k, v in record.times.items()},
@@ -647,10 +656,14 @@ class Report:
     runs: int = 0
     reused: int = 0
     wall: float = 0.0
+    #: each level shrunk (``minimise_to``): its ``file``, ``steps`` and the reproducing ``command``
+    minimised: tuple[Mapping[str, Any], ...] = ()
+    #: Ctrl-C (or SIGTERM) cut the runs short: the verdicts judge those that finished
+    interrupted: bool = False
 
     @property
     def failed(self) -> bool:
-        """Any disagreement or invalid solution."""
+        """Any disagreement, invalid solution or crashed run (exit code 1)."""
         return any(v.failed for v in self.verdicts)
 
     @property
@@ -680,7 +693,12 @@ class Report:
     def to_json(self) -> dict:
         from trisolve.crosscheck.report import summary_json
 
-        return {**summary_json(self.verdicts), "wall_seconds": round(self.wall, 2)}
+        return {
+            **summary_json(self.verdicts),
+            "wall_seconds": round(self.wall, 2),
+            "minimized": [dict(m) for m in self.minimised],
+            **({"interrupted": True} if self.interrupted else {}),
+        }
 
     def __str__(self) -> str:
         return "\n".join([self.table().rstrip("\n"), *self.findings, self.verdict])
@@ -699,6 +717,8 @@ def cross_check(
     expected: bool = True,
     log: str | None = None,
     resume: bool = False,
+    minimise_to: str | None = None,
+    record_expected: str | None = None,
     on_planned: Callable[[int], None] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> Report:
@@ -707,13 +727,16 @@ def cross_check(
 
     ``expected`` checks counts against ``expected.json`` beside instance
     files; ``log`` appends one JSON record per run as it finishes, and
-    ``resume`` skips runs already in it.  ``on_planned`` hears how many runs
-    there are, ``on_record`` each record as it finishes (and whether it was reused).
+    ``resume`` skips runs already in it.  ``minimise_to`` shrinks each level
+    with a disagreement or an invalid solution into that folder (the report's
+    ``minimised`` says where, and the command that reproduces it);
+    ``record_expected`` merges the established counts into that
+    ``expected.json``.  ``on_planned`` hears how many runs there are,
+    ``on_record`` each record as it finishes (and whether it was reused).
     """
     _new_request()
-    from trisolve.crosscheck.executors import execute
-    from trisolve.crosscheck.jsonl import Log, read_log
-    from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
+    from trisolve.crosscheck.run import Instance, Runs
+    from trisolve.crosscheck.run import cross_check as check
 
     if resume and not log:
         raise UsageError("resume needs a log file")
@@ -723,39 +746,35 @@ def cross_check(
     seed = numbers.SEED.check(seed, "seed")
     backends = _backend_list(backends)
     chosen = _levels(levels, family)
-    instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     names: dict[str, list[str]] = {}
     for level in chosen:
         if level.family not in names:
-            names[level.family] = backend_names(list(backends or ()), level.family)
+            names[level.family] = backend_names(backends, level.family)
             if not names[level.family]:
                 raise UsageError(f"no backend handles the {level.family} family")
-    planned = plan_jobs(
-        instances, names.__getitem__, timeout=timeout, limit=limit, symmetry_breaking=symmetry_breaking, seed=seed
-    )
-    done = read_log(log) if (resume and log) else {}
-    if on_planned is not None:
-        on_planned(len(planned))
-    journal = Log(log)
-    started = time.monotonic()
-    try:
-        records = execute(
-            planned,
-            {i.path: i.level for i in instances},
-            parallel=jobs or os.cpu_count() or 1,
-            log=journal,
-            done=done,
-            on_record=on_record,
+    instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
+    with Runs(log, resume=resume, parallel=jobs or os.cpu_count() or 1, on_record=on_record) as runs:
+        checked = check(
+            instances,
+            names.__getitem__,
+            runs,
+            timeout=timeout,
+            limit=limit,
+            symmetry_breaking=symmetry_breaking,
+            seed=seed,
+            expected=expected,
+            minimise_to=minimise_to,
+            record_expected_in=record_expected,
+            on_planned=on_planned,
         )
-    finally:
-        journal.close()
-    verdicts = judge_all(instances, records, use_expected=expected)
     return Report(
-        tuple(verdicts),
+        checked.verdicts,
         tuple(chosen),
-        runs=len(planned),
-        reused=sum(1 for job in planned if job.key in done),
-        wall=time.monotonic() - started,
+        runs=checked.runs,
+        reused=checked.reused,
+        wall=checked.wall,
+        minimised=checked.minimised,
+        interrupted=checked.interrupted,
     )
 
 
@@ -864,3 +883,390 @@ def bench_backends(
     if not names:
         raise UsageError(f"no usable backend for the {family} family")
     return names
+
+
+# ------------------------------------------------------------------ generating
+
+
+def _sizes(family: Family, sizes: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A generator's size arguments, each checked against its ``Parameter`` (a size of another family is refused)."""
+    own = {parameter.name: parameter for parameter in family.generator_parameters}
+    given = {name: value for name, value in (sizes or {}).items() if value is not None}
+    stray = [name for name in given if name not in own]
+    if stray:
+        raise UsageError(
+            f"{', '.join(shorten(name) for name in stray)} does not apply to {family.name}; its sizes: "
+            + (", ".join(own) or "none")
+        )
+    return {
+        name: numbers.Range(own[name].kind, own[name].low, own[name].high, own[name].low_open).check(value, name)
+        for name, value in given.items()
+    }
+
+
+def _generating(name: str) -> Family:
+    kind = _family(name)
+    if not kind.generator:
+        from trisolve.generate import generating_families
+
+        raise UsageError(f"the {name} family has no generator; families that do: {', '.join(generating_families())}")
+    return kind
+
+
+@dataclass(frozen=True)
+class GeneratedLevel:
+    """A level ``generate_levels`` wrote: its file (the intended solution beside it, ``<name>.solution.json``)."""
+
+    path: str
+    seed: int
+    #: proved to have exactly one solution
+    unique: bool
+    #: uniqueness was asked for (or the family's levels always have it) but could not be proved
+    unproved: bool
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"file": self.path, "seed": self.seed, "unique": self.unique, **dict(self.info)}
+
+
+def generate_levels(
+    family: str,
+    folder: str | os.PathLike,
+    *,
+    count: int = 1,
+    seed: int = 0,
+    unique: bool = False,
+    **sizes: Any,
+) -> Iterable[GeneratedLevel]:
+    """Write ``count`` generated levels of ``family`` to ``folder``, yielding each as it is written.
+
+    Level i uses a seed derived from ``seed`` and i (same seed, same files);
+    ``unique`` makes the solution unique (hexiom locks tiles and blocks
+    cells, sigils redraws; logic puzzles always are).  ``sizes`` are the
+    family's generator parameters (``Family.generator_parameters``: hexiom
+    ``side``, ``fill``; sigils ``width``, ``height``; ...).
+    """
+    from trisolve.backends.runner import raise_if_interrupted
+    from trisolve.generate import generator, instance_seed, write_generated
+
+    kind = _generating(family)
+    count = numbers.COUNT.check(count, "count")
+    seed = numbers.SEED.check(seed, "seed")
+    params = _sizes(kind, sizes)
+    make = generator(kind.name)
+    for index in range(count):
+        raise_if_interrupted()
+        stem = f"{kind.name}-s{seed}-{index:04d}"
+        try:
+            made = make(instance_seed(seed, index), unique=unique, name=stem, **params)
+        except ValueError as problem:  # a size the generator cannot make
+            raise UsageError(str(problem)) from None
+        path = write_generated(made, os.fspath(folder), stem)
+        wanted = unique or kind.always_unique
+        yield GeneratedLevel(path, made.seed, made.unique, wanted and not made.unique, dict(made.info))
+
+
+def campaign(
+    family: str,
+    count: int,
+    log: str | os.PathLike,
+    *,
+    seed: int = 0,
+    unique: bool = False,
+    sizes: Mapping[str, Any] | None = None,
+    backends: str | Sequence[str] | None = None,
+    timeout: float = 10.0,
+    executor: str = "local",
+    scheduler: str | None = None,
+    jobs: int = 2,
+    minimise_to: str | None = None,
+    progress: Any = None,
+) -> Campaign:
+    """Generate ``count`` levels of ``family`` and cross-check them all, resumably: every run goes to the
+    JSONL ``log`` at once and a rerun of the same call reuses it; the levels go to ``<log stem>-instances/``.
+
+    ``executor`` is ``local`` (``jobs`` runs at a time) or ``dask`` (``jobs`` workers of a local cluster, or the
+    one at ``scheduler``).  Disagreements and invalid solutions are shrunk into ``minimise_to`` (default
+    ``<log stem>-disagreements/``).  ``progress`` hears ``generated(done, count)``, ``start(runs)`` and
+    ``advance(record)``.
+    """
+    _new_request()
+    from trisolve.crosscheck.executors import EXECUTORS
+    from trisolve.generate.campaign import run_campaign
+
+    kind = _generating(family)
+    count = numbers.COUNT.check(count, "count")
+    seed = numbers.SEED.check(seed, "seed")
+    timeout = numbers.TIMEOUT.check(timeout, "timeout")
+    jobs = numbers.JOBS.check(jobs, "jobs")
+    if executor not in EXECUTORS:
+        raise UsageError(f"unknown executor {shorten(executor)!r}; known: {', '.join(EXECUTORS)}")
+    if scheduler and executor != "dask":
+        raise UsageError("a scheduler needs the dask executor")
+    if executor == "dask":
+        _needs_dask()
+    params = {**_sizes(kind, sizes), "unique": unique}
+    names = backend_names(_backend_list(backends), kind.name) if backends else None
+    log = os.fspath(log)
+    if minimise_to is None:
+        stem = os.path.splitext(os.path.basename(log))[0]
+        minimise_to = os.path.join(os.path.dirname(log), f"{stem}-disagreements")
+    summary, verdicts = run_campaign(
+        kind.name,
+        count,
+        log,
+        seed=seed,
+        params=params,
+        backends=names,
+        timeout=timeout,
+        executor=executor,
+        scheduler=scheduler,
+        parallel=jobs,
+        minimise_folder=minimise_to,
+        progress=progress,
+    )
+    return Campaign(summary, tuple(verdicts))
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """A campaign's summary (``generate.campaign.Summary``: counts, throughput, minimised levels) and verdicts."""
+
+    summary: Any
+    verdicts: tuple[Verdict, ...] = field(repr=False)
+
+    @property
+    def failed(self) -> bool:
+        """A verdict with a disagreement, an invalid solution or a crashed run (exit code 1)."""
+        return self.summary.failed
+
+
+def _needs_dask() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        raise UsageError('the dask executor needs the dask extra: pip install "trisolve[dask]"')
+
+
+# ------------------------------------------------------------------ mutation testing
+
+
+def mutate(
+    family: str,
+    backend: str,
+    *,
+    levels: str | os.PathLike | None = None,
+    generate: int | None = None,
+    sizes: Mapping[str, Any] | None = None,
+    retry: int = 20,
+    retry_budget: float = 300.0,
+    timeout: float = 10.0,
+    jobs: int | None = None,
+    batch: int = 4,
+    log: str | None = None,
+    resume: bool = False,
+    suite: str | None = None,
+    out: str | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
+    seed: int = 0,
+    references: str | Sequence[str] | None = None,
+    only: Sequence[str] = (),
+    mutants: Sequence[str] = (),
+    on_record: Callable[[RunRecord, bool], None] | None = None,
+) -> MutationReport:
+    """Mutate ``family``'s encodings of ``backend`` (every variant, or the one named) and score how well the
+    levels kill the mutants (docs/mutation.md): the shipped levels, those under ``levels``, or ``generate``
+    generated ones, smallest first, ``batch`` at a time; survivors are re-tried on ``retry`` generated levels
+    within ``retry_budget`` seconds.  ``suite`` writes a small killing set there; ``out`` holds the mutant
+    files and generated levels (default: beside ``log``, else a temporary folder); ``mutants`` runs only
+    those ids; ``references`` are the unmutated backends each mutant is judged against (default: the
+    portfolio).  ``failed`` on the report is the exit-code rule.
+    """
+    _new_request()
+    import tempfile
+
+    from trisolve.backends import registry
+    from trisolve.crosscheck.mutate import run_mutate
+
+    kind = _family(family)
+    timeout = numbers.TIMEOUT.check(timeout, "timeout")
+    jobs = numbers.JOBS.check_optional(jobs, "jobs")
+    seed = numbers.SEED.check(seed, "seed")
+    batch = numbers.COUNT.check(batch, "batch")
+    retry = numbers.COUNT_OR_NONE.check(retry, "retry")
+    retry_budget = numbers.BUDGET.check(retry_budget, "retry budget")
+    generate = numbers.COUNT.check_optional(generate, "generate")
+    if resume and not log:
+        raise UsageError("resume needs a log file")
+    if levels is not None and generate:
+        raise UsageError("give levels or generate, not both")
+    if scheduler and executor != "dask":
+        raise UsageError("a scheduler needs the dask executor")
+    name = registry.split_spec(backend)[0]
+    if registry.role(name, "MUTANTS") is None:
+        mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
+        raise UsageError(f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings")
+    backend_names([backend], kind.name)
+    backend_name(backend, kind.name)
+    chosen = _backend_list(references) or list(registry.portfolio())
+    for spec in chosen:
+        backend_name(spec, kind.name)
+    params = _sizes(kind, sizes) if (generate or retry) else {}
+    if out is None:
+        out = (os.path.splitext(log)[0] + "-mutants") if log else tempfile.mkdtemp(prefix=f"mutate-{kind.name}-")
+
+    def generated(how_many: int, folder: str, base_seed: int) -> list:
+        from trisolve.generate.campaign import prepare_instances
+
+        _generating(kind.name)
+        return prepare_instances(kind.name, how_many, base_seed, os.path.join(out, folder), params)[0]
+
+    if generate:
+        instances = generated(generate, "instances", seed)
+    else:
+        instances = _smallest_first(levels or os.path.join(_levels_root(), kind.name), kind)
+    return run_mutate(
+        kind,
+        backend,
+        instances,
+        folder=out,
+        timeout=timeout,
+        parallel=jobs or os.cpu_count() or 1,
+        jsonl=log,
+        resume=resume,
+        executor=executor,
+        scheduler=scheduler,
+        batch=batch,
+        generate=(lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None,
+        retry_budget=retry_budget,
+        suite=suite,
+        seed=seed,
+        only=only,
+        ids=mutants,
+        references=chosen,
+        on_record=on_record,
+    )
+
+
+def _levels_root() -> str:
+    """The shipped levels' folder (``levels/`` beside the package's folders)."""
+    from trisolve.backends import registry
+
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(registry.__file__))), "levels")
+
+
+def _smallest_first(path: str | os.PathLike, kind: Family) -> list:
+    """The instances under ``path``, smallest file first (cheap kills come first)."""
+    from trisolve.crosscheck.run import Instance
+
+    files = sorted(instance_files([path]), key=lambda p: (os.path.getsize(p), p))
+    return [Instance(p, kind, load(p, kind.name).model) for p in files]
+
+
+# ------------------------------------------------------------------ pictures
+
+
+#: Largest solution file read (a ``solve --all --json`` of thousands of tilings is a few MB).
+MAX_SOLUTION_BYTES = 64_000_000
+PICTURE_KINDS = (".svg", ".png")
+
+
+def check_picture_path(path: str | os.PathLike) -> str:
+    """A picture's file name must say its kind (``.svg`` or ``.png``)."""
+    path = os.fspath(path)
+    if os.path.splitext(path)[1].lower() not in PICTURE_KINDS:
+        raise UsageError(f"{path}: the picture must be a .svg or .png file")
+    return path
+
+
+def render(level: Level | Solution, output: str | os.PathLike) -> str:
+    """Draw a level (locked and blocked cells, the empty frame and its pieces, the clues) or a solution
+    to ``output``: an SVG, or a PNG (which needs cairosvg: ``pip install 'trisolve[png]'``).  The path written."""
+    from trisolve.models.pictures import save
+
+    path = check_picture_path(output)
+    try:
+        save(level.picture(), path)
+    except OSError as problem:
+        raise UsageError(f"{path}: cannot write: {problem.strerror or problem}") from None
+    return path
+
+
+def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solution:
+    """The solution a JSON file holds, checked against the level by the family's validator.
+
+    The file is ``solve --json`` output, one solution object from it, or JSON
+    lines (``solve --jsonl``, or ``--json`` over many files): then the line
+    about this level's file is used; ``index`` picks one of its solutions.
+    """
+    import json
+
+    path = os.fspath(path)
+    index = numbers.INDEX.check(index, "index")
+    try:
+        if os.path.getsize(path) > MAX_SOLUTION_BYTES:
+            raise UsageError(f"{path}: larger than {MAX_SOLUTION_BYTES} bytes; not a solution file")
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as problem:
+        raise UsageError(f"{path}: cannot read: {problem.strerror or problem}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as problem:
+        if problem.msg != "Extra data":
+            raise UsageError(f"{path}:{problem.lineno}: not JSON: {problem.msg}") from None
+        data = _line_about(path, text, level)
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: expected a JSON object (solve --json output or one solution)")
+    if data.get("family", level.family) != level.family:
+        raise UsageError(
+            f"{path}: holds a {shorten(data['family'])} solution; {level.run_path} is a {level.family} level"
+        )
+    if "solutions" in data:
+        solutions = data["solutions"]
+        if not isinstance(solutions, list):
+            raise UsageError(f"{path}: 'solutions' is not a list")
+        if not solutions:
+            raise UsageError(f"{path}: holds no solution (status {shorten(data.get('status', 'unknown'))})")
+        if index > len(solutions):
+            raise UsageError(f"{path}: holds {len(solutions)} solution(s); index {index} is past the end")
+        data = solutions[index - 1]
+    elif index != 1:
+        raise UsageError(f"{path}: holds one solution; index {index} is past the end")
+    try:
+        solution = level.solution(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as problem:
+        raise UsageError(
+            f"{path}: not a {level.family} solution ({type(problem).__name__}: {shorten(problem)})"
+        ) from None
+    violations = solution.violations()
+    if violations:
+        shown = "; ".join(violations[:3]) + ("; ..." if len(violations) > 3 else "")
+        raise UsageError(f"{path}: not a solution of {level.run_path}: {shown}")
+    return solution
+
+
+def _line_about(path: str, text: str, level: Level) -> dict:
+    """From JSON lines, the record whose ``instance`` is the level's file (by path, else by name)."""
+    import json
+
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as problem:
+                raise UsageError(f"{path}:{number}: not a JSON line: {problem.msg}") from None
+    records = [r for r in records if isinstance(r, dict) and isinstance(r.get("instance"), str)]
+    wanted = os.path.abspath(level.run_path)
+    same = [r for r in records if os.path.abspath(r["instance"]) == wanted]
+    if not same:
+        name = os.path.basename(level.run_path)
+        same = [r for r in records if os.path.basename(r["instance"]) == name]
+    if len({r["instance"] for r in same}) != 1:
+        what = "no line" if not same else "lines about different files"
+        raise UsageError(f"{path}: {what} for {level.run_path} among its {len(records)} JSON lines")
+    return same[0]

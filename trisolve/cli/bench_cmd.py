@@ -18,12 +18,10 @@ from .common import (
     COUNT,
     SEED,
     TIMEOUT,
-    instance_files,
-    interrupted_exit,
-    load_level,
     load_plugins,
     plugin_option,
     split_list,
+    verdict_exit,
 )
 
 
@@ -121,7 +119,7 @@ def command(
     if not paths:
         raise UsageError("give instance files or folders to benchmark (or --rescore)")
     load_plugins(plugins)
-    levels = [load_level(path, family) for path in instance_files(paths)]  # fails early, naming the file
+    levels = [api.load(path, family) for path in api.instance_files(paths)]  # fails early, naming the file
 
     os.makedirs(out_dir, exist_ok=True)
     progress = _Progress(enabled=not quiet)
@@ -187,10 +185,17 @@ def command(
     click.echo(report, nl=False)
     if not quiet:
         click.echo(f"bench: {len(runs)} runs in {elapsed:.1f} s; results in {out_dir}/", err=True)
-    interrupted_exit()
     if summary["invalid"]:
         click.echo("trisolve: a backend returned an invalid solution (see summary.md)", err=True)
-        raise click.exceptions.Exit(1)
+    crashed = [run for run in runs if run.error]
+    if crashed:
+        first = crashed[0]
+        click.echo(
+            f"trisolve: {len(crashed)} runs crashed (see results.csv), e.g. {first.backend} on {first.instance}: "
+            f"{first.error}",
+            err=True,
+        )
+    verdict_exit(bool(summary["invalid"] or crashed))
 
 
 def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:

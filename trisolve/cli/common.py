@@ -1,4 +1,4 @@
-"""What every subcommand shares: loading instances, naming backends, exit codes, output."""
+"""What every subcommand shares: the exit codes, the option types, plugins, output."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import click
@@ -16,8 +16,22 @@ import click
 from trisolve.backends import numbers
 from trisolve.backends.numbers import Range
 
-#: exit codes, one meaning each
-EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: Exit codes, one meaning each, the same for every command (docs/exit-codes.md): 0 answered, 1 a finding
+#: (a disagreement, an invalid solution, a run that crashed, a surviving mutant) or trisolve's own failure,
+#: 2 bad input or usage, 3 stopped by a limit before an answer, 130 interrupted.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+class Failure(click.ClickException):
+    """A library error (``TrisolveError``) ending a command: its message on one line, its exit code (2 for bad
+    input or usage, 1 otherwise; docs/exit-codes.md)."""
+
+    def __init__(self, problem: Exception) -> None:
+        super().__init__(str(problem))
+        self.exit_code = getattr(problem, "exit_code", EXIT_FAILED)
+
+    def show(self, file: Any = None) -> None:
+        click.echo(f"trisolve: {self.format_message()}", err=True)
 
 
 def run_cli(group: click.Group, argv: list[str] | None) -> int:
@@ -36,6 +50,9 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
         return code if isinstance(code, int) else 0
     except click.exceptions.Exit as done:
         return done.exit_code
+    except Failure as problem:
+        problem.show()
+        return problem.exit_code
     except click.ClickException as problem:
         problem.show()
         return problem.exit_code if problem.exit_code != 1 else EXIT_USAGE
@@ -55,7 +72,7 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
             return EXIT_INTERRUPTED
         click.echo("trisolve: internal error (please report):", err=True)
         traceback.print_exc()
-        return EXIT_INTERNAL
+        return EXIT_FAILED
     finally:
         from trisolve.backends import runner
 
@@ -90,38 +107,21 @@ def interrupted_exit() -> None:
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
 
 
-def load_level(path: str, family_name: str | None = None):
-    """The library's Level for a file; bad input raises a UsageError naming the file."""
-    from .. import api
-
-    return api.load(path, family_name)
-
-
-def load_instance(path: str, family_name: str | None = None):
-    """(family, level model) for a file; bad input raises a UsageError naming the file."""
-    level = load_level(path, family_name)
-    return level.kind, level.model
+def verdict_exit(failed: bool) -> None:
+    """The end of every command that judges runs (crosscheck, campaign, mutate, bench): 130 when interrupted,
+    1 when ``failed`` (a verdict with a disagreement, an invalid solution or a crashed run), else 0."""
+    interrupted_exit()
+    if failed:
+        raise click.exceptions.Exit(EXIT_FAILED)
 
 
-def instance_files(paths: Iterable[str]) -> list[str]:
-    """Files named, and instance files inside named folders (sorted), for batch commands."""
-    from .. import api
-
-    return api.instance_files(paths)
-
-
-def resolve_backends(specs: list[str], family: str) -> list[str]:
-    """Full ``backend:variant`` names; unknown names are a usage problem, not a traceback."""
-    from .. import api
-
-    return api.backend_names(specs, family)
-
-
-def check_backend(spec: str, family: str) -> str:
-    """The full name of one backend configuration, checked before any process starts."""
-    from .. import api
-
-    return api.backend_name(spec, family)
+def print_minimised(items: Iterable[Mapping[str, Any]]) -> None:
+    """Where each shrunk instance went, and the command that reproduces its finding."""
+    for item in items:
+        click.echo(
+            f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  "
+            f"{item['command']}"
+        )
 
 
 # ------------------------------------------------------------------ numeric options

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 import sys
 
 import click
@@ -17,13 +15,12 @@ from .common import (
     SOLUTION_LIMIT,
     TIMEOUT,
     RunProgress,
-    instance_files,
-    interrupted_exit,
-    load_level,
     load_plugins,
     plugin_option,
     print_json,
+    print_minimised,
     split_list,
+    verdict_exit,
 )
 
 
@@ -84,15 +81,13 @@ def command(
     plugins,
     seed,
 ):
-    """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid, 2 bad input."""
-    from trisolve.backends.runner import interrupted
-
+    """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid/error, 2 bad input."""
     from .. import api
 
     load_plugins(plugins)
     if resume and not jsonl:
         raise UsageError("--resume needs --jsonl FILE")
-    levels = [load_level(path, family) for path in instance_files(paths)]
+    levels = [api.load(path, family) for path in api.instance_files(paths)]
     parallel = parallel or os.cpu_count() or 1
     progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
@@ -107,116 +102,23 @@ def command(
             expected=not no_expected,
             log=jsonl,
             resume=resume,
+            minimise_to=minimize_dir if minimise_ else None,
+            record_expected=record_expected,
             on_planned=progress.start,
             on_record=progress.update,
         )
     finally:
         progress.close()
-    verdicts = report.verdicts
-    stopped = interrupted()  # Ctrl-C: print what finished, shrink and record nothing
-
-    minimised = []
-    if minimise_ and not stopped:
-        minimised = _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, minimize_dir, plugins)
-    if record_expected and not stopped:
-        _record_expected(record_expected, verdicts, symmetry_breaking)
-
     if as_json:
-        print_json({**report.to_json(), "minimized": minimised})
+        print_json(report.to_json())
     else:
         click.echo(report.table(), nl=False)
         for line in report.findings:
             click.echo(line)
-        for item in minimised:
-            click.echo(
-                f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  "
-                f"{item['command']}"
-            )
+        print_minimised(report.minimised)
         reused = f" ({report.reused} reused from {jsonl})" if report.reused else ""
         click.echo(
             f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, time limit {timeout:g} s per run"
         )
         click.echo(report.verdict)
-    interrupted_exit()
-    if report.failed:
-        raise click.exceptions.Exit(1)
-
-
-def _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, folder, plugins) -> list[dict]:
-    from trisolve.crosscheck.minimize import minimise
-
-    out = []
-    by_path = {level.run_path: level for level in levels}
-    for verdict in verdicts:
-        if not verdict.failed:
-            continue
-        level = by_path[verdict.path]
-        involved = []
-        for finding in verdict.findings:
-            involved.extend(b for b in finding.backends if b not in involved)
-        if len(involved) < 2:
-            # an invalid solution needs only its own backend; add any other for a reference
-            others = [r.backend for r in verdict.records if r.backend not in involved]
-            involved.extend(others[:1])
-        result = minimise(
-            level.kind, level.model, involved, timeout=timeout, limit=limit, symmetry_breaking=symmetry_breaking
-        )
-        if result is None:
-            continue
-        os.makedirs(folder, exist_ok=True)
-        stem = os.path.splitext(os.path.basename(verdict.path))[0]
-        target = os.path.join(folder, f"{stem}-min{level.kind.suffix}")
-        with open(target, "w", encoding="utf-8") as handle:
-            handle.write(result.text)
-        parts = [
-            "trisolve",
-            "crosscheck",
-            target,
-            "--backends",
-            ",".join(involved),
-            "--no-expected",
-            "--family",
-            level.family,
-        ]
-        if symmetry_breaking:
-            parts.append("--symmetry-breaking")
-        for plugin in plugins:
-            parts.extend(["--plugin", plugin])
-        out.append(
-            {
-                "instance": verdict.path,
-                "file": target,
-                "steps": result.steps,
-                "command": " ".join(shlex.quote(p) for p in parts),
-            }
-        )
-    return out
-
-
-def _record_expected(path: str, verdicts, symmetry_breaking: bool) -> None:
-    """Merge established counts into an expected.json: exact where runs agreed and completed."""
-    data = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    for verdict in verdicts:
-        if verdict.failed:
-            continue
-        stem = os.path.splitext(os.path.basename(verdict.path))[0]
-        plain = [r for r in verdict.records if not r.symmetry_breaking]
-        if verdict.count is not None and plain and all(r.complete for r in plain):
-            entry = {"count": verdict.count, "complete": True}
-            if verdict.orbits is not None:
-                entry["orbits"] = verdict.orbits
-        elif plain:
-            best = max(r.count for r in plain)
-            old = data.get(stem, {})
-            if old.get("complete") or old.get("count", -1) >= best:
-                continue
-            entry = {"count": best, "complete": False}
-        else:
-            continue
-        data[stem] = entry
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(dict(sorted(data.items())), handle, indent=1)
-        handle.write("\n")
+    verdict_exit(report.failed)

@@ -1,14 +1,11 @@
-"""``trisolve mutate``: mutation scores of the shipped encodings on an instance set."""
+"""``trisolve mutate``: mutation scores of the shipped encodings on an instance set (``trisolve.api.mutate``)."""
 
 from __future__ import annotations
 
 import os
 import sys
-import tempfile
 
 import click
-
-from trisolve.models.errors import UsageError
 
 from .common import (
     BUDGET,
@@ -18,14 +15,13 @@ from .common import (
     SEED,
     TIMEOUT,
     RunProgress,
-    instance_files,
-    load_instance,
     load_plugins,
     plugin_option,
     print_json,
     split_list,
+    verdict_exit,
 )
-from .generate_cmd import family_params, size_options
+from .generate_cmd import size_options
 
 
 @click.command(name="mutate")
@@ -35,7 +31,8 @@ from .generate_cmd import family_params, size_options
     "-b",
     required=True,
     metavar="NAME[:VARIANT]",
-    help="pysat, clingo or cpsat: every variant's encoding files, or only the variant named.",
+    help="A backend whose encodings can be mutated (its declaration's MUTANTS): every variant's encoding files, "
+    "or only the variant named.",
 )
 @click.option(
     "--levels",
@@ -156,110 +153,44 @@ def command(
     plugins,
 ):
     """Mutate FAMILY's encodings of --backend and score the instance set: exit 0 when every mutant is
-    killed or explained as equivalent, 1 when one survives unexplained or a mutant marked equivalent is
-    killed (the marker is wrong).  A mutant cut short by --timeout where its variant, unmutated, finished
-    within a fifth of it is killed by timeout."""
-    from trisolve.backends import registry
-    from trisolve.crosscheck.mutate import UnknownMutant, run_mutate
-    from trisolve.models import FAMILIES
-    from trisolve.models.errors import shorten
+    killed or explained as equivalent, 1 when one survives unexplained, a mutant marked equivalent is
+    killed (the marker is wrong), or the unmutated backends themselves fail on an instance.  A mutant
+    cut short by --timeout where its variant, unmutated, finished within a fifth of it is killed by timeout."""
+    from .. import api
 
     load_plugins(plugins)
-    if family not in FAMILIES:
-        raise UsageError(f"unknown family {shorten(family)!r}; known: {', '.join(FAMILIES)}")
-    name, _ = registry.split_spec(backend)
-    if registry.role(name, "MUTANTS") is None:
-        mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
-        raise UsageError(f"--backend {name}: mutants are made of {', '.join(mutable)} encodings")
-    try:
-        registry.expand([backend], family)
-        registry.get(backend, family)
-    except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
-        raise UsageError(str(problem)) from None
-    chosen = split_list(references) if references else list(registry.portfolio())
-    for spec in chosen:
-        try:
-            registry.get(spec, family)
-        except (
-            registry.UnknownBackend,
-            registry.UnsupportedFamily,
-            registry.BackendUnavailable,
-            ValueError,
-        ) as problem:
-            raise UsageError(f"--references: {problem}") from None
-    if resume and not jsonl:
-        raise UsageError("--resume needs --jsonl FILE")
-    if levels_dir and generate_count:
-        raise UsageError("give --levels or --generate, not both")
-    if scheduler and executor != "dask":
-        raise UsageError("--scheduler needs --executor dask")
-    params = family_params(family, sizes)
-    if out_dir is None:
-        out_dir = (os.path.splitext(jsonl)[0] + "-mutants") if jsonl else tempfile.mkdtemp(prefix=f"mutate-{family}-")
-    parallel = parallel or os.cpu_count() or 1
-    fam = FAMILIES[family]
-
-    def generated(count: int, folder: str, base_seed: int):
-        from trisolve.generate.campaign import prepare_instances
-
-        try:
-            return prepare_instances(family, count, base_seed, os.path.join(out_dir, folder), params)[0]
-        except ValueError as problem:
-            raise UsageError(str(problem)) from None
-
-    if generate_count:
-        instances = generated(generate_count, "instances", seed)
-    else:
-        instances = _shipped(levels_dir or os.path.join(_levels_root(), family), fam)
-    retry_instances = (lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None
     progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
-        report = run_mutate(
-            fam,
+        report = api.mutate(
+            family,
             backend,
-            instances,
-            folder=out_dir,
+            levels=levels_dir,
+            generate=generate_count,
+            sizes=sizes,
+            retry=retry,
+            retry_budget=retry_budget,
             timeout=timeout,
-            parallel=parallel,
-            jsonl=jsonl,
+            jobs=parallel,
+            batch=batch,
+            log=jsonl,
             resume=resume,
+            suite=suite_dir,
+            out=out_dir,
             executor=executor,
             scheduler=scheduler,
-            batch=batch,
-            generate=retry_instances,
-            retry_budget=retry_budget,
-            suite=suite_dir,
             seed=seed,
+            references=split_list(references),
             only=only,
-            ids=mutant_ids,
-            references=chosen,
+            mutants=mutant_ids,
             on_record=progress.update,
         )
-    except UnknownMutant as problem:
-        raise UsageError(str(problem)) from None
     finally:
         progress.close()
     if as_json:
         print_json(report.to_json())
     else:
         _print(report, show, suite_dir)
-    unexplained = [o for o in report.outcomes if o.status == "survived" and o.reason is None]
-    if unexplained or any(o.wrong_marker for o in report.outcomes):
-        raise click.exceptions.Exit(1)
-
-
-def _levels_root() -> str:
-    from trisolve.backends import registry
-
-    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(registry.__file__))), "levels")
-
-
-def _shipped(path: str, family):
-    """The instances under ``path``, smallest file first (cheap kills come first)."""
-    from trisolve.crosscheck.run import Instance
-
-    files = sorted(instance_files([path]), key=lambda p: (os.path.getsize(p), p))
-    return [Instance(p, *load_instance(p, family.name)) for p in files]
+    verdict_exit(report.failed)
 
 
 def _print(report, show: int, suite_dir: str | None) -> None:
@@ -314,6 +245,8 @@ def _print(report, show: int, suite_dir: str | None) -> None:
             f"{len(stillborn)} stillborn (do not run), e.g. {stillborn[0].mutant.location} "
             f"{stillborn[0].mutant.operator}: {stillborn[0].finding}"
         )
+    for path, why in report.failures.items():
+        click.echo(f"UNMUTATED BACKENDS FAIL on {path}: {why}")
     for path, why in list(report.excluded.items())[:5]:
         click.echo(f"not used: {path}: {why}")
     if len(report.excluded) > 5:

@@ -16,7 +16,7 @@ from trisolve.backends import numbers
 from trisolve.models.errors import UsageError
 
 from .common import (
-    EXIT_INTERNAL,
+    EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
     EXIT_OK,
@@ -31,7 +31,7 @@ from .common import (
 
 #: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
 #: solution) outranks bad input, which outranks a run stopped by a limit
-_SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3, EXIT_INTERRUPTED: 4}
+_SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTERRUPTED: 4}
 
 
 @click.command(name="solve")
@@ -269,7 +269,7 @@ def _exit_code(result, limit: int | None) -> int:
     if result.stopped_by and result.stopped_by.startswith("interrupted"):
         return EXIT_INTERRUPTED
     if result.invalid or (result.error and result.count == 0):
-        return EXIT_INTERNAL
+        return EXIT_FAILED
     if result.status == "unknown":
         return EXIT_LIMIT
     if result.mode == "first" or result.complete:
