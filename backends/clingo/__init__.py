@@ -19,7 +19,7 @@ MUTANTS = "rules"
 def available() -> str | None:
     """None when clingo can be imported, else how to install it."""
     try:
-        import clingo  # noqa: F401  (cheap, about 30 ms; a broken install shows here, not mid-run)
+        import clingo  # noqa: F401  (cheap; a broken install shows here, not mid-run)
     except ImportError:
         return "pip install clingo"
     return None

@@ -95,10 +95,8 @@ def solver_arguments(program: AspProgram, options: Options) -> list[str]:
 
     ``options.seed`` goes to clasp's ``--seed``; since a seed alone changes
     almost nothing in clasp, a seed other than 0 also reorders the facts
-    (``shuffled_facts``), which does.  No random decisions: 1% of them
-    (``--rand-freq=0.01``) gave level 38 a heavy tail (seeds 0-19 with facts
-    shuffled: 3-5 conflicts each without them; with them one seed in 20 ran
-    past 5 s, 376,142 conflicts on seed 8).
+    (``shuffled_facts``), which does.  No random decisions (``--rand-freq``):
+    they gave level 38 a heavy tail (docs/bench/timing-notes.md, "clingo").
     """
     arguments = ["--project"] if program.projective else []
     arguments += program.arguments

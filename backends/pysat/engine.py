@@ -255,7 +255,7 @@ def solver_of(name: str, clauses: Iterable[list[int]]) -> Iterator[Solver]:
     """A PySAT solver loaded with ``clauses``, deleted in one piece (``runner.interrupts_held``).
 
     Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
-    ``__del__`` free it again (a generator stopped by Ctrl-C died by SIGSEGV there in 1 of 120 tries).
+    ``__del__`` free it again, and the process dies by SIGSEGV (docs/bench/timing-notes.md, "pysat").
     """
     solver = Solver(name=name, bootstrap_with=clauses)
     try:
@@ -271,8 +271,8 @@ def _sigint_blocked() -> Iterator[None]:
 
     Why: in the main thread PySAT's CaDiCaL calls catch SIGINT with a handler that longjmps out of the
     solver, which may be inside malloc then: the heap is left corrupt, and the process crashes later
-    (a generator stopped by Ctrl-C died by SIGSEGV or "malloc_consolidate(): invalid chunk size" in
-    2 of 80 tries).  A slice lasts about ``SLICE_SECONDS``, so a blocked Ctrl-C waits no longer.
+    (a generator stopped by Ctrl-C died by SIGSEGV or "malloc_consolidate(): invalid chunk size":
+    docs/bench/timing-notes.md, "pysat").  A slice lasts about ``SLICE_SECONDS``, so a blocked Ctrl-C waits no longer.
     """
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
