@@ -23,10 +23,12 @@ Instances go in batches (smallest first): after each batch the killed
 mutants stop, so each costs runs only until something kills it.  Survivors
 are then re-tried on generated instances within a time budget; those still
 alive are candidate equivalent mutants, with the reason when one is known:
-the rule or group is marked as implied by the others, or the rule carries a
-per-mutant marker (``% mutate: equivalent OPERATOR `TEXT` -- REASON``, see
+the rule or group is marked as implied by the others, or the mutant itself is
+marked equivalent (in the rules file's sidecar ``<stem>.mutants.toml``, see
 ``backends/clingo/lp_mutants.py``).  Every run goes to the JSONL log at once;
-a rerun with the same log reuses every finished run.
+a rerun with the same log reuses every finished run.  A mutant's id names it by
+file, line and operator (and a hook's group), so it means the same mutant on
+any instance set.
 """
 
 from __future__ import annotations
@@ -86,9 +88,12 @@ class Mutant:
     original: str  # the statement (ASP) or source line (hook site) as written
     mutated: str  # the statement that replaces it, or what the operator does
     symmetry_breaking: bool  # the site only acts with symmetry breaking: run it that way
-    purpose: str = ""  # the rule's comment or the group's name: a hint for equivalence
+    purpose: str = ""  # the rule's comment or the group's name: what it is for, in the report's JSON
     #: the encoding's own marker for exactly this mutant: why it is equivalent ("" when none)
     equivalent: str = ""
+    #: why the whole rule or group is implied by the others, when the encoding says so ("" when not):
+    #: the sidecar's [[implied]] entry, or a hook group named "implied: ..."
+    implied: str = ""
     #: other variants that load the file or reach the site, and its own variant with symmetry breaking
     #: when that loads it too (``SB`` suffix): a survivor is re-tried under each
     siblings: tuple[str, ...] = ()
@@ -248,15 +253,21 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
         path = engine.encoding_path(name)
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
+        sidecar = os.path.splitext(path)[0] + ".mutants.toml"  # the markers: mutants known equivalent
+        markers = ""
+        if os.path.exists(sidecar):
+            with open(sidecar, encoding="utf-8") as handle:
+                markers = handle.read()
         stem = os.path.splitext(name)[0]
         os.makedirs(os.path.join(folder, stem), exist_ok=True)
-        for number, lp in enumerate(lp_mutants.mutants(source), start=1):
-            target = os.path.abspath(os.path.join(folder, stem, f"{number:03d}-{lp.operator}.lp"))
+        for lp in lp_mutants.mutants(source, markers, file=os.path.basename(sidecar)):
+            ident = f"{lp.line}:{lp.operator}" + (f"#{lp.index}" if lp.index else "")
+            target = os.path.abspath(os.path.join(folder, stem, f"{ident.replace(':', '-').replace('#', '-')}.lp"))
             with open(target, "w", encoding="utf-8") as handle:
                 handle.write(lp.text)
             out.append(
                 Mutant(
-                    id=f"{stem}#{number}",
+                    id=f"{name}:{ident}",
                     base=f"clingo:{variant}",
                     change=f"lp:{name}={target}",
                     file=os.path.relpath(path, _package_root()),
@@ -267,6 +278,7 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
                     symmetry_breaking=symmetry_breaking,
                     purpose=lp.comment,
                     equivalent=lp.equivalent,
+                    implied=lp.implied,
                     siblings=tuple(f"clingo:{v}" for v in loaders[name][1:]),
                 )
             )
@@ -293,16 +305,14 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
                 if symmetry_breaking and owner[key][1:] == (variant, False):
                     reached[key].append(f"{variant}{SB}")
     out: list[Mutant] = []
-    counters: dict[str, int] = {}
     for key, (site, variant, symmetry_breaking) in owner.items():
         siblings = tuple(f"{name}:{v}" for v in reached[key][1:])
         for operator in hooks.OPERATORS[site.kind]:
             change = hooks.Mutation(operator, site.file, site.line, site.name)
-            stem = os.path.splitext(os.path.basename(site.file))[0]
-            counters[site.file] = counters.get(site.file, 0) + 1
             out.append(
                 Mutant(
-                    id=f"{name}/{stem}#{counters[site.file]}",
+                    # named by the hook alone (one line may hold hooks of several names: clue kinds)
+                    id=f"{site.file.removeprefix('backends/')}:{site.line}:{operator}[{site.name}]",
                     base=f"{name}:{variant}",
                     change=change.spec,
                     file=site.file,
@@ -312,6 +322,7 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
                     mutated=f"[{site.name}] {HOOK_CHANGES[operator]}",
                     symmetry_breaking=symmetry_breaking,
                     purpose=site.name,
+                    implied=site.name if site.name.lower().startswith("implied") else "",
                     siblings=siblings,
                 )
             )
@@ -680,7 +691,7 @@ def equivalence_reason(mutant: Mutant) -> str | None:
     group stated as implied (any weakening of it is harmless)."""
     if mutant.equivalent:
         return f"marked equivalent: {mutant.equivalent}"
-    if "implied" in mutant.purpose.lower():
+    if mutant.implied:
         return IMPLIED
     return None
 

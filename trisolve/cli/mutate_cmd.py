@@ -122,7 +122,7 @@ from .generate_cmd import size_options
     "mutant_ids",
     multiple=True,
     metavar="ID",
-    help="Run only the mutant with this id (as the report names it, e.g. sigils#25); repeatable.",
+    help="Run only the mutant with this id (as the report names it, e.g. sigils.lp:97:bound+1); repeatable.",
 )
 @click.option("--show", type=COUNT_OR_NONE, default=30, show_default=True, help="Survivors listed at most.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
