@@ -202,6 +202,20 @@ def cpu_phase_times() -> Iterator[None]:
         Stopwatch.record_cpu = previous
 
 
+def install_hint(module: str, hint: str, *, load: bool = False) -> str | None:
+    """What a backend's ``available()`` returns: None when the Python module ``module`` is there, else ``hint``
+    (``"pip install ..."``).  With ``load`` the module is imported (cheap ones only: a broken install then shows
+    here, not mid-run); else it is only looked up (OR-Tools costs half a second to import).  Never raises."""
+    import importlib
+    import importlib.util
+
+    try:
+        found = importlib.import_module(module) is not None if load else importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    return None if found else hint
+
+
 class UnsupportedFamily(UsageError):
     """A backend was asked for a family it has no translator for."""
 

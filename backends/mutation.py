@@ -47,7 +47,8 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 @dataclass(frozen=True)
 class Site:
-    """One hook call in a translator: ``backends/pysat/hexiom.py:71 [locked tiles]``."""
+    """One hook call in a translator, of one ``kind`` (see ``OPERATORS``): ``backends/pysat/hexiom.py:71
+    [locked tiles]``."""
 
     kind: str
     file: str
@@ -58,10 +59,15 @@ class Site:
     def location(self) -> str:
         return f"{self.file}:{self.line}"
 
+    def mutation(self, operator: str) -> Mutation:
+        """``operator`` applied at this site."""
+        return Mutation(operator, self.file, self.line, self.name)
+
 
 @dataclass(frozen=True)
 class Mutation:
-    """One operator at one site; ``spec`` is its text form (it travels in a backend name)."""
+    """One operator at one site (its file, line and name); ``spec`` is its text form (it travels in a backend
+    name: ``OPERATOR@FILE:LINE[NAME]``)."""
 
     operator: str
     file: str

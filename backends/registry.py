@@ -295,6 +295,13 @@ def _required(name: str, family: str) -> Catalog:
     return found
 
 
+def checked_translator(backend: str, family: str, variant: str) -> Any:
+    """The translator of ``family`` for ``backend``, once its catalog has ``variant`` (else ``UnknownVariant``)."""
+    found = translator(backend, family)
+    found.CATALOG.require(variant, backend, family)
+    return found
+
+
 def translator(backend: str, family: str) -> Any:
     """The translator of ``family`` for ``backend``: registered at run time, or ``backends/<backend>/<family>.py``."""
     if (backend, family) in _TRANSLATORS:

@@ -99,22 +99,17 @@ def minimise(
 
 
 def write_minimised(
-    verdicts: Sequence[Verdict],
-    instances: Sequence[Any],
-    folder: str,
-    *,
-    timeout: float | None,
-    limit: int | None = None,
-    symmetry_breaking: bool = False,
-    budget: float = 300.0,
+    verdicts: Sequence[Verdict], instances: Sequence[Any], folder: str, plan: Any, *, budget: float = 300.0
 ) -> list[dict]:
     """Shrink each instance with a disagreement or an invalid solution (a crash is reported, not chased) and
     write it to ``folder`` as ``<stem>-min<suffix>`` (the instance itself when it does not shrink), beside
     ``<stem>-min.repro.md`` with its findings and the command that reproduces them.
 
-    ``instances`` are ``run.Instance`` (path, family, level); one dict per instance written: ``instance``,
-    ``status``, ``file``, ``steps`` and ``command``.
+    ``instances`` are ``run.Instance`` (path, family, level), ``plan`` the cross-check's ``run.Plan`` (the
+    shrunk instance is checked as the original was); one dict per instance written: ``instance``, ``status``,
+    ``file``, ``steps`` and ``command``.
     """
+    timeout, limit, symmetry_breaking = plan.timeout, plan.limit, plan.symmetry_breaking
     import shlex
 
     from trisolve.backends import registry

@@ -49,7 +49,7 @@ from trisolve.models.errors import UsageError, shorten
 from trisolve.models.family import Family
 
 from .compare import Verdict, expected_for, judge
-from .run import Instance, Runs, cross_check
+from .run import Instance, Plan, Runs, cross_check
 
 #: What each hook operator does, for the report.
 HOOK_CHANGES: dict[str, str] = {
@@ -308,7 +308,7 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
     for key, (site, variant, symmetry_breaking) in owner.items():
         siblings = tuple(f"{name}:{v}" for v in reached[key][1:])
         for operator in hooks.OPERATORS[site.kind]:
-            change = hooks.Mutation(operator, site.file, site.line, site.name)
+            change = site.mutation(operator)
             out.append(
                 Mutant(
                     # named by the hook alone (one line may hold hooks of several names: clue kinds)
@@ -587,14 +587,8 @@ def _under_siblings(state: _Pass, instances: Sequence[Instance], outcomes: dict[
 
 def _references(state: _Pass, chunk: Sequence[Instance]) -> dict[str, _Reference]:
     """Cross-check the unmutated backends on the chunk; keep the instances where they completed and agreed."""
-    checked = cross_check(
-        chunk,
-        lambda _: state.references,
-        state.runner,
-        timeout=state.timeout,
-        symmetry_breaking=state.with_symmetry,
-        seed=state.seed,
-    )
+    plan = Plan(timeout=state.timeout, symmetry_breaking=state.with_symmetry, seed=state.seed)
+    checked = cross_check(chunk, lambda _: state.references, state.runner, plan)
     out: dict[str, _Reference] = {}
     for instance, verdict in zip(chunk, checked.verdicts):
         records = list(verdict.records)

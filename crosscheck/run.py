@@ -32,15 +32,19 @@ class Instance:
     level: Any
 
 
-def plan_jobs(
-    instances: Sequence[Instance],
-    backends_for: Callable[[str], Sequence[str]],
-    *,
-    timeout: float | None,
-    limit: int | None,
-    symmetry_breaking: bool = False,
-    seed: int = 0,
-) -> list[Job]:
+@dataclass(frozen=True)
+class Plan:
+    """How every run of a cross-check runs: each enumerates within ``timeout`` seconds (and ``limit``
+    solutions) from ``seed``; with ``symmetry_breaking`` each backend that can also runs with lex-leader
+    constraints."""
+
+    timeout: float | None = None
+    limit: int | None = None
+    symmetry_breaking: bool = False
+    seed: int = 0
+
+
+def plan_jobs(instances: Sequence[Instance], backends_for: Callable[[str], Sequence[str]], plan: Plan) -> list[Job]:
     """All jobs of a cross-check, interleaving backends so machine drift hits all alike.
 
     With symmetry breaking, each backend runs twice per instance: plain (the
@@ -50,14 +54,14 @@ def plan_jobs(
     from trisolve.backends.registry import breaks_symmetries
 
     jobs = []
-    limits = Limits(time=timeout, solutions=limit)
-    modes = [False, True] if symmetry_breaking else [False]
+    limits = Limits(time=plan.timeout, solutions=plan.limit)
+    modes = [False, True] if plan.symmetry_breaking else [False]
     for instance in instances:
         for sb in modes:
             for backend in backends_for(instance.family.name):
                 if sb and not breaks_symmetries(backend, instance.family.name):
                     continue  # e.g. dp on sigils: its plain count still takes part
-                options = Options(enumerate=True, symmetry_breaking=sb, seed=seed)
+                options = Options(enumerate=True, symmetry_breaking=sb, seed=plan.seed)
                 jobs.append(Job(instance.path, instance.family.name, backend, limits, options))
     return jobs
 
@@ -150,18 +154,16 @@ def cross_check(
     instances: Sequence[Instance],
     backends_for: Callable[[str], Sequence[str]],
     runs: Runs,
+    plan: Plan,
     *,
-    timeout: float | None,
-    limit: int | None = None,
-    symmetry_breaking: bool = False,
-    seed: int = 0,
     expected: bool = True,
     minimise_to: str | None = None,
     minimise_budget: float = 300.0,
     record_expected_in: str | None = None,
     on_planned: Callable[[int], None] | None = None,
 ) -> CrossCheck:
-    """Run every backend ``backends_for(family)`` names on every instance through ``runs``, and judge.
+    """Run every backend ``backends_for(family)`` names on every instance through ``runs`` as ``plan`` says,
+    and judge.
 
     ``expected`` checks counts against ``expected.json`` beside the
     instance files.  Then, unless Ctrl-C cut it short: each instance with a
@@ -172,9 +174,7 @@ def cross_check(
     """
     started = time.monotonic()
     before = (runs.runs, runs.reused)
-    jobs = plan_jobs(
-        instances, backends_for, timeout=timeout, limit=limit, symmetry_breaking=symmetry_breaking, seed=seed
-    )
+    jobs = plan_jobs(instances, backends_for, plan)
     if on_planned is not None:
         on_planned(len(jobs))
     records = runs(jobs, {i.path: i.level for i in instances})
@@ -184,15 +184,7 @@ def cross_check(
     if minimise_to is not None and not stopped:
         from .minimize import write_minimised
 
-        minimised = write_minimised(
-            verdicts,
-            instances,
-            minimise_to,
-            timeout=timeout,
-            limit=limit,
-            symmetry_breaking=symmetry_breaking,
-            budget=minimise_budget,
-        )
+        minimised = write_minimised(verdicts, instances, minimise_to, plan, budget=minimise_budget)
     if record_expected_in is not None and not stopped:
         record_expected(record_expected_in, verdicts)
     return CrossCheck(

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trisolve.crosscheck.run import Instance, Runs, cross_check
+from trisolve.crosscheck.run import Instance, Plan, Runs, cross_check
 from trisolve.models import FAMILIES
 from trisolve.models.errors import UsageError
 
@@ -194,8 +194,7 @@ def run_campaign(
             instances,
             lambda _: names,
             runs,
-            timeout=timeout,
-            seed=seed,
+            Plan(timeout=timeout, seed=seed),
             expected=False,
             minimise_to=minimise_folder,
             minimise_budget=minimise_budget,

@@ -87,3 +87,18 @@ def test_unknown_family_is_unsupported() -> None:
         registry.get("pysat", "no-such-family")
     with pytest.raises(registry.UnsupportedFamily):
         registry.translator("clingo", "no-such-family")
+
+
+def test_every_shipped_backend_is_packaged() -> None:
+    """A backend folder the registry finds is also installed (pyproject's packages), rules files and sidecars too."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+
+    root = os.path.dirname(BACKENDS_DIR)
+    with open(os.path.join(root, "pyproject.toml"), "rb") as handle:
+        setuptools = tomllib.load(handle)["tool"]["setuptools"]
+    assert {f"trisolve.backends.{name}" for name in registry.shipped()} <= set(setuptools["packages"])
+    assert "trisolve.backends.TEMPLATE" not in setuptools["packages"]
+    assert {"encodings/*.lp", "encodings/*.mutants.toml"} <= set(setuptools["package-data"]["trisolve.backends.clingo"])

@@ -17,7 +17,7 @@ import pytest
 from support import HEXIOM_LEVELS, ROOT, stem
 
 from trisolve.backends import registry
-from trisolve.crosscheck.run import Instance, Runs, cross_check
+from trisolve.crosscheck.run import Instance, Plan, Runs, cross_check
 from trisolve.models import FAMILIES, hexiom
 
 # side <= 3: every count completes in well under a second per backend
@@ -105,7 +105,7 @@ def _family_verdicts(family_name: str, paths: list[str], mutations) -> list:
     names = [registry.resolve("pysat", family_name)] + [f"mutant:{m}" for m in mutations]
     # a cap keeps the loosest mutants short; a capped count above the true count is still caught
     with Runs(parallel=2) as runs:
-        return list(cross_check(instances, lambda _: names, runs, timeout=30, limit=2000).verdicts)
+        return list(cross_check(instances, lambda _: names, runs, Plan(timeout=30, limit=2000)).verdicts)
 
 
 @pytest.fixture(scope="module")

@@ -69,7 +69,7 @@ def test_hooks_record_sites_and_a_dropped_group_changes_the_count(spec):
     groups = {s.name: s for s in sites.values() if s.kind == "group"}
     assert "tile counts" in groups and "neighbour rule" in groups
     site = groups["neighbour rule"]
-    change = mutation.Mutation("drop-group", site.file, site.line, site.name)
+    change = site.mutation("drop-group")
     mutated = registry.get(f"mutated:{spec}~{change.spec}", "hexiom")
     result = mutated.run(level, Limits(time=30, solutions=50), Options(enumerate=True))
     assert result.count > 8

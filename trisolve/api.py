@@ -1,5 +1,12 @@
 """trisolve as a library: the functions the ``trisolve`` command is a thin layer over.
 
+One function per command: ``solve`` (and ``solve_many``), ``cross_check``,
+``benchmark``, ``render`` (with ``read_solution``), ``export``,
+``list_backends``, ``generate_levels``, ``campaign``, ``mutate``; and
+``load`` for levels.  Every number is checked as the command line checks it
+(``backends/numbers.py``), and bad input or usage raises ``UsageError``
+(exit code 2 on the command line; docs/exit-codes.md).
+
 ``import trisolve`` loads none of this (nor any solver): the package's
 ``__getattr__`` imports this module on first use of ``trisolve.load`` and
 friends, and the solvers load only when a run needs them.
@@ -735,7 +742,7 @@ def cross_check(
     ``on_record`` each record as it finishes (and whether it was reused).
     """
     _new_request()
-    from trisolve.crosscheck.run import Instance, Runs
+    from trisolve.crosscheck.run import Instance, Plan, Runs
     from trisolve.crosscheck.run import cross_check as check
 
     if resume and not log:
@@ -754,14 +761,12 @@ def cross_check(
                 raise UsageError(f"no backend handles the {level.family} family")
     instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     with Runs(log, resume=resume, parallel=jobs or os.cpu_count() or 1, on_record=on_record) as runs:
+        plan = Plan(timeout, limit, symmetry_breaking, seed)
         checked = check(
             instances,
             names.__getitem__,
             runs,
-            timeout=timeout,
-            limit=limit,
-            symmetry_breaking=symmetry_breaking,
-            seed=seed,
+            plan,
             expected=expected,
             minimise_to=minimise_to,
             record_expected_in=record_expected,

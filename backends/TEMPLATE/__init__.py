@@ -29,17 +29,14 @@ MUTANTS = None
 
 
 def available() -> str | None:
-    """None when the solver can be imported here, else how to install it.  Never raises.
+    """None when the solver is installed here, else how to install it.  Never raises.
 
-    [GUIDELINE] Ask with ``importlib.util.find_spec`` when importing the library is slow (OR-Tools: 0.5 s).
+    [GUIDELINE] ``load=True`` imports the library (a broken install shows here, not mid-run): only when that
+    is cheap; else it is only looked up.
     """
-    import importlib.util
+    from ..base import install_hint
 
-    try:
-        found = importlib.util.find_spec("TEMPLATEpy") is not None
-    except (ImportError, ValueError):
-        found = False
-    return None if found else "pip install TEMPLATEpy"
+    return install_hint("TEMPLATEpy", "pip install TEMPLATEpy")
 
 
 def make(family: str, variant: str):

@@ -52,11 +52,9 @@ class TemplateBackend:
     """One TEMPLATE configuration (``TEMPLATE:<variant>``) for one family."""
 
     def __init__(self, family: str, variant: str) -> None:
-        self.family = family
-        self.variant = variant
-        self.name = f"TEMPLATE:{variant}"
-        self._translator = registry.translator("TEMPLATE", family)
-        self._translator.CATALOG.require(variant, "TEMPLATE", family)
+        self.family, self.variant, self.name = family, variant, f"TEMPLATE:{variant}"
+        # the family's translator, ``backends/TEMPLATE/<family>.py``; an unlisted variant is a UsageError
+        self._translator = registry.checked_translator("TEMPLATE", family, variant)
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """The first solution, or (``options.enumerate``) every one, within ``limits``."""

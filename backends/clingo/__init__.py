@@ -17,12 +17,10 @@ MUTANTS = "rules"
 
 
 def available() -> str | None:
-    """None when clingo can be imported, else how to install it."""
-    try:
-        import clingo  # noqa: F401  (cheap; a broken install shows here, not mid-run)
-    except ImportError:
-        return "pip install clingo"
-    return None
+    """None when clingo can be imported (cheap: a broken install shows here, not mid-run), else how to install it."""
+    from ..base import install_hint
+
+    return install_hint("clingo", "pip install clingo", load=True)
 
 
 def make(family: str, variant: str):

@@ -266,8 +266,7 @@ class ClingoBackend:
     """One clingo configuration (``clingo:<variant>``) for one family."""
 
     def __init__(self, family: str, variant: str) -> None:
-        self._translator = registry.translator("clingo", family)
-        self._translator.CATALOG.require(variant, "clingo", family)
+        self._translator = registry.checked_translator("clingo", family, variant)
         self.family = family
         self.variant = variant
         self.name = f"clingo:{variant}"

@@ -89,7 +89,7 @@ class DimacsBackend:
         solutions: list[Any] = []
         blocking: list[list[int]] = []
         exhausted = False
-        stopped_by: str | None = None
+        stopped: str | None = None  # why the run stopped early, when it did
         stats: dict[str, Any] = {
             "command": " ".join(argv),
             "variables": cnf.variables,
@@ -106,7 +106,7 @@ class DimacsBackend:
             while True:
                 if wanted is not None and len(solutions) >= wanted:
                     if options.enumerate:
-                        stopped_by = "solution limit"
+                        stopped = "solution limit"
                     break
                 # write the CNF with one blocking clause per solution found so far
                 watch.start("write")
@@ -124,7 +124,7 @@ class DimacsBackend:
                 for name, value in _solver_stats(call.output).items():
                     stats[name] = stats.get(name, 0) + value
                 if call.output is None:
-                    stopped_by = "time limit"
+                    stopped = "time limit"
                     break
                 true = parse_dimacs_model(call.output)
                 if true is None:  # s UNSATISFIABLE: no (further) solution
@@ -143,13 +143,7 @@ class DimacsBackend:
         stats["solver_cpu"] = round(solver_cpu, 6)
         stats["solver_peak_rss_mb"] = round(solver_peak_mb, 1)
         return finish(
-            self.name,
-            self.family,
-            solutions,
-            exhausted=exhausted,
-            stats=stats,
-            times=watch.times,
-            stopped_by=stopped_by,
+            self.name, self.family, solutions, exhausted=exhausted, stats=stats, times=watch.times, stopped_by=stopped
         )
 
     # --------------------------------------------------------------- export

@@ -22,11 +22,10 @@ MUTANTS = "hooks"
 
 
 def available() -> str | None:
-    try:
-        import pysat  # noqa: F401
-    except ImportError:
-        return "pip install python-sat"
-    return None
+    """None when PySAT can be imported, else how to install it."""
+    from ..base import install_hint
+
+    return install_hint("pysat", "pip install python-sat", load=True)
 
 
 def make(family: str, variant: str):

@@ -82,24 +82,7 @@ from .common import (
 @click.option(
     "--rescore", is_flag=True, help="Run nothing: re-read OUT/results.json and rewrite summary.md and the plots."
 )
-def command(
-    paths,
-    backends,
-    repeat,
-    timeout,
-    mode,
-    out_dir,
-    symmetry_breaking,
-    scatter_pair,
-    seed,
-    shuffle,
-    sat_command,
-    family,
-    plugins,
-    plots,
-    quiet,
-    rescore,
-):
+def command(paths, backends, out_dir, scatter_pair, plugins, plots, quiet, rescore, **options):
     """Benchmark backends on PATHS (files or folders), one process per run, backends interleaved.
 
     Writes results.csv and results.json (one row per run: phase times, CPU,
@@ -108,6 +91,7 @@ def command(
     median, p90, max) and the plots (cactus, ECDF of run times, scatter);
     prints the summary.
     """
+    # the options not named in the signature are api.benchmark's own keyword arguments, passed through
     from trisolve.backends.runner import interrupted
     from trisolve.bench.summary import machine, markdown, write_csv, write_json
 
@@ -115,11 +99,11 @@ def command(
 
     if rescore:
         return _rescore(out_dir, scatter_pair, plots)
-    numbers.seeds(seed, repeat, "--seed")  # before any file is read
+    numbers.seeds(options["seed"], options["repeat"], "--seed")  # before any file is read
     if not paths:
         raise UsageError("give instance files or folders to benchmark (or --rescore)")
     load_plugins(plugins)
-    levels = [api.load(path, family) for path in api.instance_files(paths)]  # fails early, naming the file
+    levels = [api.load(path, options["family"]) for path in api.instance_files(paths)]  # fails early, naming it
 
     os.makedirs(out_dir, exist_ok=True)
     progress = _Progress(enabled=not quiet)
@@ -131,8 +115,8 @@ def command(
         progress.total = trials
         if not quiet:
             click.echo(
-                f"bench: {trials} runs ({len(levels)} instance(s) x {len(order)} backend(s) x {repeat}), "
-                f"{mode} mode, timeout {timeout:g} s; writing to {out_dir}/",
+                f"bench: {trials} runs ({len(levels)} instance(s) x {len(order)} backend(s) x {settings.repeat}), "
+                f"{settings.mode} mode, timeout {settings.timeout:g} s; writing to {out_dir}/",
                 err=True,
             )
         journal.write(json.dumps({"settings": asdict(settings), "backends": order}) + "\n")
@@ -146,20 +130,7 @@ def command(
 
     started = time.monotonic()
     try:
-        result = api.benchmark(
-            levels,
-            split_list(backends),
-            repeat=repeat,
-            timeout=timeout,
-            mode=mode,
-            symmetry_breaking=symmetry_breaking,
-            seed=seed,
-            shuffle=shuffle,
-            sat_command=sat_command,
-            on_planned=planned,
-            on_run=finished,
-            skipped=lambda note: click.echo(f"bench: {note}", err=True),
-        )
+        result = api.benchmark(levels, backends, on_planned=planned, on_run=finished, skipped=_skipped, **options)
     finally:
         progress.close()
         journal.close()
@@ -196,6 +167,10 @@ def command(
             err=True,
         )
     verdict_exit(bool(summary["invalid"] or crashed))
+
+
+def _skipped(note: str) -> None:
+    click.echo(f"bench: {note}", err=True)
 
 
 def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:

@@ -15,6 +15,7 @@ import click
 
 from trisolve.backends import numbers
 from trisolve.backends.numbers import Range
+from trisolve.models.errors import TrisolveError
 
 #: Exit codes, one meaning each, the same for every command (docs/exit-codes.md): 0 answered, 1 a finding
 #: (a disagreement, an invalid solution, a run that crashed, a surviving mutant) or trisolve's own failure,
@@ -22,9 +23,9 @@ from trisolve.backends.numbers import Range
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
-class Failure(click.ClickException):
-    """A library error (``TrisolveError``) ending a command: its message on one line, its exit code (2 for bad
-    input or usage, 1 otherwise; docs/exit-codes.md)."""
+class Failure(click.ClickException, TrisolveError):
+    """A library error (``TrisolveError``) ending a command, in click's terms: its message on one line, its exit
+    code (2 for bad input or usage, 1 otherwise; docs/exit-codes.md)."""
 
     def __init__(self, problem: Exception) -> None:
         super().__init__(str(problem))
@@ -41,8 +42,6 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
     killed at once (in every thread), and the command prints what finished
     and exits 130.
     """
-    from trisolve.models.errors import TrisolveError
-
     previous = _catch_interrupts()
     try:
         # without standalone mode click returns a raised Exit's code instead of raising it

@@ -19,7 +19,6 @@ from .common import (
     plugin_option,
     print_json,
     print_minimised,
-    split_list,
     verdict_exit,
 )
 
@@ -34,10 +33,8 @@ from .common import (
 )
 @click.option("--timeout", type=TIMEOUT, default=20.0, show_default=True, help="Wall-clock limit per run, seconds.")
 @click.option("--limit", type=SOLUTION_LIMIT, default=None, help="Stop each enumeration after N solutions.")
-@click.option(
-    "--jobs", "-j", "parallel", type=JOBS, default=None, help="Runs at a time (default: the number of cores)."
-)
-@click.option("--jsonl", type=click.Path(dir_okay=False), default=None, help="Append one JSON record per run here.")
+@click.option("--jobs", "-j", type=JOBS, default=None, help="Runs at a time (default: the number of cores).")
+@click.option("--jsonl", "log", type=click.Path(dir_okay=False), default=None, help="Append one JSON record per run.")
 @click.option("--resume", is_flag=True, help="Skip runs already recorded in --jsonl.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as one JSON object.")
 @click.option(
@@ -53,7 +50,7 @@ from .common import (
     help="Shrink each instance with a disagreement and write the smallest one found.",
 )
 @click.option("--minimize-dir", type=click.Path(file_okay=False), default="minimized", show_default=True)
-@click.option("--no-expected", is_flag=True, help="Ignore expected.json files beside the instances.")
+@click.option("--expected/--no-expected", default=True, help="Check counts against expected.json beside the files.")
 @click.option(
     "--record-expected",
     type=click.Path(dir_okay=False),
@@ -63,49 +60,25 @@ from .common import (
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
 @plugin_option
 @click.option("--seed", type=SEED, default=0, show_default=True)
-def command(
-    paths,
-    backends,
-    timeout,
-    limit,
-    parallel,
-    jsonl,
-    resume,
-    as_json,
-    symmetry_breaking,
-    minimise_,
-    minimize_dir,
-    no_expected,
-    record_expected,
-    family,
-    plugins,
-    seed,
-):
+def command(paths, backends, as_json, minimise_, minimize_dir, plugins, **options):
     """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid/error, 2 bad input."""
     from .. import api
 
+    # the options not named in the signature are api.cross_check's own keyword arguments, passed through
+
     load_plugins(plugins)
-    if resume and not jsonl:
+    if options["resume"] and not options["log"]:
         raise UsageError("--resume needs --jsonl FILE")
-    levels = [api.load(path, family) for path in api.instance_files(paths)]
-    parallel = parallel or os.cpu_count() or 1
+    levels = [api.load(path, options["family"]) for path in api.instance_files(paths)]
     progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
         report = api.cross_check(
             levels,
-            split_list(backends),
-            timeout=timeout,
-            jobs=parallel,
-            limit=limit,
-            symmetry_breaking=symmetry_breaking,
-            seed=seed,
-            expected=not no_expected,
-            log=jsonl,
-            resume=resume,
+            backends,
             minimise_to=minimize_dir if minimise_ else None,
-            record_expected=record_expected,
             on_planned=progress.start,
             on_record=progress.update,
+            **options,
         )
     finally:
         progress.close()
@@ -116,9 +89,11 @@ def command(
         for line in report.findings:
             click.echo(line)
         print_minimised(report.minimised)
-        reused = f" ({report.reused} reused from {jsonl})" if report.reused else ""
+        reused = f" ({report.reused} reused from {options['log']})" if report.reused else ""
+        parallel = options["jobs"] or os.cpu_count() or 1
         click.echo(
-            f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, time limit {timeout:g} s per run"
+            f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, "
+            f"time limit {options['timeout']:g} s per run"
         )
         click.echo(report.verdict)
     verdict_exit(report.failed)

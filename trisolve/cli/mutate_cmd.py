@@ -18,7 +18,6 @@ from .common import (
     load_plugins,
     plugin_option,
     print_json,
-    split_list,
     verdict_exit,
 )
 from .generate_cmd import size_options
@@ -35,19 +34,9 @@ from .generate_cmd import size_options
     "or only the variant named.",
 )
 @click.option(
-    "--levels",
-    "levels_dir",
-    type=click.Path(exists=True),
-    default=None,
-    help="Instance folder or file (default: the shipped levels of the family).",
+    "--levels", type=click.Path(exists=True), help="Instance folder or file (default: the family's shipped levels)."
 )
-@click.option(
-    "--generate",
-    "generate_count",
-    type=COUNT,
-    default=None,
-    help="Run on N generated instances instead of --levels.",
-)
+@click.option("--generate", type=COUNT, help="Run on N generated instances instead of --levels.")
 @size_options
 @click.option(
     "--retry",
@@ -56,60 +45,30 @@ from .generate_cmd import size_options
     show_default=True,
     help="Generated instances to re-try the survivors on (0: none).",
 )
-@click.option(
-    "--retry-budget",
-    type=BUDGET,
-    default=300.0,
-    show_default=True,
-    help="Seconds the re-try may take.",
-)
-@click.option(
-    "--timeout",
-    type=TIMEOUT,
-    default=10.0,
-    show_default=True,
-    help="Wall-clock limit per run, seconds.",
-)
-@click.option(
-    "--jobs",
-    "-j",
-    "parallel",
-    type=JOBS,
-    default=None,
-    help="Runs at a time (default: the number of cores), or workers of the local Dask cluster.",
-)
-@click.option(
-    "--batch",
-    type=COUNT,
-    default=4,
-    show_default=True,
-    help="Instances per round; killed mutants stop after each round.",
-)
-@click.option("--jsonl", type=click.Path(dir_okay=False), default=None, help="Append one JSON record per run here.")
+@click.option("--retry-budget", type=BUDGET, default=300.0, show_default=True, help="Seconds the re-try may take.")
+@click.option("--timeout", type=TIMEOUT, default=10.0, show_default=True, help="Wall-clock limit per run, seconds.")
+@click.option("--jobs", "-j", type=JOBS, help="Runs at a time (default: the cores), or workers of the Dask cluster.")
+@click.option("--batch", type=COUNT, default=4, show_default=True, help="Instances per round; killed mutants stop.")
+@click.option("--jsonl", "log", type=click.Path(dir_okay=False), help="Append one JSON record per run here.")
 @click.option("--resume", is_flag=True, help="Reuse the runs already recorded in --jsonl.")
 @click.option(
     "--suite",
-    "suite_dir",
     type=click.Path(file_okay=False),
-    default=None,
     help="Write a small instance set that kills every killed mutant (greedy set cover) here.",
 )
 @click.option(
     "--out",
-    "out_dir",
     type=click.Path(file_okay=False),
-    default=None,
     help="Where the mutant .lp files and generated instances go (default: beside --jsonl, else a temp folder).",
 )
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
-@click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler; without it a local cluster.")
+@click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler; without it a local cluster.")
 @click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option(
     "--references",
-    default=None,
     metavar="LIST",
-    help="Unmutated backends to judge each mutant against (default: pysat,clingo,cpsat, each its default "
-    "variant); a --plugin backend may be one.",
+    help="Unmutated backends to judge each mutant against (default: the "
+    "portfolio, each its default variant); a --plugin backend may be one.",
 )
 @click.option(
     "--only",
@@ -119,7 +78,7 @@ from .generate_cmd import size_options
 )
 @click.option(
     "--mutant",
-    "mutant_ids",
+    "mutants",
     multiple=True,
     metavar="ID",
     help="Run only the mutant with this id (as the report names it, e.g. sigils.lp:97:bound+1); repeatable.",
@@ -127,69 +86,25 @@ from .generate_cmd import size_options
 @click.option("--show", type=COUNT_OR_NONE, default=30, show_default=True, help="Survivors listed at most.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @plugin_option
-def command(
-    family,
-    backend,
-    levels_dir,
-    generate_count,
-    sizes,
-    retry,
-    retry_budget,
-    timeout,
-    parallel,
-    batch,
-    jsonl,
-    resume,
-    suite_dir,
-    out_dir,
-    executor,
-    scheduler,
-    seed,
-    references,
-    only,
-    mutant_ids,
-    show,
-    as_json,
-    plugins,
-):
+def command(family, backend, show, as_json, plugins, **options):
     """Mutate FAMILY's encodings of --backend and score the instance set: exit 0 when every mutant is
     killed or explained as equivalent, 1 when one survives unexplained, a mutant marked equivalent is
     killed (the marker is wrong), or the unmutated backends themselves fail on an instance.  A mutant
     cut short by --timeout where its variant, unmutated, finished within a fifth of it is killed by timeout."""
     from .. import api
 
+    # the options not named in the signature are api.mutate's own keyword arguments, passed through
+
     load_plugins(plugins)
     progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
-        report = api.mutate(
-            family,
-            backend,
-            levels=levels_dir,
-            generate=generate_count,
-            sizes=sizes,
-            retry=retry,
-            retry_budget=retry_budget,
-            timeout=timeout,
-            jobs=parallel,
-            batch=batch,
-            log=jsonl,
-            resume=resume,
-            suite=suite_dir,
-            out=out_dir,
-            executor=executor,
-            scheduler=scheduler,
-            seed=seed,
-            references=split_list(references),
-            only=only,
-            mutants=mutant_ids,
-            on_record=progress.update,
-        )
+        report = api.mutate(family, backend, on_record=progress.update, **options)
     finally:
         progress.close()
     if as_json:
         print_json(report.to_json())
     else:
-        _print(report, show, suite_dir)
+        _print(report, show, options["suite"])
     verdict_exit(report.failed)
 
 
