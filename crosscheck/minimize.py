@@ -147,8 +147,9 @@ def write_minimised(
         parts += (["--limit", str(limit)] if limit is not None else []) + (
             ["--symmetry-breaking"] if symmetry_breaking else []
         )
-        for plugin in registry.plugin_files():
-            parts.extend(["--plugin", plugin])
+        for plugin in registry.plugin_files():  # as the user named it, when it is below this folder
+            relative = os.path.relpath(plugin)
+            parts.extend(["--plugin", plugin if relative.startswith("..") else relative])
         command = " ".join(shlex.quote(p) for p in parts)
         with open(os.path.splitext(target)[0] + ".repro.md", "w", encoding="utf-8") as handle:
             handle.write(f"# {stem}: {verdict.status}\n\n")
