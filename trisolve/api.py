@@ -205,12 +205,16 @@ def _levels(levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLi
 # ------------------------------------------------------------------ backends
 
 
-def backend_name(spec: str | None, family: str) -> str:
-    """The full ``backend:variant`` a spec stands for (None: the family's ``default_backend``), checked usable."""
-    from trisolve.backends import registry
+def backend_name(spec: str | None, family: str, task: str = "first") -> str:
+    """The full ``backend:variant`` a spec stands for, checked usable.
+
+    None stands for the measured default of the task (``first``, ``count`` or ``all``): the portfolio
+    table's winner, else the family's fallback (``backends/defaults.py``).
+    """
+    from trisolve.backends import defaults, registry
 
     try:
-        name = registry.resolve(spec or FAMILIES[family].default_backend, family)
+        name = registry.resolve(spec or defaults.default_backend(family, task), family)
         registry.get(name, family)  # instantiation is cheap; solvers import lazily at run time
         return name
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
@@ -227,12 +231,17 @@ def backend_names(specs: Sequence[str], family: str) -> list[str]:
         raise UsageError(str(problem)) from None
 
 
-def portfolio(family: str, sat_command: str | None = None) -> tuple[list[str], list[str]]:
-    """What ``backend="auto"`` races: (usable backends, notes on those left out)."""
-    from trisolve.backends import registry
+def portfolio(family: str, sat_command: str | None = None, task: str = "first") -> tuple[list[str], list[str]]:
+    """What ``backend="auto"`` races: (usable backends, notes on those left out).
+
+    The portfolio table's top backends for the task (three for a first solution, two for a count),
+    else the registry's ``PORTFOLIO``; ``sat_command`` adds the dimacs backend.
+    """
+    from trisolve.backends import defaults, registry
 
     names, left_out = [], []
-    for backend in registry.PORTFOLIO + (("dimacs",) if sat_command else ()):
+    measured = defaults.race_backends(family, task)
+    for backend in tuple(measured or registry.PORTFOLIO) + (("dimacs",) if sat_command else ()):
         try:
             names.append(backend_name(backend, family))
         except UsageError as problem:
@@ -345,7 +354,8 @@ def solve(
     """Solve a level: its first solution, or every solution (``all``), or the count (``count``).
 
     ``backend`` is ``"pysat"``, ``"clingo:count"``, ``"auto"`` (race the
-    three paradigms), ... (None: the family's measured fastest).  ``limit``
+    portfolio table's top three for a first solution, top two for a count),
+    ... (None: the table's winner for the task, ``backends/defaults.py``).  ``limit``
     stops an enumeration after that many solutions; ``timeout`` is seconds of
     wall clock.  With ``isolate`` (the default) the run is a forked child
     with a hard kill behind the backend's own time limit, and the solver is
@@ -398,15 +408,16 @@ def solve(
             on_solution(level.solution(data))
 
     race_info = None
+    task = "count" if count else "all" if all else "first"
     if backend == "auto":
-        if enumerate_:
-            raise UsageError("backend auto races for the first solution; use one backend to list or count")
+        if all:
+            raise UsageError("backend auto races for a first solution or a count; use one backend to list")
         if not isolate:
             raise UsageError("backend auto races child processes; it needs isolate=True")
         with cpu_phase_times():
-            record, race_info = _race(level, limits, options, sat_command, started)
+            record, race_info = _race(level, limits, options, sat_command, started, task)
     else:
-        name = backend_name(backend, level.family)
+        name = backend_name(backend, level.family, task)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
         job = Job(level.run_path, level.family, name, limits, options)
@@ -459,11 +470,11 @@ def _run_here(job: Any, level: Level, stream: Callable[[Any], None]) -> RunRecor
 
 
 def _race(
-    level: Level, limits: Any, options: Any, sat_command: str | None, started: float | None = None
+    level: Level, limits: Any, options: Any, sat_command: str | None, started: float | None = None, task: str = "first"
 ) -> tuple[RunRecord, dict]:
     from trisolve.backends.runner import Job, race
 
-    names, left_out = portfolio(level.family, sat_command)
+    names, left_out = portfolio(level.family, sat_command, task)
     jobs = [Job(level.run_path, level.family, name, limits, options) for name in names]
     winner, records = race(jobs, level.model, started=started)
     info = {

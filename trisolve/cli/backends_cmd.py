@@ -12,8 +12,9 @@ from .common import UsageProblem, load_plugins, plugin_option, print_json
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @plugin_option
 def command(family, as_json, plugins):
-    """List every backend:variant per family, marking defaults and missing solvers."""
-    from trisolve.backends import registry
+    """List every backend:variant per family, marking defaults and missing solvers; then, per family,
+    the backend each task runs without --backend (from the measured portfolio table) and the table's date."""
+    from trisolve.backends import defaults, registry
     from trisolve.models import FAMILIES
     from trisolve.models.errors import shorten
 
@@ -21,7 +22,9 @@ def command(family, as_json, plugins):
         raise UsageProblem(f"unknown family {shorten(family)!r}; known: {', '.join(FAMILIES)}")
     load_plugins(plugins)
     rows = []
+    chosen = {}
     for fam in [family] if family else list(FAMILIES):
+        chosen[fam] = defaults.describe(fam)
         for name, text, is_default in registry.describe_all(fam):
             backend = name.split(":")[0]
             hint = registry._module(backend).available()
@@ -32,6 +35,7 @@ def command(family, as_json, plugins):
                     "default": is_default,
                     "description": text,
                     "available": hint is None,
+                    "default_for": [task for task, pick in chosen[fam].items() if pick["backend"] == name],
                     **({"install": hint} if hint else {}),
                 }
             )
@@ -43,3 +47,12 @@ def command(family, as_json, plugins):
         missing = "" if row["available"] else f"  [unavailable: {row['install']}]"
         click.echo(f"{row['family']:8} {mark} {row['backend']:28} {row['description']}{missing}")
     click.echo("* default variant of its backend")
+    head = defaults.header()
+    when = f"measured {head['date']}" if head.get("date") else "no table: every family uses its fallback"
+    click.echo(f"\nWithout --backend ({when}; trisolve bench --portfolio --write-defaults remeasures):")
+    for fam, picks in chosen.items():
+        shown = "   ".join(
+            f"{label}: {picks[task]['backend']}" + ("" if picks[task]["from"] == "table" else " (fallback)")
+            for task, label in (("first", "first solution"), ("count", "--count"), ("all", "--all"))
+        )
+        click.echo(f"{fam:8}   {shown}")

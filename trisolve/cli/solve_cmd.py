@@ -40,8 +40,9 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3, EXIT_IN
     "backend_spec",
     default=None,
     metavar="NAME[:VARIANT]",
-    help="pysat, clingo, cpsat (optionally :variant), or auto (race them). "
-    "Default: the measured fastest for the family.",
+    help="pysat, clingo, cpsat, dp, ... (optionally :variant), or auto (race the measured best: three for a "
+    "first solution, two for --count). Default: the measured best for the family and task "
+    "(trisolve backends shows it).",
 )
 @click.option("--all", "all_", is_flag=True, help="Print every solution.")
 @click.option("--count", is_flag=True, help="Count the solutions (prints the count, not the boards).")
@@ -123,8 +124,8 @@ def command(
     load_plugins(plugins)
     if limit is not None and not (all_ or count):
         raise UsageProblem("--limit needs --all or --count")
-    if backend_spec == "auto" and (all_ or count):
-        raise UsageProblem("--backend auto races for the first solution; use one backend with --all/--count")
+    if backend_spec == "auto" and all_:
+        raise UsageProblem("--backend auto races for a first solution or a --count; use one backend with --all")
     if svg_dir and count:
         raise UsageProblem("--svg draws the solutions shown; --count shows none (use --all)")
     memory = _memory_size(memory)
@@ -220,7 +221,7 @@ def _solve_one(
         kind = api.family_of(path, family)
         render_options = {k: v for k, v in render_options.items() if k in kind.render_options}
         if backend_spec != "auto":  # checked before anything prints
-            api.backend_name(backend_spec, kind.name)
+            api.backend_name(backend_spec, kind.name, "count" if count else "all" if all_ else "first")
         # the file is parsed in the run's child, so --timeout covers parsing too
         result = api.solve(
             path,
