@@ -19,7 +19,9 @@ start and solver imports included); the table's CPU columns are beside it.
   races the top three (``RACE_SIZE``);
 * a count (``--count``) uses the ``count`` winner; ``auto`` races the top two;
 * a listing (``--all``) uses the best ``count`` row whose backend lists
-  solutions (a count-only backend such as ``dp`` reports a number, not boards).
+  solutions (a count-only backend such as ``dp`` reports a number, not boards);
+* with ``--symmetry-breaking``, the best row whose backend can break the
+  family's symmetries.
 
 A winner that is not usable here (solver not installed, variant gone) gives
 way to the next row.  A family the table does not know (a plugin family, a
@@ -123,22 +125,38 @@ def _count_only(name: str, family: str) -> bool:
 
 
 def usable(name: str, family: str) -> bool:
-    """Whether ``name`` can run ``family`` here (registered, translator present, solver installed)."""
+    """Whether ``name`` can run ``family`` here: registered, solver installed, a translator offering the variant.
+
+    Checked without importing the solver (``available`` and the catalog only): choosing a default
+    costs nothing, and a benchmark that asks first still times every backend's import in its runs.
+    """
     from . import registry
 
     try:
-        registry.get(name, family)
+        backend, variant = registry.split_spec(name)
+        if registry._module(backend).available() is not None:
+            return False
+        offered = registry.catalog(backend, family)
     except Exception:  # noqa: BLE001 - any reason at all: the next row takes its place
         return False
-    return True
+    return offered is not None and (variant is None or variant in offered.variants)
 
 
-def default_backend(family: str, task: str = "first", table: Mapping[str, Any] | None = None) -> str:
-    """The backend a task runs without ``--backend``: the best usable row, else the family's fallback."""
+def default_backend(
+    family: str, task: str = "first", table: Mapping[str, Any] | None = None, symmetry_breaking: bool = False
+) -> str:
+    """The backend a task runs without ``--backend``: the best usable row (one that can break symmetries
+    when asked to: ``dp`` on sigils cannot), else the family's fallback."""
     for name in ranking(family, task, table):
-        if usable(name, family):
+        if usable(name, family) and (not symmetry_breaking or _breaks_symmetries(name, family)):
             return name
     return fallback(family)
+
+
+def _breaks_symmetries(name: str, family: str) -> bool:
+    from . import registry
+
+    return registry.breaks_symmetries(name, family)
 
 
 def fallback(family: str) -> str:

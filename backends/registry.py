@@ -41,7 +41,8 @@ from .catalog import Catalog, from_tables, read
 
 #: Backends in the order tables show them; the cross-checker runs these by default.
 BACKENDS: tuple[str, ...] = ("pysat", "clingo", "cpsat", "dp")
-#: Backends ``--backend auto`` races for a first solution: the three paradigms.
+#: Backends ``--backend auto`` races on a family the measured portfolio table does not know
+#: (``backends/defaults.py``; the table's top backends otherwise): the three paradigms.
 #: (``dp`` counts well but rebuilds a first solution slowly: docs/bench/timing-notes.md.)
 PORTFOLIO: tuple[str, ...] = ("pysat", "clingo", "cpsat")
 #: Backends that work only with something outside Python (``dimacs`` runs an

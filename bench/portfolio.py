@@ -589,6 +589,12 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
     """The human page: how it was measured, the defaults, one table per family and task, the plot."""
     head = data["header"]
     load = head.get("load", {})
+    runs = sum(
+        row["total"] - row["not_run"]
+        for tasks in data["families"].values()
+        for t in tasks.values()
+        for row in t["rows"]
+    )
     lines = [
         "# The measured portfolio: which backend for which task",
         "",
@@ -601,8 +607,9 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
         f"Python {head.get('machine', {}).get('python', '')}",
         f"- Machine load (1, 5, 15 min averages): {_load(load.get('start'))} at the start, "
         f"{_load(load.get('end'))} at the end",
-        f"- Run time: {head.get('seconds', '?')} s; time limit {head.get('timeout', '?')} s per run; "
-        f"{head.get('seeds', '?')} generated level(s) per size",
+        f"- Run time: {head.get('seconds', '?')} s for {runs} runs (generating levels included); time limit "
+        f"{head.get('timeout', '?')} s per run; {head.get('seeds', '?')} generated level(s) per size; sizes "
+        + "; ".join(f"{family} {', '.join(map(str, sizes))}" for family, sizes in head.get("sizes", {}).items()),
         "",
         RULE,
         "",

@@ -205,16 +205,18 @@ def _levels(levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLi
 # ------------------------------------------------------------------ backends
 
 
-def backend_name(spec: str | None, family: str, task: str = "first") -> str:
+def backend_name(spec: str | None, family: str, task: str = "first", symmetry_breaking: bool = False) -> str:
     """The full ``backend:variant`` a spec stands for, checked usable.
 
     None stands for the measured default of the task (``first``, ``count`` or ``all``): the portfolio
-    table's winner, else the family's fallback (``backends/defaults.py``).
+    table's winner (among those that break symmetries, if asked), else the family's fallback
+    (``backends/defaults.py``).
     """
     from trisolve.backends import defaults, registry
 
     try:
-        name = registry.resolve(spec or defaults.default_backend(family, task), family)
+        chosen = spec or defaults.default_backend(family, task, symmetry_breaking=symmetry_breaking)
+        name = registry.resolve(chosen, family)
         registry.get(name, family)  # instantiation is cheap; solvers import lazily at run time
         return name
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
@@ -417,7 +419,7 @@ def solve(
         with cpu_phase_times():
             record, race_info = _race(level, limits, options, sat_command, started, task)
     else:
-        name = backend_name(backend, level.family, task)
+        name = backend_name(backend, level.family, task, symmetry_breaking)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
         job = Job(level.run_path, level.family, name, limits, options)

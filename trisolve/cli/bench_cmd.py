@@ -1,4 +1,5 @@
-"""``trisolve bench``: time backends against each other and draw the cactus plot."""
+"""``trisolve bench``: time backends against each other and draw the cactus plot; ``--portfolio`` measures
+every backend per family and task and writes the table the defaults come from (``bench_portfolio``)."""
 
 from __future__ import annotations
 
@@ -144,6 +145,13 @@ def command(
     median, PAR-2, virtual best, and the distribution over seeds: min,
     median, p90, max) and the plots (cactus, ECDF of run times, scatter);
     prints the summary.
+
+    With --portfolio: every usable backend per family and task (first
+    solution, exact count) on the shipped levels (or PATHS) and generated
+    levels of growing size, stopping a backend's sizes at the first it
+    leaves unsolved; writes the ranked table (median, p90, worst wall and
+    CPU seconds, solved, largest size solved), its page and a time-vs-size
+    plot; --write-defaults makes it the table solve takes its defaults from.
     """
     from trisolve.backends.runner import interrupted
     from trisolve.bench.summary import machine, markdown, write_csv, write_json
