@@ -18,8 +18,9 @@ start and solver imports included); the table's CPU columns are beside it.
 * a first solution (``solve`` alone) uses the ``first`` winner; ``auto``
   races the top three (``RACE_SIZE``);
 * a count (``--count``) uses the ``count`` winner; ``auto`` races the top two;
-* a listing (``--all``) uses the best ``count`` row whose backend lists
-  solutions (a count-only backend such as ``dp`` reports a number, not boards);
+* a listing (``--all``, or ``--count --limit N``) uses the best ``count`` row
+  whose backend lists solutions (a count-only backend such as ``dp`` reports
+  a number, not boards, and does not stop after N);
 * with ``--symmetry-breaking``, the best row whose backend can break the
   family's symmetries.
 

@@ -193,7 +193,8 @@ def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, path: str, co
     rows = max(1, -(-len(panels) // columns))
     figure, grid = plt.subplots(rows, columns, figsize=(6 * columns, 3.8 * rows), squeeze=False)
     ceiling = timeout * 1.6
-    names = list(dict.fromkeys(b for panel in panels for b in panel["points"]))
+    # one colour per backend (paradigm) in every panel, whatever its variant for the family
+    names = list(dict.fromkeys(b.split(":")[0] for panel in panels for b in panel["points"]))
     colours = {name: f"C{i % 10}" for i, name in enumerate(names)}
     for axes, panel in zip(grid.flat, panels):
         sizes = sorted({s for points in panel["points"].values() for s, _, _ in points if s is not None})
@@ -206,7 +207,7 @@ def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, path: str, co
             shift = (offset - (len(panel["points"]) - 1) / 2) * step
             solved = [(s + shift, t) for s, t, ok in points if ok]
             missed = [(s + shift, timeout) for s, _, ok in points if not ok]
-            colour = colours[backend]
+            colour = colours[backend.split(":")[0]]
             if solved:
                 axes.scatter(*zip(*solved), s=9, alpha=0.45, color=colour)
                 smallest = min(smallest, min(t for _, t in solved))
@@ -230,5 +231,5 @@ def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, path: str, co
         axes.set_visible(False)
     figure.suptitle(f"Time against instance size (limit {timeout:g} s, dotted; x: unsolved)", fontsize=11)
     figure.tight_layout()
-    figure.savefig(path, dpi=100)
+    figure.savefig(path, dpi=80)
     plt.close(figure)

@@ -445,7 +445,8 @@ def run(
                     break
                 for backend in [b for b in active if b in unsolved]:
                     active.remove(backend)
-                    outcome.stops.append(Stop(family, task, backend, rung.size))
+                    if index + 1 < len(the_plan.rungs[family]):  # at the largest size there is nothing to stop
+                        outcome.stops.append(Stop(family, task, backend, rung.size))
             # the sizes a stopped backend skipped count against it (scored as unsolved)
             last = sizes_run[-1] if sizes_run else -1
             for position, stop in enumerate(outcome.stops):
@@ -497,6 +498,8 @@ def table(outcome: Outcome, header: Mapping[str, Any]) -> dict[str, Any]:
             solved = [r for r in mine if r.solved]
             unsolved = total - len(solved)
             stop = next((s for s in outcome.stops if (s.family, s.task, s.backend) == (family, task, backend)), None)
+            if stop is not None and stop.size >= max(header.get("sizes", {}).get(family) or [math.inf]):
+                stop = None  # unsolved at the largest size asked for: nothing larger was skipped
             sizes = [outcome.instance(r.path).size for r in solved]
             errors = sorted({r.error.splitlines()[0][:160] for r in mine if r.error and not r.solved})
             rows.append(

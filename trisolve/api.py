@@ -410,7 +410,7 @@ def solve(
             on_solution(level.solution(data))
 
     race_info = None
-    task = "count" if count else "all" if all else "first"
+    task = task_for(count, all, limit)
     if backend == "auto":
         if all:
             raise UsageError("backend auto races for a first solution or a count; use one backend to list")
@@ -429,6 +429,14 @@ def solve(
             else:
                 record = _run_here(job, level, stream)
     return _result(level, record, race_info)
+
+
+def task_for(count: bool, all: bool, limit: int | None) -> str:
+    """Which measured default a request takes: ``first``, ``count``, or ``all`` (listing, and a count
+    stopped after ``limit`` solutions: an enumeration, which a count-only backend does not do)."""
+    if all or (count and limit is not None):
+        return "all"
+    return "count" if count else "first"
 
 
 def _run_isolated(

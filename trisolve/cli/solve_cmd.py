@@ -221,8 +221,7 @@ def _solve_one(
         kind = api.family_of(path, family)
         render_options = {k: v for k, v in render_options.items() if k in kind.render_options}
         if backend_spec != "auto":  # checked before anything prints
-            task = "count" if count else "all" if all_ else "first"
-            api.backend_name(backend_spec, kind.name, task, symmetry_breaking)
+            api.backend_name(backend_spec, kind.name, api.task_for(count, all_, limit), symmetry_breaking)
         # the file is parsed in the run's child, so --timeout covers parsing too
         result = api.solve(
             path,
