@@ -37,7 +37,7 @@ HEXIOM = Family(
     format_level=hexiom.format_level,
     shrink=hexiom.shrink_candidates,
     picture=pictures.hexiom_svg,
-    # shortest tail over seeds and shuffles on all 41 levels (README, "Defaults, by their tails")
+    # fallback only (backends/portfolio.json decides): the shortest first-solution tail over seeds on all 41 levels
     default_backend="clingo",
     generator="trisolve.generate.hexiom:generate",
     generator_parameters=(

@@ -128,9 +128,9 @@ def test_levels_load_from_text_as_from_files(family, stem):
         (lambda: trisolve.load("3\n. x .\n"), "<string>"),
         (lambda: trisolve.solve("levels/hexiom/level01.txt", "nosuch"), "unknown backend"),
         (lambda: trisolve.solve("levels/hexiom/level01.txt", limit=3), "limit"),
-        (lambda: trisolve.solve("levels/hexiom/level01.txt", "auto", count=True), "auto"),
+        (lambda: trisolve.solve("levels/hexiom/level01.txt", "auto", all=True), "auto"),
     ],
-    ids=["missing-file", "folder", "bad-text", "unknown-backend", "limit-without-all", "auto-count"],
+    ids=["missing-file", "folder", "bad-text", "unknown-backend", "limit-without-all", "auto-all"],
 )
 def test_bad_requests_raise_trisolve_errors_with_a_message(call, fragment):
     from trisolve.models.errors import TrisolveError

@@ -94,7 +94,9 @@ def test_solve_json_names_the_count_method():
     data = json.loads(done.stdout)
     assert (data["backend"], data["count"], data["complete"]) == ("pysat:totalizer/orbits", 18, True)
     assert data["count_method"] == "lex-leaders expanded by the level's symmetries" and data["stats"]["orbits"] == 5
-    plain = json.loads(_trisolve("solve", level_path("hexiom", "level03"), "--count", "--json").stdout)
+    plain = json.loads(
+        _trisolve("solve", level_path("hexiom", "level03"), "--backend", "pysat", "--count", "--json").stdout
+    )
     assert plain["count_method"] == "plain enumeration"
 
 

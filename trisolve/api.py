@@ -212,12 +212,18 @@ def _backend_list(backends: str | Sequence[str] | None) -> list[str]:
     return names
 
 
-def backend_name(spec: str | None, family: str) -> str:
-    """The full ``backend:variant`` a spec stands for (None: the family's ``default_backend``), checked usable."""
-    from trisolve.backends import registry
+def backend_name(spec: str | None, family: str, task: str = "first", symmetry_breaking: bool = False) -> str:
+    """The full ``backend:variant`` a spec stands for, checked usable.
+
+    None stands for the measured default of the task (``first``, ``count`` or ``all``): the portfolio
+    table's winner (among those that break symmetries, if asked), else the family's fallback
+    (``backends/defaults.py``).
+    """
+    from trisolve.backends import defaults, registry
 
     try:
-        name = registry.resolve(spec or FAMILIES[family].default_backend, family)
+        chosen = spec or defaults.default_backend(family, task, symmetry_breaking=symmetry_breaking)
+        name = registry.resolve(chosen, family)
         registry.get(name, family)  # instantiation is cheap; solvers import lazily at run time
         return name
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
@@ -234,13 +240,18 @@ def backend_names(specs: Sequence[str], family: str) -> list[str]:
         raise UsageError(str(problem)) from None
 
 
-def portfolio(family: str, sat_command: str | None = None) -> tuple[list[str], list[str]]:
-    """What ``backend="auto"`` races: (usable backends, notes on those left out)."""
-    from trisolve.backends import registry
+def portfolio(family: str, sat_command: str | None = None, task: str = "first") -> tuple[list[str], list[str]]:
+    """What ``backend="auto"`` races: (usable backends, notes on those left out).
+
+    The portfolio table's top backends for the task (three for a first solution, two for a count),
+    else the registry's ``portfolio()``; ``sat_command`` adds the dimacs backend.
+    """
+    from trisolve.backends import defaults, registry
 
     names, left_out = [], []
+    measured = defaults.race_backends(family, task)
     # the dimacs backend is the one --sat-command is for: named, its binary joins the race
-    for backend in registry.portfolio() + (("dimacs",) if sat_command else ()):
+    for backend in tuple(measured or registry.portfolio()) + (("dimacs",) if sat_command else ()):
         try:
             names.append(backend_name(backend, family))
         except UsageError as problem:
@@ -273,6 +284,8 @@ class BackendInfo:
     description: str
     #: None when it can run here, else how to make it run (its install hint)
     install: str | None = None
+    #: the tasks (first, count, all) that run this variant when no --backend is given
+    default_for: tuple[str, ...] = ()
 
     @property
     def available(self) -> bool:
@@ -285,19 +298,31 @@ class BackendInfo:
             "default": self.default,
             "description": self.description,
             "available": self.available,
+            "default_for": list(self.default_for),
             **({"install": self.install} if self.install else {}),
         }
 
 
 def list_backends(family: str | None = None) -> list[BackendInfo]:
     """Every backend variant of every family (or of ``family``), shipped and registered (plugins)."""
-    from trisolve.backends import registry
+    from trisolve.backends import defaults, registry
 
     rows = []
     for name in [_family(family).name] if family else list(FAMILIES):
+        picks = defaults.describe(name)
         for spec, text, is_default in registry.describe_all(name):
-            rows.append(BackendInfo(name, spec, is_default, text, registry.available(spec.split(":")[0])))
+            tasks = tuple(task for task, pick in picks.items() if pick["backend"] == spec)
+            rows.append(BackendInfo(name, spec, is_default, text, registry.available(spec.split(":")[0]), tasks))
     return rows
+
+
+def default_choices(family: str | None = None) -> tuple[dict, dict[str, dict]]:
+    """The measured portfolio table's header (date, command, load) and, per family, the backend each task
+    (first, count, all) runs without --backend, with ``from`` saying whether the table or the fallback chose it."""
+    from trisolve.backends import defaults
+
+    names = [_family(family).name] if family else list(FAMILIES)
+    return defaults.header(), {name: defaults.describe(name) for name in names}
 
 
 @dataclass(frozen=True)
@@ -449,7 +474,8 @@ def solve(
     """Solve a level: its first solution, or every solution (``all``), or the count (``count``).
 
     ``backend`` is ``"pysat"``, ``"clingo:count"``, ``"auto"`` (race the
-    three paradigms), ... (None: the family's measured fastest).  ``limit``
+    portfolio table's top three for a first solution, top two for a count),
+    ... (None: the table's winner for the task, ``backends/defaults.py``).  ``limit``
     stops an enumeration after that many solutions; ``timeout`` is seconds of
     wall clock.  With ``isolate`` (the default) the run is a forked child
     with a hard kill behind the backend's own time limit, and the solver is
@@ -500,15 +526,16 @@ def solve(
             on_solution(level.solution(data))
 
     race_info = None
+    task = task_for(count, all, limit)
     if backend == "auto":
-        if enumerate_:
-            raise UsageError("backend auto races for the first solution; use one backend to list or count")
+        if all:
+            raise UsageError("backend auto races for a first solution or a count; use one backend to list")
         if not isolate:
             raise UsageError("backend auto races child processes; it needs isolate=True")
         with cpu_phase_times():
-            record, race_info = _race(level, limits, options, sat_command, started)
+            record, race_info = _race(level, limits, options, sat_command, started, task)
     else:
-        name = backend_name(backend, level.family)
+        name = backend_name(backend, level.family, task, symmetry_breaking)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
         job = Job(level.run_path, level.family, name, limits, options)
@@ -518,6 +545,14 @@ def solve(
             else:
                 record = _run_here(job, level, stream)
     return _result(level, record, race_info)
+
+
+def task_for(count: bool, all: bool, limit: int | None) -> str:
+    """Which measured default a request takes: ``first``, ``count``, or ``all`` (listing, and a count
+    stopped after ``limit`` solutions: an enumeration, which a count-only backend does not do)."""
+    if all or (count and limit is not None):
+        return "all"
+    return "count" if count else "first"
 
 
 def _run_isolated(
@@ -561,11 +596,11 @@ def _run_here(job: Any, level: Level, stream: Callable[[Any], None]) -> RunRecor
 
 
 def _race(
-    level: Level, limits: Any, options: Any, sat_command: str | None, started: float | None = None
+    level: Level, limits: Any, options: Any, sat_command: str | None, started: float | None = None, task: str = "first"
 ) -> tuple[RunRecord, dict]:
     from trisolve.backends.runner import Job, race
 
-    names, left_out = portfolio(level.family, sat_command)
+    names, left_out = portfolio(level.family, sat_command, task)
     jobs = [Job(level.run_path, level.family, name, limits, options) for name in names]
     winner, records = race(jobs, level.model, started=started)
     info = {

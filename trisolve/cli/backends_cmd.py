@@ -12,11 +12,13 @@ from .common import load_plugins, plugin_option, print_json
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @plugin_option
 def command(family, as_json, plugins):
-    """List every backend:variant per family, marking defaults and missing solvers."""
+    """List every backend:variant per family, marking defaults and missing solvers; then, per family,
+    the backend each task runs without --backend (from the measured portfolio table) and the table's date."""
     from .. import api
 
     load_plugins(plugins)
     rows = api.list_backends(family)
+    head, chosen = api.default_choices(family)
     if as_json:
         print_json([row.to_json() for row in rows])
         return
@@ -25,3 +27,11 @@ def command(family, as_json, plugins):
         missing = "" if row.available else f"  [unavailable: {row.install}]"
         click.echo(f"{row.family:8} {mark} {row.backend:28} {row.description}{missing}")
     click.echo("* default variant of its backend")
+    when = f"measured {head['date']}" if head.get("date") else "no table: every family uses its fallback"
+    click.echo(f"\nWithout --backend ({when}; trisolve bench --portfolio --write-defaults remeasures):")
+    for fam, picks in chosen.items():
+        shown = "   ".join(
+            f"{label}: {picks[task]['backend']}" + ("" if picks[task]["from"] == "table" else " (fallback)")
+            for task, label in (("first", "first solution"), ("count", "--count"), ("all", "--all"))
+        )
+        click.echo(f"{fam:8}   {shown}")

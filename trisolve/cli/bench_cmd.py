@@ -1,4 +1,5 @@
-"""``trisolve bench``: time backends against each other and draw the cactus plot."""
+"""``trisolve bench``: time backends against each other and draw the cactus plot; ``--portfolio`` measures
+every backend per family and task and writes the table the defaults come from (``bench_portfolio``)."""
 
 from __future__ import annotations
 
@@ -40,9 +41,8 @@ from .common import (
 @click.option(
     "--timeout",
     type=TIMEOUT,
-    default=60.0,
-    show_default=True,
-    help="Wall-clock limit per run, seconds (PAR-2 counts a miss as twice this).",
+    default=None,
+    help="Wall-clock limit per run, seconds (PAR-2 counts a miss as twice this). Default 60; 10 with --portfolio.",
 )
 @click.option(
     "--mode",
@@ -55,9 +55,9 @@ from .common import (
     "--out",
     "out_dir",
     type=click.Path(file_okay=False),
-    default="bench-results",
-    show_default=True,
-    help="Folder for results.csv, results.json, summary.md, cactus.png, ecdf.png, scatter.png.",
+    default=None,
+    help="Folder for results.csv, results.json, summary.md, cactus.png, ecdf.png, scatter.png "
+    "(default bench-results; with --portfolio: portfolio-results, for runs.jsonl, portfolio.json/md/png).",
 )
 @click.option("--symmetry-breaking", is_flag=True, help="Run with lex-leader symmetry breaking.")
 @click.option(
@@ -82,7 +82,53 @@ from .common import (
 @click.option(
     "--rescore", is_flag=True, help="Run nothing: re-read OUT/results.json and rewrite summary.md and the plots."
 )
-def command(paths, backends, out_dir, scatter_pair, plugins, plots, quiet, rescore, **options):
+@click.option(
+    "--portfolio",
+    "measure_portfolio",
+    is_flag=True,
+    help="Measure every usable backend per family and task (first solution, exact count) on the shipped levels "
+    "(or PATHS) and generated ones of growing size; write the ranked table that drives the defaults and auto.",
+)
+@click.option("--families", default=None, metavar="LIST", help="--portfolio: families to measure (default: all).")
+@click.option("--tasks", default=None, metavar="LIST", help="--portfolio: first,count (default: both).")
+@click.option(
+    "--seeds",
+    type=int,
+    default=3,
+    show_default=True,
+    help="--portfolio: generated levels per size (seeds 0..N-1; each run's solver seed is its level's).",
+)
+@click.option(
+    "--max-size",
+    default=None,
+    metavar="N|FAMILY=SIZE,...",
+    help="--portfolio: generate only the first N sizes of each family (0: none), or up to a size per family "
+    "in its unit (hexiom=5: board side; sigils=36: frame cells; logic=25: positions x categories).",
+)
+@click.option(
+    "--write-defaults",
+    is_flag=True,
+    help="--portfolio: also write the shipped table (backends/portfolio.json) and docs/bench/portfolio.md.",
+)
+@click.pass_context
+def command(
+    ctx,
+    paths,
+    backends,
+    out_dir,
+    scatter_pair,
+    plugins,
+    plots,
+    quiet,
+    rescore,
+    measure_portfolio,
+    families,
+    tasks,
+    seeds,
+    max_size,
+    write_defaults,
+    **options,
+):
     """Benchmark backends on PATHS (files or folders), one process per run, backends interleaved.
 
     Writes results.csv and results.json (one row per run: phase times, CPU,
@@ -90,6 +136,13 @@ def command(paths, backends, out_dir, scatter_pair, plugins, plots, quiet, resco
     median, PAR-2, virtual best, and the distribution over seeds: min,
     median, p90, max) and the plots (cactus, ECDF of run times, scatter);
     prints the summary.
+
+    With --portfolio: every usable backend per family and task (first
+    solution, exact count) on the shipped levels (or PATHS) and generated
+    levels of growing size, stopping a backend's sizes at the first it
+    leaves unsolved; writes the ranked table (median, p90, worst wall and
+    CPU seconds, solved, largest size solved), its page and a time-vs-size
+    plot; --write-defaults makes it the table solve takes its defaults from.
     """
     # the options not named in the signature are api.benchmark's own keyword arguments, passed through
     from trisolve.backends.runner import interrupted
@@ -97,6 +150,31 @@ def command(paths, backends, out_dir, scatter_pair, plugins, plots, quiet, resco
 
     from .. import api
 
+    _check_options(ctx, measure_portfolio)
+    if measure_portfolio:
+        from .bench_portfolio import rescore as rescore_portfolio
+        from .bench_portfolio import run
+
+        if rescore:
+            return rescore_portfolio(out_dir=out_dir, write_defaults=write_defaults, plots=plots, quiet=quiet)
+        load_plugins(plugins)
+        return run(
+            paths=paths,
+            families=families,
+            tasks=tasks,
+            timeout=options["timeout"],
+            seeds=seeds,
+            max_size=max_size,
+            backends=backends,
+            sat_command=options["sat_command"],
+            out_dir=out_dir,
+            write_defaults=write_defaults,
+            plots=plots,
+            quiet=quiet,
+            command=_command_line(),
+        )
+    options["timeout"] = 60.0 if options["timeout"] is None else options["timeout"]
+    out_dir = out_dir or "bench-results"
     if rescore:
         return _rescore(out_dir, scatter_pair, plots)
     numbers.seeds(options["seed"], options["repeat"], "--seed")  # before any file is read
@@ -171,6 +249,27 @@ def command(paths, backends, out_dir, scatter_pair, plugins, plots, quiet, resco
 
 def _skipped(note: str) -> None:
     click.echo(f"bench: {note}", err=True)
+
+
+#: options of a plain benchmark, and of --portfolio only
+_BENCH_ONLY = ("repeat", "mode", "symmetry_breaking", "scatter_pair", "seed", "shuffle", "family")
+_PORTFOLIO_ONLY = ("families", "tasks", "seeds", "max_size", "write_defaults")
+
+
+def _check_options(ctx: click.Context, portfolio: bool) -> None:
+    """An option of the other kind of benchmark is a usage problem, not silently ignored."""
+    from click.core import ParameterSource
+
+    given = [
+        name
+        for name in (_BENCH_ONLY if portfolio else _PORTFOLIO_ONLY)
+        if ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, None)
+    ]
+    if given:
+        shown = ", ".join("--" + name.replace("_pair", "").replace("_", "-") for name in given)
+        if portfolio:
+            raise UsageError(f"{shown}: not an option of bench --portfolio")
+        raise UsageError(f"{shown}: only with --portfolio")
 
 
 def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:

@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # pragma: no cover
     "backend_spec",
     default=None,
     metavar="NAME[:VARIANT]",
-    help="Backend for --solve (default: the measured fastest for the family).",
+    help="Backend for --solve (default: the measured best first-solution backend for the family).",
 )
 @click.option(
     "--timeout",

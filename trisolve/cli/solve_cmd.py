@@ -44,8 +44,9 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTE
     "backend_spec",
     default=None,
     metavar="NAME[:VARIANT]",
-    help="pysat, clingo, cpsat (optionally :variant), or auto (race them). "
-    "Default: the measured fastest for the family.",
+    help="pysat, clingo, cpsat, dp, ... (optionally :variant), or auto (race the measured best: three for a "
+    "first solution, two for --count). Default: the measured best for the family and task "
+    "(trisolve backends shows it).",
 )
 @click.option("--all", is_flag=True, help="Print every solution.")
 @click.option("--count", is_flag=True, help="Count the solutions (prints the count, not the boards).")
@@ -110,8 +111,8 @@ def command(paths, backend_spec, family, as_json, jsonl, colour, svg_dir, memory
     load_plugins(plugins)
     if solving["limit"] is not None and not (solving["all"] or solving["count"]):
         raise UsageError("--limit needs --all or --count")
-    if backend_spec == "auto" and (solving["all"] or solving["count"]):
-        raise UsageError("--backend auto races for the first solution; use one backend with --all/--count")
+    if backend_spec == "auto" and solving["all"]:
+        raise UsageError("--backend auto races for a first solution or a --count; use one backend with --all")
     if svg_dir and solving["count"]:
         raise UsageError("--svg draws the solutions shown; --count shows none (use --all)")
     solving["memory"] = None if memory is None else numbers.memory_size(memory)
@@ -169,7 +170,12 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
         kind = api.family_of(path, family)
         render_options = {k: v for k, v in render_options.items() if k in kind.render_options}
         if backend_spec != "auto":  # checked before anything prints
-            api.backend_name(backend_spec, kind.name)
+            api.backend_name(
+                backend_spec,
+                kind.name,
+                api.task_for(solving["count"], solving["all"], solving["limit"]),
+                solving["symmetry_breaking"],
+            )
         # the file is parsed in the run's child, so --timeout covers parsing too
         result = api.solve(path, backend_spec, family=kind.name, on_solution=on_solution, **solving)
     except TrisolveError as problem:
