@@ -3,7 +3,8 @@
 Each format is one backend's ``export(level, options)``: DIMACS from pysat
 (``c`` lines name each puzzle variable), ASP facts from clingo (they run with
 the shipped ``.lp`` rules under the plain ``clingo`` command, printed to
-stderr), the CP-SAT model proto as text from cpsat.
+stderr), the CP-SAT model proto as text from cpsat, exact cover in Knuth's
+format (items line, then one option per line) from exactcover.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "dimacs": ("pysat", "dimacs"),
     "asp": ("clingo",),
     "cpsat": ("cpsat",),
+    "xc": ("exactcover",),
 }
 
 
@@ -31,7 +33,8 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "format_",
     type=click.Choice(list(FORMATS)),
     default=None,
-    help="dimacs (CNF), asp (facts for the .lp rules) or cpsat (model proto, text). Default: the --backend's format.",
+    help="dimacs (CNF), asp (facts for the .lp rules), cpsat (model proto, text) or xc (exact cover, Knuth's "
+    "format). Default: the --backend's format.",
 )
 @click.option(
     "--output",
@@ -53,7 +56,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
 @plugin_option
 def command(level, format_, output, backend_spec, symmetry_breaking, family, plugins):
-    """Write LEVEL as DIMACS CNF, ASP facts or a CP-SAT model, e.g. export L --format dimacs -o L.cnf."""
+    """Write LEVEL as DIMACS CNF, ASP facts, a CP-SAT model or exact cover, e.g. export L --format dimacs -o L.cnf."""
     from trisolve.backends import registry
     from trisolve.backends.base import Options
 
@@ -83,7 +86,7 @@ def _format_and_backend(format_: str | None, spec: str | None) -> tuple[str, str
 
     if spec is None:
         if format_ is None:
-            raise UsageProblem("give --format dimacs|asp|cpsat (or a --backend)")
+            raise UsageProblem("give --format dimacs|asp|cpsat|xc (or a --backend)")
         return format_, FORMATS[format_][0]
     name, _ = split_spec(spec)
     writers = [f for f, names in FORMATS.items() if name in names]
