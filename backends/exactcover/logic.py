@@ -75,6 +75,11 @@ def encode(level: Level, variant: str, options: Options) -> ExactCover:
             (item,) = clue.items
             allowed[item] = {p for p in allowed[item] if _holds(clue, (p,))}
 
+    # Implied: a position no clue can support is never offered (arc consistency, to a fixpoint).
+    # Algorithm C meets a clue only when it branches on the clue's item; this does it once, up front.
+    if mutation.keep("implied: unsupported positions left out"):
+        _support(level, allowed)
+
     # Every value at one position, every position one value per category: the assignment.
     one_per_position = mutation.keep("a position holds one value per category")
     for item in level.items:
@@ -117,6 +122,22 @@ def encode(level: Level, variant: str, options: Options) -> ExactCover:
         "clue<i>: clue number i of the file holds (one option per way it can)",
     )
     return ExactCover(tuple(primary), tuple(secondary), tuple(rows), solutions_of, notes)
+
+
+def _support(level: Level, allowed: dict[Item, set[int]]) -> None:
+    """Remove every position of a value where some clue on it cannot hold, until nothing changes."""
+    changed = True
+    while changed:
+        changed = False
+        for clue in level.clues:
+            if len(clue.items) == 1:
+                continue
+            ways = [where for where in product(*(sorted(allowed[item]) for item in clue.items)) if _holds(clue, where)]
+            for k, item in enumerate(clue.items):
+                supported = {where[k] for where in ways}
+                if supported != allowed[item]:
+                    allowed[item] = supported
+                    changed = True
 
 
 def _holds(clue: Clue, where: Sequence[int]) -> bool:
