@@ -205,3 +205,28 @@ def test_the_kernel_is_compiled_once_per_machine_and_loaded_from_numba_s_cache_a
         assert done.returncode == 0, done.stderr
     assert int(done.stdout.split()[-1]) >= 1
     assert "compiling" not in done.stderr
+
+
+# ------------------------------------------------------------------ the worked example (docs/solver-bug.md)
+
+
+@pytest.mark.slow
+def test_the_memoised_zdd_is_caught_on_the_minimised_gate_as_docs_solver_bug_shows():
+    done = run_trisolve(
+        "crosscheck",
+        "docs/examples/xcover-memo-min.txt",
+        "--plugin",
+        "docs/examples/xcover_memo_zdd.py",
+        "--backends",
+        "exactcover,zdd",
+        "--no-expected",
+        "--family",
+        "sigils",
+        timeout=600,
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert (
+        "complete counts differ: exactcover:quadrant 752, exactcover:plain 752, zdd:memo 751, zdd:no-memo 752"
+        in done.stdout
+    )
+    assert "VERDICT: FAILED on 1 of 1 instances (xcover-memo-min.txt)" in done.stdout

@@ -32,9 +32,12 @@ VARIANTS = {
 
 
 def zdd_paths(nodes):
-    """Every root-to-top path of a ZDD given as xcover's (id, option, lo, hi) nodes, children first."""
+    """Every root-to-top path of a ZDD given as xcover's (id, option, lo, hi) nodes, children first.
+
+    The last node is the root; no node at all means no cover (the empty family, node 0).
+    """
     paths = {0: [], 1: [()]}  # node 0 is the empty family, node 1 the family holding the empty set
-    root = 1
+    root = 0
     for node, option, lo, hi in nodes:
         paths[node] = paths[lo] + [(option, *rest) for rest in paths[hi]]
         root = node
