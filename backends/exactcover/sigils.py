@@ -37,9 +37,9 @@ Orientations are worked out here from the drawing, turned as text
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
-from ...models.errors import TrisolveError
 from ...models.sigils import Level, Solution
 from .. import mutation
 from ..base import Options
@@ -120,14 +120,16 @@ def export_problem(level: Level, variant: str, options: Options) -> ExactCover:
     """What ``export`` writes: the plain rows, whose covers are the tilings one to one.
 
     The quadrant restriction is a way to search, not a file other tools can
-    count: its covers stand for whole classes.  Neither variant's symmetry
-    breaking (a filter on covers) fits in a plain exact-cover file.
+    count: its covers stand for whole classes.  Symmetry breaking is a filter
+    on covers (an exact-cover file has no order to pick a lex-leader by), so
+    with it the same rows are written and a comment says their covers are all
+    tilings, not one per class.
     """
-    if options.symmetry_breaking:  # neither variant's symmetry breaking is a set of rows
-        raise TrisolveError(
-            "an exact-cover file cannot say which tiling of a class to keep; export without --symmetry-breaking"
-        )
-    return encode(level, "plain", options)
+    problem = encode(level, "plain", dataclasses.replace(options, symmetry_breaking=False))
+    if not options.symmetry_breaking:
+        return problem
+    note = "symmetry breaking keeps one cover per class after the search: these rows' covers are all tilings"
+    return dataclasses.replace(problem, notes=(*problem.notes, note))
 
 
 def _problem(

@@ -21,7 +21,7 @@ from .common import (
 from .generate_cmd import family_params, size_options
 
 #: Mutants are made from these backends' encodings.
-MUTABLE = ("pysat", "clingo", "cpsat")
+MUTABLE = ("pysat", "clingo", "cpsat", "exactcover")
 
 
 @click.command(name="mutate")
@@ -31,7 +31,7 @@ MUTABLE = ("pysat", "clingo", "cpsat")
     "-b",
     required=True,
     metavar="NAME[:VARIANT]",
-    help="pysat, clingo or cpsat: every variant's encoding files, or only the variant named.",
+    help="pysat, clingo, cpsat or exactcover: every variant's encoding files, or only the variant named.",
 )
 @click.option(
     "--levels",
