@@ -224,7 +224,9 @@ def test_the_memoised_zdd_is_caught_on_the_minimised_gate_as_docs_solver_bug_sho
         "--no-expected",
         "--family",
         "sigils",
-        timeout=600,
+        "--timeout",
+        "300",
+        timeout=900,
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert (
