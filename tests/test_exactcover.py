@@ -20,9 +20,7 @@ from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import Job, run_job
 from trisolve.models import FAMILIES, logic, sigils
 
-pytestmark = pytest.mark.skipif(
-    registry._module("exactcover").available() is not None, reason="xcover is not installed"
-)
+pytestmark = pytest.mark.skipif(registry.available("exactcover") is not None, reason="xcover is not installed")
 
 ENUMERATE = Options(enumerate=True)
 PACKAGE = os.path.join(ROOT, "backends", "exactcover")

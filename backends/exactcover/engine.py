@@ -152,12 +152,10 @@ def kernel_cache_hits() -> int:
 class ExactCoverBackend:
     """One (family, translation) configuration, e.g. ``exactcover:quadrant`` on sigils."""
 
-    def __init__(self, family: str, variant: str, family_translator: Any = None, backend: str = "exactcover") -> None:
-        self.family = family
-        self.name = f"{backend}:{variant}"
-        self.variant = variant
-        self.translator = family_translator or registry.translator("exactcover", family)
-        self.translator.CATALOG.require(variant, backend, family)
+    def __init__(self, family: str, variant: str) -> None:
+        self.family, self.variant, self.name = family, variant, f"exactcover:{variant}"
+        # the family's translator, ``backends/exactcover/<family>.py``; an unlisted variant is a UsageError
+        self.translator = registry.checked_translator("exactcover", family, variant)
 
     def encode(self, level: Any, options: Options) -> ExactCover:
         return self.translator.encode(level, self.variant, options)

@@ -25,10 +25,16 @@ from __future__ import annotations
 import time
 import types
 
-VARIANTS = {
-    "memo": "xcover covers_zdd with use_memo_cache=True (subproblems keyed by a 32-bit hash); ZDD paths listed",
-    "no-memo": "xcover covers_zdd without the memo cache; ZDD paths listed",
-}
+from trisolve.backends.catalog import Catalog
+
+CATALOG = Catalog(
+    default="memo",
+    variants={
+        "memo": "xcover covers_zdd with use_memo_cache=True (subproblems keyed by a 32-bit hash); ZDD paths listed",
+        "no-memo": "xcover covers_zdd without the memo cache; ZDD paths listed",
+    },
+    symmetry_breaking=False,
+)
 
 
 def zdd_paths(nodes):
@@ -94,11 +100,9 @@ class ZddBackend:
 
 
 BACKEND = types.SimpleNamespace(
-    VARIANTS={"sigils": VARIANTS},
-    DEFAULT_VARIANT={"sigils": "memo"},
     available=lambda: None,
     make=ZddBackend,
-    NO_SYMMETRY_BREAKING={"sigils"},
+    TRANSLATORS={"sigils": types.SimpleNamespace(CATALOG=CATALOG)},
 )
 
 if __name__ == "trisolve_plugin":  # run by --plugin
