@@ -342,20 +342,51 @@ def _verdict(path, family, records, findings, agreed, orbits, agreed_sb, expecte
     return Verdict(path, family.name, status, agreed, count_text, orbits, tuple(findings), tuple(records))
 
 
+#: What an ``expected.json`` entry holds (``models.files.KINDS``).
+EXPECTED_FIELDS = {"count": "count", "complete": "bool", "orbits": "count?"}
+
+
 def load_expected(path: str) -> dict[str, Expected]:
-    """``expected.json`` beside the instances: ``{stem: {count, complete, orbits?}}``."""
-    import json
+    """``expected.json`` beside the instances: ``{stem: {count, complete, orbits?}}`` (keys starting
+    with ``_`` are comments).  Read as every input is (``models.files``); a bad file or entry is a
+    ``FileProblem`` naming the file and the entry."""
     import os
 
-    if not os.path.exists(path):
+    from trisolve.models import files
+    from trisolve.models.errors import shorten
+
+    if not os.path.lexists(path):
         return {}
-    with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
-    return {
-        stem: Expected(int(entry["count"]), bool(entry["complete"]), entry.get("orbits"))
-        for stem, entry in data.items()
-        if not stem.startswith("_")
-    }
+    data = files.read_json(path, what="expected.json")
+    if type(data) is not dict:
+        raise files.FileProblem(path, None, "an expected.json is a JSON object: {instance stem: {count, complete}}")
+    out = {}
+    for stem, entry in data.items():
+        if stem.startswith("_"):
+            continue
+        files.fields(entry, EXPECTED_FIELDS, path, required=("count", "complete"), what=f"entry {shorten(stem)!r}")
+        out[stem] = Expected(entry["count"], entry["complete"], entry.get("orbits"))
+    return out
+
+
+def _expected_cached(path: str) -> dict[str, Expected]:
+    """``load_expected``, read once per version of the file (a cross-check asks once per instance)."""
+    import os
+
+    try:
+        info = os.stat(path)
+        version = (info.st_mtime_ns, info.st_size, info.st_ino)
+    except OSError:
+        version = None
+    cached = _EXPECTED_CACHE.get(path)
+    if cached is not None and cached[0] == version and version is not None:
+        return cached[1]
+    loaded = load_expected(path)
+    _EXPECTED_CACHE[path] = (version, loaded)
+    return loaded
+
+
+_EXPECTED_CACHE: dict[str, tuple[Any, dict[str, Expected]]] = {}
 
 
 def expected_for(path: str) -> Expected | None:
@@ -363,4 +394,4 @@ def expected_for(path: str) -> Expected | None:
 
     folder = os.path.dirname(os.path.abspath(path))
     stem = os.path.splitext(os.path.basename(path))[0]
-    return load_expected(os.path.join(folder, "expected.json")).get(stem)
+    return _expected_cached(os.path.join(folder, "expected.json")).get(stem)

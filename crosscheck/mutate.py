@@ -31,9 +31,7 @@ a rerun with the same log reuses every finished run.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -42,7 +40,8 @@ from typing import Any
 from trisolve.backends import mutation as hooks
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
-from trisolve.backends.runner import Job, RunRecord
+from trisolve.backends.runner import INTERRUPT, Job, RunRecord
+from trisolve.models import files
 from trisolve.models.family import Family
 
 from .compare import Verdict, expected_for, judge
@@ -146,6 +145,9 @@ class Report:
     wall: float = 0.0
     runs: int = 0
     reused: int = 0
+    #: Ctrl-C or SIGTERM stopped it: the outcomes are those judged so far (the rest still "survived",
+    #: untried), the scores partial, and no suite was written
+    interrupted: bool = False
 
     def table(self, key: Callable[[Outcome], str]) -> list[dict]:
         """Score rows grouped by ``key`` (file, operator), plus a total row."""
@@ -171,6 +173,7 @@ class Report:
             "wall_seconds": round(self.wall, 2),
             "runs": self.runs,
             "reused_runs": self.reused,
+            "interrupted": self.interrupted,
         }
 
 
@@ -233,11 +236,10 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
         stem = os.path.splitext(name)[0]
-        os.makedirs(os.path.join(folder, stem), exist_ok=True)
+        files.make_folder(os.path.join(folder, stem), "mutants folder")
         for number, lp in enumerate(lp_mutants.mutants(source), start=1):
             target = os.path.abspath(os.path.join(folder, stem, f"{number:03d}-{lp.operator}.lp"))
-            with open(target, "w", encoding="utf-8") as handle:
-                handle.write(lp.text)
+            files.write_text(target, lp.text, what="mutant encoding")
             out.append(
                 Mutant(
                     id=f"{stem}#{number}",
@@ -326,6 +328,10 @@ class _Reference:
     orbits: int | None = None
 
 
+class _Stopped(Exception):
+    """Ctrl-C (or SIGTERM) came: the runs so far are logged; judging stops here."""
+
+
 class _Runner:
     """Runs job lists on the chosen executor, logging each run and reusing logged ones."""
 
@@ -349,7 +355,7 @@ class _Runner:
             return []
         self.runs += len(jobs)
         self.reused += sum(1 for job in jobs if job.key in self.done)
-        return execute(
+        records = execute(
             jobs,
             levels,
             executor=self.executor,
@@ -359,6 +365,9 @@ class _Runner:
             done=self.done,
             on_record=self.on_record,
         )
+        if INTERRUPT.is_set():  # an interrupted run is no evidence: judge nothing more
+            raise _Stopped
+        return records
 
     def close(self) -> None:
         self.log.close()
@@ -411,6 +420,9 @@ def run_mutate(
     kills: dict[str, list[str]] = {}
     excluded: dict[str, str] = {}
     agreed: dict[str, _Reference] = {}
+    used: list[str] = []
+    generated: list[Instance] = []
+    stopped = False
     try:
         used = _kill(
             family,
@@ -442,7 +454,6 @@ def run_mutate(
             excluded,
             agreed,
         )
-        generated: list[Instance] = []
         if generate is not None and any(o.status == "survived" for o in outcomes.values()):
             generated = list(generate())
             survivors = [o.mutant for o in outcomes.values() if o.status == "survived"]
@@ -462,12 +473,15 @@ def run_mutate(
                 agreed,
                 deadline=time.monotonic() + retry_budget,
             )
+    except (_Stopped, KeyboardInterrupt):  # Ctrl-C while judging, or while generating the retry instances
+        INTERRUPT.set()
+        stopped = True
     finally:
         runner.close()
     for outcome in outcomes.values():
         explain(outcome)
     chosen = killing_suite(kills)
-    if suite:
+    if suite and not stopped:
         _write_suite(suite, chosen, agreed)
     return Report(
         family.name,
@@ -481,6 +495,7 @@ def run_mutate(
         time.monotonic() - began,
         runner.runs,
         runner.reused,
+        interrupted=stopped,
     )
 
 
@@ -788,10 +803,10 @@ def killing_suite(kills: Mapping[str, Sequence[str]]) -> list[str]:
 def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Reference]) -> None:
     """Copy the suite's instances into ``folder`` with their agreed counts as ``expected.json``
     (what ``crosscheck`` and a later ``mutate --levels`` check against)."""
-    os.makedirs(folder, exist_ok=True)
+    files.make_folder(folder, "--suite folder")
     expected: dict[str, dict] = {}
     for path in paths:
-        shutil.copy(path, os.path.join(folder, os.path.basename(path)))
+        files.write_bytes(os.path.join(folder, os.path.basename(path)), files.read_bytes(path), what="suite instance")
         ref = agreed[path]
         stem = os.path.splitext(os.path.basename(path))[0]
         expected[stem] = {
@@ -800,9 +815,8 @@ def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Refere
             **({"orbits": ref.orbits} if ref.orbits is not None else {}),
         }
     if expected:
-        with open(os.path.join(folder, "expected.json"), "w", encoding="utf-8") as handle:
-            json.dump(expected, handle, indent=1, sort_keys=True)
-            handle.write("\n")
+        text = files.dumps(expected, indent=1, sort_keys=True) + "\n"
+        files.write_text(os.path.join(folder, "expected.json"), text, what="expected.json")
 
 
 __all__ = [

@@ -25,7 +25,8 @@ from trisolve.backends.runner import INTERRUPT
 from trisolve.crosscheck.executors import execute
 from trisolve.crosscheck.jsonl import Log, read_log
 from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
-from trisolve.models import FAMILIES
+from trisolve.models import FAMILIES, files
+from trisolve.models.errors import TrisolveError, shorten
 
 from .common import generator, instance_seed, suffix, write_generated
 
@@ -88,23 +89,19 @@ class CampaignMismatch(ValueError):
 
 def _check_manifest(folder: str, family: str, seed: int, params: Mapping[str, Any]) -> None:
     """Record what the folder's instances are made of; refuse to mix two campaigns in one folder."""
-    import json
 
     manifest = {"family": family, "seed": seed, "params": dict(sorted(params.items()))}
     path = os.path.join(folder, "campaign.json")
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as handle:
-            recorded = json.load(handle)
+    if os.path.lexists(path):
+        recorded = files.read_json(path, what="campaign manifest")
         if recorded != manifest:
             raise CampaignMismatch(
-                f"{folder} holds instances of another campaign ({recorded}); "
+                f"{folder} holds instances of another campaign ({shorten(recorded, 300)}); "
                 f"this one is {manifest}: use another --jsonl"
             )
         return
-    os.makedirs(folder, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(manifest, handle)
-        handle.write("\n")
+    files.make_folder(folder, "instance folder")
+    files.write_text(path, files.dumps(manifest) + "\n", what="campaign manifest")
 
 
 def prepare_instances(
@@ -129,7 +126,7 @@ def prepare_instances(
             try:
                 level = fam.parse(path)
                 unique += _sidecar_unique(sidecar)
-            except Exception:  # a torn file from a kill: regenerate it (same seed, same level)
+            except TrisolveError:  # a torn file from a kill: regenerate it (same seed, same level)
                 level = None
         if level is None:
             generated = make(instance_seed(seed, index), name=stem, **params)
@@ -144,10 +141,10 @@ def prepare_instances(
 
 
 def _sidecar_unique(path: str) -> bool:
-    import json
-
-    with open(path, encoding="utf-8") as handle:
-        return bool(json.load(handle).get("unique"))
+    """Whether the sidecar says its level's solution is unique (read as every input is: ``models.files``)."""
+    data = files.read_json(path, what="solution sidecar")
+    files.fields(data, {"unique": "bool"}, path, required=("unique",), what="solution sidecar")
+    return data["unique"]
 
 
 # ------------------------------------------------------------------ executors
@@ -255,11 +252,10 @@ def minimise_failures(
             involved.extend([r.backend for r in verdict.records if r.backend not in involved][:1])
         result = minimise(instance.family, instance.level, involved, timeout=timeout, budget_seconds=budget)
         level_text = result.text if result is not None else instance.family.format_level(instance.level)
-        os.makedirs(folder, exist_ok=True)
+        files.make_folder(folder, "--minimize-dir folder")
         stem = os.path.splitext(os.path.basename(verdict.path))[0]
         target = os.path.join(folder, f"{stem}-min{instance.family.suffix}")
-        with open(target, "w", encoding="utf-8") as handle:
-            handle.write(level_text)
+        files.write_text(target, level_text, what="minimised instance")
         parts = [
             "trisolve",
             "crosscheck",
@@ -275,11 +271,10 @@ def minimise_failures(
         for plugin in registry.plugin_files():
             parts.extend(["--plugin", plugin])
         command = " ".join(shlex.quote(p) for p in parts)
-        with open(os.path.splitext(target)[0] + ".repro.md", "w", encoding="utf-8") as handle:
-            handle.write(f"# {stem}: {verdict.status}\n\n")
-            for finding in verdict.findings:
-                handle.write(f"- {finding.kind}: {finding.message}\n")
-            handle.write(f"\nReproduce with:\n\n    {command}\n")
+        repro = [f"# {stem}: {verdict.status}\n\n"]
+        repro += [f"- {finding.kind}: {finding.message}\n" for finding in verdict.findings]
+        repro.append(f"\nReproduce with:\n\n    {command}\n")
+        files.write_text(os.path.splitext(target)[0] + ".repro.md", "".join(repro), what="reproduction note")
         out.append(
             {
                 "instance": verdict.path,

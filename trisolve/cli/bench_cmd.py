@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import sys
@@ -10,6 +9,9 @@ import time
 from dataclasses import asdict
 
 import click
+
+from trisolve.models import files
+from trisolve.models.errors import TrisolveError, shorten
 
 from .common import (
     COUNT,
@@ -127,10 +129,10 @@ def command(
     load_plugins(plugins)
     levels = [load_level(path, family) for path in instance_files(paths)]  # fails early, naming the file
 
-    os.makedirs(out_dir, exist_ok=True)
+    with as_usage_problem():
+        files.make_folder(out_dir, "--out folder")
+        journal = files.Output(os.path.join(out_dir, "runs.jsonl"), what="bench journal")
     progress = _Progress(enabled=not quiet)
-    journal_path = os.path.join(out_dir, "runs.jsonl")
-    journal = open(journal_path, "w", encoding="utf-8")
 
     def planned(trials: int, settings, order: list[str]) -> None:
         _scatter_pair(scatter_pair, order)  # a bad pair is a usage problem before anything runs
@@ -141,13 +143,11 @@ def command(
                 f"{mode} mode, timeout {timeout:g} s; writing to {out_dir}/",
                 err=True,
             )
-        journal.write(json.dumps({"settings": asdict(settings), "backends": order}) + "\n")
-        journal.flush()
+        journal.write(files.dumps({"settings": asdict(settings), "backends": order}) + "\n")
 
     def finished(index: int, run) -> None:
         # each finished run goes to runs.jsonl at once: a killed benchmark keeps them (--rescore reads it)
-        journal.write(json.dumps(run.to_json()) + "\n")
-        journal.flush()
+        journal.write(files.dumps(run.to_json()) + "\n")
         progress.update(index, run)
 
     started = time.monotonic()
@@ -167,6 +167,8 @@ def command(
                 on_run=finished,
                 skipped=lambda note: click.echo(f"bench: {note}", err=True),
             )
+    except api.Interrupted as stop:  # Ctrl-C: the summary of the finished runs, marked partial below
+        result = stop.partial
     finally:
         progress.close()
         journal.close()
@@ -181,15 +183,20 @@ def command(
         "backends": order,
         "instances": [level.path for level in levels],
     }
-    write_csv(runs, os.path.join(out_dir, "results.csv"))
-    write_json(runs, summary, settings, meta, os.path.join(out_dir, "results.json"))
+    if interrupted():
+        meta["partial"] = True
+    with as_usage_problem():
+        write_csv(runs, os.path.join(out_dir, "results.csv"))
+        write_json(runs, summary, settings, meta, os.path.join(out_dir, "results.json"))
     report = markdown(summary, settings, meta)
+    if interrupted():
+        report = "**INTERRUPTED: partial results (the finished runs only)**\n\n" + report
 
     if plots and not interrupted():  # after Ctrl-C: the summary of the finished runs, no plots
         report += _draw(summary, runs, settings, out_dir, pair)
-    with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as handle:
-        handle.write(report)
     click.echo(report, nl=False)
+    with as_usage_problem():
+        files.write_text(os.path.join(out_dir, "summary.md"), report, what="summary")
     if not quiet:
         click.echo(f"bench: {len(runs)} runs in {elapsed:.1f} s; results in {out_dir}/", err=True)
     interrupted_exit()
@@ -206,24 +213,25 @@ def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
 
     source = os.path.join(out_dir, "results.json")
     try:
-        if os.path.exists(source):
-            with open(source, encoding="utf-8") as handle:
-                data = json.load(handle)
+        if os.path.lexists(source):
+            data = files.read_json(source, what="bench results file")
         else:
             source = os.path.join(out_dir, "runs.jsonl")
             data = _read_journal(source)
         settings = Settings(**data["settings"])
         runs = [BenchRun.from_json(run) for run in data["runs"]]
-    except (OSError, ValueError, KeyError, TypeError) as problem:
-        raise UsageProblem(f"{source}: cannot be read as bench results ({problem})") from None
+    except TrisolveError as problem:
+        raise UsageProblem(str(problem)) from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as problem:
+        raise UsageProblem(f"{source}: cannot be read as bench results ({shorten(problem, 200)})") from None
     order = data.get("meta", {}).get("backends") or list(dict.fromkeys(r.backend for r in runs))
     summary = score(runs, settings, order)
     report = markdown(summary, settings, data.get("meta", {}))
     if plots:
         report += _draw(summary, runs, settings, out_dir, _scatter_pair(scatter_pair, order))
-    with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as handle:
-        handle.write(report)
     click.echo(report, nl=False)
+    with as_usage_problem():
+        files.write_text(os.path.join(out_dir, "summary.md"), report, what="summary")
 
 
 def _read_journal(path: str) -> dict:

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import sys
+from pathlib import Path
 
 import click
 
 from .common import (
+    EXIT_USAGE,
     JOBS,
     SEED,
     SOLUTION_LIMIT,
@@ -19,7 +20,6 @@ from .common import (
     as_usage_problem,
     instance_files,
     interrupted_exit,
-    load_level,
     load_plugins,
     plugin_option,
     print_json,
@@ -86,19 +86,20 @@ def command(
 ):
     """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid, 2 bad input."""
     from trisolve.backends.runner import interrupted
+    from trisolve.models.errors import TrisolveError
 
     from .. import api
 
     load_plugins(plugins)
     if resume and not jsonl:
         raise UsageProblem("--resume needs --jsonl FILE")
-    levels = [load_level(path, family) for path in instance_files(paths)]
+    instance_files(paths)  # a missing path is a usage problem before anything runs
     parallel = parallel or os.cpu_count() or 1
     progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
         with as_usage_problem():
             report = api.cross_check(
-                levels,
+                [Path(path) for path in paths],  # a file in a folder that cannot be read: its instance's ERROR
                 split_list(backends),
                 timeout=timeout,
                 jobs=parallel,
@@ -108,19 +109,29 @@ def command(
                 expected=not no_expected,
                 log=jsonl,
                 resume=resume,
+                family=family,
                 on_planned=progress.start,
                 on_record=progress.update,
             )
+    except api.Interrupted as stop:  # Ctrl-C: print what finished, shrink and record nothing
+        report = stop.partial
     finally:
         progress.close()
     verdicts = report.verdicts
-    stopped = interrupted()  # Ctrl-C: print what finished, shrink and record nothing
+    stopped = interrupted()
 
+    # a folder or file that cannot be written is reported after the table, which is printed whole
+    problems: list[str] = []
     minimised = []
     if minimise_ and not stopped:
-        minimised = _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, minimize_dir, plugins)
+        minimised = _minimise_all(
+            verdicts, report.levels, timeout, limit, symmetry_breaking, minimize_dir, plugins, problems
+        )
     if record_expected and not stopped:
-        _record_expected(record_expected, verdicts, symmetry_breaking)
+        try:
+            _record_expected(record_expected, verdicts, symmetry_breaking)
+        except TrisolveError as problem:
+            problems.append(str(problem))
 
     if as_json:
         print_json({**report.to_json(), "minimized": minimised})
@@ -138,18 +149,23 @@ def command(
             f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, time limit {timeout:g} s per run"
         )
         click.echo(report.verdict)
+    for problem in problems:
+        click.echo(f"trisolve: {problem}", err=True)
     interrupted_exit()
+    if problems:
+        raise click.exceptions.Exit(EXIT_USAGE)
     if report.failed:
         raise click.exceptions.Exit(1)
 
 
-def _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, folder, plugins) -> list[dict]:
+def _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, folder, plugins, problems) -> list[dict]:
     from trisolve.crosscheck.minimize import minimise
+    from trisolve.models import files
 
     out = []
     by_path = {level.run_path: level for level in levels}
     for verdict in verdicts:
-        if not verdict.failed:
+        if not verdict.failed or verdict.path not in by_path:  # an unreadable file has nothing to shrink
             continue
         level = by_path[verdict.path]
         involved = []
@@ -164,11 +180,14 @@ def _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, folder, p
         )
         if result is None:
             continue
-        os.makedirs(folder, exist_ok=True)
         stem = os.path.splitext(os.path.basename(verdict.path))[0]
         target = os.path.join(folder, f"{stem}-min{level.kind.suffix}")
-        with open(target, "w", encoding="utf-8") as handle:
-            handle.write(result.text)
+        try:
+            files.make_folder(folder, "--minimize-dir folder")
+            files.write_text(target, result.text, what="minimised instance")
+        except files.FileProblem as problem:
+            problems.append(f"{problem} (minimised {verdict.path}; not written)")
+            continue
         parts = [
             "trisolve",
             "crosscheck",
@@ -196,10 +215,11 @@ def _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, folder, p
 
 def _record_expected(path: str, verdicts, symmetry_breaking: bool) -> None:
     """Merge established counts into an expected.json: exact where runs agreed and completed."""
-    data = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+    from trisolve.crosscheck.compare import load_expected
+    from trisolve.models import files
+
+    load_expected(path)  # what is there must be an expected.json (checked, field by field)
+    data = files.read_json(path, what="expected.json") if os.path.lexists(path) else {}
     for verdict in verdicts:
         if verdict.failed:
             continue
@@ -218,6 +238,5 @@ def _record_expected(path: str, verdicts, symmetry_breaking: bool) -> None:
         else:
             continue
         data[stem] = entry
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(dict(sorted(data.items())), handle, indent=1)
-        handle.write("\n")
+    text = files.dumps(dict(sorted(data.items())), indent=1) + "\n"
+    files.write_text(path, text, what="expected.json", updating=True)  # merged from what it held

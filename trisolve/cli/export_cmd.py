@@ -13,7 +13,7 @@ import sys
 
 import click
 
-from .common import UsageProblem, check_backend, load_instance, load_plugins, plugin_option
+from .common import UsageProblem, as_usage_problem, check_backend, load_instance, load_plugins, plugin_option
 
 #: format -> the backends whose export writes it (the first is the default)
 FORMATS: dict[str, tuple[str, ...]] = {
@@ -69,10 +69,11 @@ def command(level, format_, output, backend_spec, symmetry_breaking, family, plu
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        folder = os.path.dirname(os.path.abspath(output))
-        os.makedirs(folder, exist_ok=True)
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        from trisolve.models import files
+
+        with as_usage_problem():  # never over the instance itself; a full disk leaves the old file whole
+            files.make_folder(os.path.dirname(os.path.abspath(output)), "output folder")
+            files.write_text(output, text, what="export file")
     if format_ == "asp" and name.startswith("clingo:"):
         click.echo("run it with: " + clingo_command(backend, puzzle, options, output), err=True)
 

@@ -2,14 +2,24 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import click
 
-from .common import EXIT_INTERNAL, EXIT_LIMIT, UsageProblem, as_usage_problem, load_level
+from trisolve.models.errors import shorten
+
+from .common import (
+    EXIT_INTERNAL,
+    EXIT_INTERRUPTED,
+    EXIT_LIMIT,
+    TIMEOUT,
+    UsageProblem,
+    as_usage_problem,
+    load_level,
+    process_started,
+)
 
 #: Largest solution file read (a ``solve --all --json`` of thousands of tilings is a few MB).
 MAX_SOLUTION_BYTES = 64_000_000
@@ -48,7 +58,7 @@ if TYPE_CHECKING:  # pragma: no cover
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=TIMEOUT,
     default=None,
     help="Wall-clock limit in seconds for --solve.",
 )
@@ -82,20 +92,19 @@ def write_picture(path: str, svg: str) -> None:
     from trisolve.models.pictures import PngUnavailable, save
 
     try:
-        save(svg, path)
+        with as_usage_problem():  # a file that cannot be written (models.files.FileProblem)
+            save(svg, path)
     except PngUnavailable as missing:
         raise UsageProblem(str(missing)) from None
-    except OSError as problem:
-        raise UsageProblem(f"{path}: cannot write: {problem.strerror or problem}") from None
 
 
 def write_solution_pictures(directory: str, instance: str, solutions: Sequence[api.Solution]) -> list[str]:
     """``solve --svg DIR``: one picture per solution, named after the instance file
     (``level38.svg``; with several, ``level38-1.svg``, ``level38-2.svg``, ...)."""
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as problem:
-        raise UsageProblem(f"{directory}: cannot create folder: {problem.strerror or problem}") from None
+    from trisolve.models import files
+
+    with as_usage_problem():
+        files.make_folder(directory, "--svg folder")
     stem = os.path.splitext(os.path.basename(instance))[0]
     names = [f"{stem}.svg"] if len(solutions) == 1 else [f"{stem}-{k}.svg" for k in range(1, len(solutions) + 1)]
     written = []
@@ -113,25 +122,22 @@ def read_solution(path: str, index: int, level: api.Level) -> api.Solution:
     lines (``solve --jsonl``, or ``--json`` over many files): then the line
     about this level's file is used.
     """
-    try:
-        if os.path.getsize(path) > MAX_SOLUTION_BYTES:
-            raise UsageProblem(f"{path}: larger than {MAX_SOLUTION_BYTES} bytes; not a solution file")
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as problem:
-        raise UsageProblem(f"{path}: cannot read: {problem.strerror or problem}") from None
-    except UnicodeDecodeError:
-        raise UsageProblem(f"{path}: not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as problem:
-        if problem.msg != "Extra data":
-            raise UsageProblem(f"{path}:{problem.lineno}: not JSON: {problem.msg}") from None
-        data = _line_about(path, text, level)
+    from trisolve.models import files
+
+    with as_usage_problem():
+        text = files.read_text(path, what="solution file", limit=MAX_SOLUTION_BYTES)
+        try:
+            data = files.parse_json(text, path)
+        except files.NotJson as problem:
+            if "Extra data" not in problem.message:
+                raise
+            data = _line_about(path, text, level)
     if not isinstance(data, dict):
         raise UsageProblem(f"{path}: expected a JSON object (solve --json output or one solution)")
     if data.get("family", level.family) != level.family:
-        raise UsageProblem(f"{path}: holds a {data['family']} solution; {level.run_path} is a {level.family} level")
+        raise UsageProblem(
+            f"{path}: holds a {shorten(data['family'])} solution; {level.run_path} is a {level.family} level"
+        )
     if "solutions" in data:
         solutions = data["solutions"]
         if not isinstance(solutions, list):
@@ -143,10 +149,13 @@ def read_solution(path: str, index: int, level: api.Level) -> api.Solution:
         data = solutions[index - 1]
     elif index != 1:
         raise UsageProblem(f"{path}: holds one solution; --index {index} is past the end")
+    if not isinstance(data, dict):
+        raise UsageProblem(f"{path}: solution {index} is not a JSON object")
     try:
         solution = level.solution(data)
     except (KeyError, TypeError, ValueError, AttributeError) as problem:
-        raise UsageProblem(f"{path}: not a {level.family} solution ({type(problem).__name__}: {problem})") from None
+        reason = shorten(f"{type(problem).__name__}: {problem}", 200)
+        raise UsageProblem(f"{path}: not a {level.family} solution ({reason})") from None
     violations = solution.violations()
     if violations:
         shown = "; ".join(violations[:3]) + ("; ..." if len(violations) > 3 else "")
@@ -156,13 +165,13 @@ def read_solution(path: str, index: int, level: api.Level) -> api.Solution:
 
 def _line_about(path: str, text: str, level: api.Level) -> dict:
     """From JSON lines, the record whose ``instance`` is the level's file (by path, else by name)."""
+    from trisolve.models import files
+
     records = []
     for number, line in enumerate(text.splitlines(), 1):
         if line.strip():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as problem:
-                raise UsageProblem(f"{path}:{number}: not a JSON line: {problem.msg}") from None
+            with as_usage_problem():
+                records.append(files.parse_json(line, path, number))
     records = [r for r in records if isinstance(r, dict) and isinstance(r.get("instance"), str)]
     wanted = os.path.abspath(level.run_path)
     same = [r for r in records if os.path.abspath(r["instance"]) == wanted]
@@ -180,7 +189,10 @@ def _solve(level: api.Level, backend_spec: str | None, timeout: float | None) ->
     from .. import api
 
     with as_usage_problem():
-        result = api.solve(level, backend_spec, timeout=timeout)
+        result = api.solve(level, backend_spec, timeout=timeout, started=process_started())
+    if result.interrupted:  # Ctrl-C or SIGTERM: nothing is drawn, and it is not "no solution"
+        click.echo(f"trisolve: interrupted: {result.backend} found no solution before it; nothing drawn", err=True)
+        raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if result.error and not result.solutions:
         _fail(f"{result.backend} failed: {result.error}")
     if result.invalid:
