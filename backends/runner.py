@@ -201,21 +201,77 @@ def die_with_parent() -> None:
         _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] | None) -> None:
-    """Child process body: parse (when asked), solve, streaming each solution, then send the record.
+#: In a run's child: where ``track_group`` sends the process groups the backend starts (None elsewhere).
+_GROUP_SINK: Callable[[int], None] | None = None
+#: Linux's prctl option that makes a process the reaper of its orphaned descendants.
+PR_SET_CHILD_SUBREAPER = 36
 
-    The time limit counts from ``started`` (the parent's clock, before the fork): parsing,
-    translating, solving and decoding all spend it.
+
+def reap_orphans() -> None:
+    """In a run's child: kill and reap every child process it has left (no-op elsewhere).
+
+    A run's child is its descendants' subreaper (``PR_SET_CHILD_SUBREAPER``): a helper that left the
+    run's process groups (a new session) and lost its parent comes here, and is found by its parent pid.
+    Only a run's child does this: its only children are the backend's helpers.
     """
+    if _GROUP_SINK is None:
+        return
+    me = os.getpid()
+    try:
+        names = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return
+    for name in names:
+        try:
+            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as handle:
+                parent = int(handle.read().rpartition(")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == me:
+            try:
+                os.kill(int(name), signal.SIGKILL)
+                os.waitpid(int(name), 0)
+            except (OSError, ChildProcessError):
+                pass
+
+
+def track_group(pgid: int) -> None:
+    """A backend started a helper in its own process group ``pgid`` (the dimacs bridge's SAT command):
+    the runner kills that group too when the run ends, whatever happened (no-op outside a run's child)."""
+    if _GROUP_SINK is not None:
+        _GROUP_SINK(pgid)
+
+
+def _child(
+    job: Job, level: Any, conn, started: float, load: Callable[[], Any] | None, plugins: tuple[str, ...] = ()
+) -> None:
+    """Child process body: load plugins and parse (when asked), solve, streaming each solution, then send
+    the record.
+
+    The time limit counts from ``started`` (the parent's clock, before the fork): loading plugins,
+    parsing, translating, solving and decoding all spend it.
+    """
+    global _GROUP_SINK
     os.setpgid(0, 0)  # own process group, so a kill takes any helper processes too
     die_with_parent()
+    if _PRCTL is not None:  # orphaned helpers come to this process (reap_orphans), not to init
+        _PRCTL(PR_SET_CHILD_SUBREAPER, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    sending = threading.Lock()
+
+    def send_group(pgid: int) -> None:
+        with sending:
+            conn.send(("group", pgid))
+
+    _GROUP_SINK = send_group
     try:
         from trisolve.models.errors import LevelSyntaxError, TrisolveError
 
         from . import registry
 
+        for plugin in plugins:  # a Dask worker's runs load the --plugin files here, under the run's limit
+            registry.load_plugin(plugin)
         if load is not None:
             began = time.monotonic()
             try:
@@ -237,8 +293,6 @@ def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] |
                 conn.send(("solution", solution.to_json()))
             else:
                 conn.send(("solution", None))
-
-        sending = threading.Lock()
 
         def partial(count: int) -> None:
             with sending:
@@ -264,6 +318,7 @@ def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] |
         conn.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
     finally:
         conn.close()
+        reap_orphans()
 
 
 def _kill_group(process: multiprocessing.Process) -> None:
@@ -274,10 +329,41 @@ def _kill_group(process: multiprocessing.Process) -> None:
         try:
             os.killpg(process.pid, sig)
         except (ProcessLookupError, PermissionError):
-            pass
+            try:  # not its own group yet (killed right after the fork): the child alone
+                os.kill(process.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
         process.join(wait)
         if not process.is_alive():
             return
+
+
+def _end_groups(pgids: Iterable[int]) -> None:
+    """SIGKILL whatever is left in these process groups: helpers and grandchildren of a finished run.
+
+    The child's own group is killed before it is reaped where possible; after that, its number stays
+    reserved as long as any member of the group lives, so the signal reaches no stranger."""
+    for pgid in pgids:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+
+
+def death_of(process: multiprocessing.Process) -> str:
+    """Why a run's child ended without sending its result: its exit code, or the signal that killed it."""
+    process.join(1.0)
+    code = process.exitcode
+    if code is None:
+        return "backend process stopped answering (it was killed)"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hint = " (the kernel's out-of-memory killer sends SIGKILL)" if -code == signal.SIGKILL else ""
+        return f"backend process killed by {name}{hint}"
+    return f"backend process exited with code {code} before sending its result"
 
 
 def run_job(
@@ -290,6 +376,7 @@ def run_job(
     started: float | None = None,
     load: Callable[[], Any] | None = None,
     on_level: Callable[[Any, float], None] | None = None,
+    plugins: Iterable[str] = (),
 ) -> RunRecord:
     """Run ``job`` in a forked child; always returns a record, never hangs.
 
@@ -301,6 +388,10 @@ def run_job(
     limit covers parsing too: ``on_level(level, seconds)`` gets it back, and a
     parse error is raised here as the child's ``LevelSyntaxError``.  After
     ``interrupt`` (Ctrl-C), every run stops at once: its record says ``interrupted``.
+    ``plugins`` are ``--plugin`` files the child loads first, within the limit (a Dask worker's runs).
+
+    The child runs in its own process group; when the run ends, however it ends, that group and every
+    group the backend reported (``track_group``) are killed: no helper outlives its run.
     """
     started = time.monotonic() if started is None else started
     if INTERRUPT.is_set():
@@ -314,10 +405,15 @@ def run_job(
         )
     context = multiprocessing.get_context("fork")
     parent_conn, child_conn = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(job, level, child_conn, started, load), daemon=True)
+    process = context.Process(target=_child, args=(job, level, child_conn, started, load, tuple(plugins)), daemon=True)
     with _FORK_LOCK:
         process.start()
+    try:  # also here, not only in the child: a kill right after the fork must find the group
+        os.setpgid(process.pid, process.pid)
+    except OSError:
+        pass
     child_conn.close()
+    groups: list[int] = [process.pid]
     if grace is None and job.limits.time is not None:
         grace = grace_for(job.limits.time)
     hard_deadline = None if job.limits.time is None else started + job.limits.time + grace
@@ -349,6 +445,8 @@ def run_job(
             on_level(message[1], message[2])
         elif kind == "invalid":
             invalid = message[1]
+        elif kind == "group":
+            groups.append(message[1])
 
     try:
         while True:
@@ -370,20 +468,25 @@ def run_job(
                     take(parent_conn.recv())
                 except EOFError:
                     if final is None and error is None:
-                        error = f"backend process died (exit code {process.exitcode})"
+                        error = death_of(process)
                     break
+                if final is not None or error is not None or invalid is not None:
+                    break  # answered: a helper or grandchild still holding on is killed below, not waited for
                 continue
             if not process.is_alive() and not parent_conn.poll(0):
-                process.join(0.1)
                 if final is None and error is None:
-                    error = f"backend process died (exit code {process.exitcode})"
+                    error = death_of(process)
                 break
     except KeyboardInterrupt:  # Ctrl-C in the thread that runs this: keep what was found
         INTERRUPT.set()
         stopped_by = "interrupted"
     finally:
         if process.is_alive():
-            _kill_group(process)
+            if final is not None or error is not None or invalid is not None:
+                process.join(0.05)  # it has answered and is on its way out
+            if process.is_alive():
+                _kill_group(process)
+        _end_groups(groups)
         process.join(1.0)
         try:  # what the child sent before it was stopped is kept (a final record, too)
             while final is None and parent_conn.poll(0):
@@ -391,6 +494,7 @@ def run_job(
         except (EOFError, OSError):
             pass
         parent_conn.close()
+        _end_groups(groups[1:])  # groups reported in the last messages
     wall = time.monotonic() - started
     if invalid is not None:
         from trisolve.models.errors import LevelSyntaxError, TrisolveError
