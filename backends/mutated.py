@@ -12,6 +12,7 @@ Never run unless asked for by name.
 from __future__ import annotations
 
 import dataclasses
+import os
 from typing import Any
 
 from .base import Limits, Options, Result, SolutionSink
@@ -42,6 +43,43 @@ def split(variant: str) -> tuple[str, str]:
     return base, spec
 
 
+def _check_lp(base: str, family: str, original: str, replacement: str) -> None:
+    """A mutated ``.lp`` file must be one the base variant loads, and its replacement a readable file:
+    otherwise the run would be the unmutated encoding, silently."""
+    from . import registry
+    from .base import Options
+
+    name, variant = registry.split_spec(base)
+    if name != "clingo":
+        raise ValueError(f"a mutated .lp file needs a clingo base, not {base!r}")
+    translator = registry.translator("clingo", family)
+    variant = variant or registry.default_variant("clingo", family)
+    loaded = {rule for sb in (False, True) for rule in translator.rules(variant, Options(symmetry_breaking=sb))}
+    if original not in loaded:
+        raise ValueError(
+            f"mutated: {base} does not load {original!r} for {family} (it loads {', '.join(sorted(loaded))})"
+        )
+    from trisolve.models import files
+
+    try:
+        files.read_bytes(replacement, what="mutant encoding", limit=files.MAX_PLUGIN_BYTES)
+    except files.FileProblem as problem:
+        raise ValueError(f"mutated: the replacement of {original!r}: {problem}") from None
+
+
+def _check_site(mutation: Any) -> None:
+    """A hook mutation must name a translator file of the package and a line in it."""
+    from .mutation import _ROOT
+
+    path = os.path.normpath(os.path.join(_ROOT, mutation.file))
+    if not path.startswith(_ROOT + os.sep) or not os.path.isfile(path):
+        raise ValueError(f"mutated: no translator file {mutation.file!r} in the package")
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().count("\n") + 1
+    if not 1 <= mutation.line <= lines:
+        raise ValueError(f"mutated: {mutation.file} has no line {mutation.line}")
+
+
 class MutatedBackend:
     """Runs the base backend with the mutation switched on for its translation."""
 
@@ -57,9 +95,11 @@ class MutatedBackend:
         self.mutation: Mutation | None = None
         if spec.startswith(LP_PREFIX):
             original, _, replacement = spec[len(LP_PREFIX) :].partition("=")
+            _check_lp(base, family, original, replacement)
             self.lp_file = (original, replacement)
         else:
             self.mutation = Mutation.parse(spec)
+            _check_site(self.mutation)
 
     def _applied(self):
         from contextlib import ExitStack

@@ -15,7 +15,7 @@ from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import Job, RunRecord
 from trisolve.models.family import Family
 
-from .compare import Verdict, expected_for, judge
+from .compare import Finding, Verdict, expected_for, judge
 from .executors import execute, reuse_finished  # noqa: F401  (their former home: executors.py now)
 from .jsonl import Log, read_log  # noqa: F401  (their former home: jsonl.py now)
 
@@ -66,3 +66,8 @@ def judge_all(instances: Sequence[Instance], records: Iterable[RunRecord], use_e
         expected = expected_for(instance.path) if use_expected else None
         verdicts.append(judge(instance.family, instance.level, instance.path, by_path.get(instance.path, []), expected))
     return verdicts
+
+
+def unreadable_verdict(path: str, family: str | None, problem: Exception) -> Verdict:
+    """The ERROR verdict of a file found in a folder that could not be read as an instance."""
+    return Verdict(path, family or "?", "ERROR", None, "?", findings=(Finding("error", f"unreadable: {problem}"),))

@@ -22,6 +22,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Benchmark",
+    "Interrupted",
     "Level",
     "Report",
     "Result",
@@ -38,6 +39,7 @@ __all__ = [
 if TYPE_CHECKING:
     from .api import (
         Benchmark,
+        Interrupted,
         Level,
         Report,
         Result,

@@ -40,6 +40,18 @@ class UsageError(TrisolveError, ValueError):
     """
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C (or SIGTERM, in the command) stopped ``cross_check`` or ``benchmark`` part way.
+
+    A ``KeyboardInterrupt``, so a script or notebook stops as it would anyway; ``partial`` holds what
+    finished (a ``Report`` or a ``Benchmark`` over the finished runs only), never passed off as whole.
+    """
+
+    def __init__(self, message: str, partial: Any = None) -> None:
+        super().__init__(message)
+        self.partial = partial
+
+
 # ------------------------------------------------------------------ levels and solutions
 
 
@@ -122,18 +134,21 @@ class Solution:
 
 
 def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
-    """Parse an instance file, or an instance given as text (any string with a line break).
+    """Parse an instance file, or an instance given as text.
 
-    The family is told by the file's folder, then by its content (logic grids
-    given as text need ``family="logic"``).
+    A ``pathlib.Path`` (any ``os.PathLike``) is always a file; a ``str`` is
+    text when it holds a line break (every instance format has more than one
+    line) and a file name otherwise.  A file whose name holds a line break is
+    given as a ``pathlib.Path``.  The family is told by the file's folder,
+    then by its content (logic grids given as text need ``family="logic"``).
 
     Bad input raises ``LevelSyntaxError`` (a ``TrisolveError``) naming file and line.
     """
     started = time.monotonic()
     text = os.fspath(path_or_text)
     kind = _family(family) if family else None
-    if "\n" not in text:  # a path: every instance format has more than one line
-        # the reader refuses missing, special and oversized files (models.errors.read_instance_text)
+    if isinstance(path_or_text, os.PathLike) or "\n" not in text:
+        # the reader refuses missing, special and oversized files (models.files.read_instance_text)
         kind = kind or detect_family(text)
         model, path = kind.parse(text), text
     else:
@@ -189,16 +204,32 @@ def instance_files(paths: Iterable[str | os.PathLike]) -> list[str]:
     return found
 
 
-def _levels(levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLike], family: str | None) -> list[Level]:
-    """Levels given as Level objects, files or folders (folders expand to their instance files)."""
+def _levels(
+    levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLike],
+    family: str | None,
+    unreadable: list[tuple[str, TrisolveError]] | None = None,
+) -> list[Level]:
+    """Levels given as Level objects, files or folders (folders expand to their instance files).
+
+    With ``unreadable``, a file found inside a folder that cannot be read goes there (path, problem)
+    instead of stopping everything; a file named by itself always raises."""
+    from pathlib import Path
+
     if isinstance(levels, (Level, str, os.PathLike)):
         levels = [levels]
     out: list[Level] = []
     for item in levels:
         if isinstance(item, Level):
             out.append(item)
-        else:
-            out.extend(load(path, family) for path in instance_files([item]))
+            continue
+        inside_folder = unreadable is not None and os.path.isdir(item)
+        for path in instance_files([item]):
+            try:
+                out.append(load(Path(path), family))  # a Path: a name with a line break is still a name
+            except TrisolveError as problem:
+                if not inside_folder:
+                    raise
+                unreadable.append((path, problem))
     return out
 
 
@@ -294,6 +325,11 @@ class Result:
         return f"{self.count}" if self.complete else f"{self.count}+"
 
     @property
+    def interrupted(self) -> bool:
+        """Ctrl-C (or SIGTERM) stopped the run: what it found is here, marked incomplete."""
+        return (self.stopped_by or "").startswith("interrupted")
+
+    @property
     def count_method(self) -> str:
         """How the count was made: plain enumeration, symmetry classes, orbits expanded (``/orbits``), or what a
         counter says of itself (``stats.count_method``: dp's dynamic programs)."""
@@ -341,6 +377,7 @@ def solve(
     memory: int | None = None,
     on_solution: Callable[[Solution], None] | None = None,
     family: str | None = None,
+    started: float | None = None,
 ) -> Result:
     """Solve a level: its first solution, or every solution (``all``), or the count (``count``).
 
@@ -349,7 +386,7 @@ def solve(
     stops an enumeration after that many solutions; ``timeout`` is seconds of
     wall clock.  With ``isolate`` (the default) the run is a forked child
     with a hard kill behind the backend's own time limit, and the solver is
-    imported once in this process so that later runs start warm; without it
+    imported once in this process (from the second run on) so that later runs start warm; without it
     the run happens in this process (no kill, exceptions propagate).
     ``on_solution`` sees each solution as it is found.  ``seed`` varies the
     search (pysat, which has no seed, renumbers its variables from it);
@@ -361,17 +398,21 @@ def solve(
     ``timeout`` covers the whole run, from this call on: given a file (not a
     Level), the child parses it, so a parse that runs long is stopped too
     (the Result's ``level.model`` is then None, and ``stopped_by`` says so).
-    After Ctrl-C the run stops at once and ``stopped_by`` is ``interrupted``.
+    After Ctrl-C the run stops at once and ``stopped_by`` is ``interrupted`` (``Result.interrupted``).
+    ``started`` (a ``time.monotonic()`` value) moves the start of ``timeout`` earlier: the
+    command passes its own start, so that its whole run keeps the limit.
     """
+    if started is None:
+        started = time.monotonic()
     from trisolve.backends.base import Limits, Options, cpu_phase_times
     from trisolve.backends.runner import Job
 
-    started = time.monotonic()
     _new_request()
     if not isinstance(level, Level):
         path = os.fspath(level)
-        if "\n" in path or not isolate or backend == "auto":
-            level = load(path, family)
+        text = not isinstance(level, os.PathLike) and "\n" in path  # as ``load`` tells them apart
+        if text or not isolate or backend == "auto":
+            level = load(level, family)
         else:  # parsed in the run's child, within the time limit (_run_isolated)
             level = Level(family_of(path, family).name, None, path)
     enumerate_ = count or all
@@ -418,6 +459,10 @@ def solve(
     return _result(level, record, race_info)
 
 
+#: (backend, family) this process has run once already (``_run_isolated`` preloads their solver)
+_RAN: set[tuple[str, str]] = set()
+
+
 def _run_isolated(
     job: Any, level: Level, on_solution: Callable[[Solution], None] | None, started: float
 ) -> tuple[Level, RunRecord]:
@@ -437,7 +482,12 @@ def _run_isolated(
             on_solution(parsed[0].solution(data))
 
     load = None if parsed else (lambda: level.kind.parse(level.path))
-    registry.preload([job.backend], level.family)  # once per process: every later fork starts warm
+    if (job.backend, level.family) in _RAN:
+        # from the second run on, the solver is imported here once, and every later fork starts warm; the
+        # first run imports it in its child, under its time limit and the runner's kill (a one-off solve
+        # pays no import outside them)
+        registry.preload([job.backend], level.family)
+    _RAN.add((job.backend, level.family))
     record = run_job(job, level.model, on_solution=stream, started=started, load=load, on_level=take_level)
     if not parsed:  # stopped (or crashed) before the parse was done
         return level, replace(record, stopped_by=record.stopped_by and f"{record.stopped_by} (while parsing)")
@@ -530,8 +580,8 @@ def solve_many(
     for level in _levels(levels, family):
         result = solve(level, backend, **options)
         yield result
-        if result.stopped_by and result.stopped_by.startswith("interrupted"):
-            return  # Ctrl-C stops the batch, not just this run
+        if result.interrupted:
+            return  # Ctrl-C stops the batch, not just this run: the last Result says so
 
 
 def _new_request() -> None:
@@ -615,15 +665,27 @@ def cross_check(
     files; ``log`` appends one JSON record per run as it finishes, and
     ``resume`` skips runs already in it.  ``on_planned`` hears how many runs
     there are, ``on_record`` each record as it finishes (and whether it was reused).
+
+    A file inside a named folder that cannot be read is that instance's ERROR verdict (the others
+    are still checked); a file named by itself that cannot be read raises ``LevelSyntaxError``.
+    Ctrl-C stops every run at once and raises ``Interrupted`` (a ``KeyboardInterrupt``) whose
+    ``partial`` is the Report of the finished runs.
     """
     _new_request()
+    from trisolve.backends.runner import interrupted
+    from trisolve.crosscheck.compare import expected_for
     from trisolve.crosscheck.executors import execute
     from trisolve.crosscheck.jsonl import Log, read_log
-    from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
+    from trisolve.crosscheck.run import Instance, judge_all, plan_jobs, unreadable_verdict
 
     if resume and not log:
         raise UsageError("resume needs a log file")
-    chosen = _levels(levels, family)
+    unreadable: list[tuple[str, TrisolveError]] = []
+    chosen = _levels(levels, family, unreadable)
+    if expected:  # a bad expected.json is bad input, found before anything runs
+        for level in chosen:
+            if level.path is not None:
+                expected_for(level.path)
     instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     names: dict[str, list[str]] = {}
     for level in chosen:
@@ -651,13 +713,18 @@ def cross_check(
     finally:
         journal.close()
     verdicts = judge_all(instances, records, use_expected=expected)
-    return Report(
+    verdicts += [unreadable_verdict(path, family, problem) for path, problem in unreadable]
+    report = Report(
         tuple(verdicts),
         tuple(chosen),
         runs=len(planned),
         reused=sum(1 for job in planned if job.key in done),
         wall=time.monotonic() - started,
     )
+    if interrupted():
+        finished = sum(1 for r in records if not r.interrupted)
+        raise Interrupted(f"cross_check interrupted after {finished} of {len(planned)} runs", partial=report)
+    return report
 
 
 # ------------------------------------------------------------------ benchmarking
@@ -705,6 +772,8 @@ def benchmark(
     backends are interleaved so machine drift hits all alike.
     ``on_planned`` hears (runs, settings, backends) before the first run, ``on_run``
     each run as it finishes, ``skipped`` each default backend left out as unusable.
+    Ctrl-C stops the run in progress and raises ``Interrupted`` (a ``KeyboardInterrupt``) whose
+    ``partial`` is the Benchmark of the finished runs.
     """
     _new_request()
     from trisolve.bench.runner import Settings, plan, run_all
@@ -734,7 +803,12 @@ def benchmark(
     if on_planned is not None:
         on_planned(len(trials), settings, order)
     runs = run_all(trials, {name: FAMILIES[name] for name in chosen}, settings, on_run=on_run)
-    return Benchmark(tuple(runs), score(runs, settings, order), settings, tuple(order))
+    result = Benchmark(tuple(runs), score(runs, settings, order), settings, tuple(order))
+    from trisolve.backends.runner import interrupted
+
+    if interrupted():
+        raise Interrupted(f"benchmark interrupted after {len(runs)} of {len(trials)} runs", partial=result)
+    return result
 
 
 def bench_backends(
@@ -765,6 +839,7 @@ def bench_backends(
 
 __all__ = [
     "Benchmark",
+    "Interrupted",
     "Level",
     "Report",
     "Result",

@@ -55,7 +55,8 @@ def cli() -> None:
 
     Exit codes: 0 answered, 1 internal error or (crosscheck) disagreement,
     2 bad input or usage, 3 stopped by a limit before an answer, 130 interrupted
-    (Ctrl-C or SIGTERM: the partial result is printed).
+    (Ctrl-C or SIGTERM: the partial result is printed), 141 the output's reader
+    went away (``| head -1``: quiet, as Unix tools do).
     """
 
 

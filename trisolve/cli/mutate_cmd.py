@@ -9,9 +9,15 @@ import tempfile
 import click
 
 from .common import (
+    JOBS,
+    MAX_TIMEOUT,
+    SEED,
+    TIMEOUT,
+    FiniteRange,
     RunProgress,
     UsageProblem,
     instance_files,
+    interrupted_exit,
     load_instance,
     load_plugins,
     plugin_option,
@@ -22,6 +28,10 @@ from .generate_cmd import family_params, size_options
 
 #: Mutants are made from these backends' encodings.
 MUTABLE = ("pysat", "clingo", "cpsat")
+#: Most instances mutate generates or takes per round: each is run by every mutant still alive, so more
+#: is hours of runs (and 99,999,999,999 wrote 1.2 GB of levels in a minute before any run).
+MAX_MUTATE_INSTANCES = 10_000
+MUTATE_INSTANCES = click.IntRange(1, MAX_MUTATE_INSTANCES)
 
 
 @click.command(name="mutate")
@@ -43,28 +53,28 @@ MUTABLE = ("pysat", "clingo", "cpsat")
 @click.option(
     "--generate",
     "generate_count",
-    type=click.IntRange(min=1),
+    type=MUTATE_INSTANCES,
     default=None,
     help="Run on N generated instances instead of --levels.",
 )
 @size_options
 @click.option(
     "--retry",
-    type=click.IntRange(min=0),
+    type=click.IntRange(0, MAX_MUTATE_INSTANCES),
     default=20,
     show_default=True,
     help="Generated instances to re-try the survivors on (0: none).",
 )
 @click.option(
     "--retry-budget",
-    type=click.FloatRange(min=0),
+    type=FiniteRange(0, MAX_TIMEOUT),
     default=300.0,
     show_default=True,
     help="Seconds the re-try may take.",
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=TIMEOUT,
     default=10.0,
     show_default=True,
     help="Wall-clock limit per run, seconds.",
@@ -73,13 +83,13 @@ MUTABLE = ("pysat", "clingo", "cpsat")
     "--jobs",
     "-j",
     "parallel",
-    type=click.IntRange(min=1),
+    type=JOBS,
     default=None,
     help="Runs at a time (default: the number of cores), or workers of the local Dask cluster.",
 )
 @click.option(
     "--batch",
-    type=click.IntRange(min=1),
+    type=click.IntRange(1, MAX_MUTATE_INSTANCES),
     default=4,
     show_default=True,
     help="Instances per round; killed mutants stop after each round.",
@@ -102,7 +112,7 @@ MUTABLE = ("pysat", "clingo", "cpsat")
 )
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", default=None, metavar="ADDRESS", help="Dask scheduler; without it a local cluster.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True)
 @click.option(
     "--references",
     default=None,
@@ -123,7 +133,9 @@ MUTABLE = ("pysat", "clingo", "cpsat")
     metavar="ID",
     help="Run only the mutant with this id (as the report names it, e.g. sigils#25); repeatable.",
 )
-@click.option("--show", type=click.IntRange(min=0), default=30, show_default=True, help="Survivors listed at most.")
+@click.option(
+    "--show", type=click.IntRange(0, 1_000_000), default=30, show_default=True, help="Survivors listed at most."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
 @plugin_option
 def command(
@@ -235,6 +247,12 @@ def command(
         print_json(report.to_json())
     else:
         _print(report, show, suite_dir)
+    if report.interrupted:
+        click.echo(
+            "trisolve: INTERRUPTED: the mutants not yet run are listed as survivors and the scores are partial",
+            err=True,
+        )
+    interrupted_exit()
     unexplained = [o for o in report.outcomes if o.status == "survived" and o.reason is None]
     if unexplained or any(o.wrong_marker for o in report.outcomes):
         raise click.exceptions.Exit(1)
@@ -275,7 +293,8 @@ def _print(report, show: int, suite_dir: str | None) -> None:
         )
 
     click.echo(
-        f"mutate {report.family} --backend {report.backend}: {len(report.outcomes)} mutants, "
+        ("INTERRUPTED (partial report): " if report.interrupted else "")
+        + f"mutate {report.family} --backend {report.backend}: {len(report.outcomes)} mutants, "
         f"{len(report.instances)} instances used, {len(report.generated)} generated for survivors\n"
     )
     table("encoding file", report.table(lambda o: o.mutant.file))
@@ -314,4 +333,7 @@ def _print(report, show: int, suite_dir: str | None) -> None:
     click.echo(
         f"killing suite: {len(report.suite)} instances{where}: " + ", ".join(os.path.basename(p) for p in report.suite)
     )
-    click.echo(f"{report.runs} runs ({report.reused} reused) in {report.wall:.1f} s")
+    click.echo(
+        f"{report.runs} runs ({report.reused} reused) in {report.wall:.1f} s"
+        + ("; INTERRUPTED: partial, scores cover the runs that finished" if report.interrupted else "")
+    )

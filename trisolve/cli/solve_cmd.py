@@ -6,9 +6,9 @@ prints each Result as text or JSON, and turns the runs into one exit code.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
+from pathlib import Path
 
 import click
 
@@ -22,9 +22,12 @@ from .common import (
     SOLUTION_LIMIT,
     TIMEOUT,
     UsageProblem,
+    as_usage_problem,
+    instance_files,
     interrupted_exit,
     load_plugins,
     plugin_option,
+    process_started,
 )
 
 #: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
@@ -116,7 +119,6 @@ def command(
     """Solve each FILE (and each instance file in each DIR): the first solution, every solution
     (--all) or the count (--count). The solver is imported once; each run is a forked child
     with a hard kill behind --timeout. Exit code: the worst of the runs."""
-    from .. import api
 
     if all_ and count:
         raise UsageProblem("--all and --count cannot be used together")
@@ -127,12 +129,16 @@ def command(
         raise UsageProblem("--backend auto races for the first solution; use one backend with --all/--count")
     if svg_dir and count:
         raise UsageProblem("--svg draws the solutions shown; --count shows none (use --all)")
+    from trisolve.models import files as io
+
     memory = _memory_size(memory)
-    files = api.instance_files(paths)
+    files = instance_files(paths)  # this command's inputs: --jsonl may not overwrite one
     many = len(files) > 1
     render_options = {"colour": sys.stdout.isatty() if colour is None else colour}
-    log = open(jsonl, "w", encoding="utf-8") if jsonl else None
+    with as_usage_problem():
+        log = io.Output(jsonl, what="--jsonl file") if jsonl else None
     worst = EXIT_OK
+    started = process_started()  # the first instance's --timeout counts from the command's start
     try:
         for index, path in enumerate(files):
             if many and not as_json:
@@ -155,13 +161,18 @@ def command(
                 render_options=render_options,
                 many=many,
                 svg_dir=svg_dir,
+                started=started,
             )
+            started = None
             worst = max(worst, code, key=_SEVERITY.__getitem__)
             if code == EXIT_INTERRUPTED:  # Ctrl-C: what finished is printed; the rest is not started
                 break
     finally:
         if log is not None:
             log.close()
+    if log is not None and log.failed is not None:  # the answers are printed; the file is not whole
+        click.echo(f"trisolve: {log.failed}", err=True)
+        worst = max(worst, EXIT_USAGE, key=_SEVERITY.__getitem__)
     interrupted_exit()
     if worst:
         raise click.exceptions.Exit(worst)
@@ -169,18 +180,30 @@ def command(
 
 def _memory_size(text: str | None) -> int | None:
     """Bytes from "12G", "800M", "64K" or a plain number of bytes."""
+    import math
+
+    from trisolve.models.errors import shorten
+
     if text is None:
         return None
     units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
     spec = text.strip().upper().removesuffix("B").removesuffix("I")
     scale = units.get(spec[-1:], 1)
+    shown = shorten(text, 30)
     try:
-        size = int(float(spec[:-1] if spec[-1:] in units else spec) * scale)
+        number = float(spec[:-1] if spec[-1:] in units else spec)
     except ValueError:
-        raise UsageProblem(f"--memory {text!r}: expected a size such as 12G, 800M or 1000000") from None
+        raise UsageProblem(f"--memory {shown!r}: expected a size such as 12G, 800M or 1000000") from None
+    if not math.isfinite(number) or number * scale > MAX_MEMORY:
+        raise UsageProblem(f"--memory {shown!r}: expected a finite size, at most 1024T")
+    size = int(number * scale)
     if size <= 0:
-        raise UsageProblem(f"--memory {text!r}: must be positive")
+        raise UsageProblem(f"--memory {shown!r}: must be positive")
     return size
+
+
+#: Largest --memory accepted: 1024 TiB, far past any machine, and a finite number.
+MAX_MEMORY = 1 << 50
 
 
 def _solve_one(
@@ -202,9 +225,11 @@ def _solve_one(
     render_options: dict,
     many: bool,
     svg_dir: str | None = None,
+    started: float | None = None,
 ) -> int:
     """Solve one instance and print it; returns its exit code (bad input among many is reported, not raised)."""
     from trisolve.models.errors import TrisolveError
+    from trisolve.models.files import dumps
 
     from .. import api
 
@@ -223,7 +248,7 @@ def _solve_one(
             api.backend_name(backend_spec, kind.name)
         # the file is parsed in the run's child, so --timeout covers parsing too
         result = api.solve(
-            path,
+            Path(path),  # a path, even with a line break in its name
             backend_spec,
             family=kind.name,
             count=count,
@@ -236,6 +261,7 @@ def _solve_one(
             sat_command=sat_command,
             memory=memory,
             on_solution=on_solution,
+            started=started,
         )
     except TrisolveError as problem:
         if not many:
@@ -251,11 +277,9 @@ def _solve_one(
     if result.error:
         click.echo(f"trisolve: {result.backend} failed: {result.error}", err=True)
     record = result.to_json(solutions=all_ or not enumerate_)
-    if log is not None:
-        log.write(json.dumps(record) + "\n")
-        log.flush()
+    line = dumps(record) + "\n"
     if as_json:
-        sys.stdout.write(json.dumps(record) + "\n")
+        sys.stdout.write(line)
     else:
         click.echo(level.describe() if level.model is not None else f"{path}: not parsed within the time limit")
         if result.solutions and (not enumerate_ or (count and result.complete and result.count == 1)):
@@ -276,6 +300,11 @@ def _solve_one(
         click.echo(
             f"trisolve: solution {i + 1} from {result.backend} is INVALID: " + "; ".join(violations[:5]), err=True
         )
+    if log is not None:  # after the answer is printed: a full disk must not cost the answer
+        try:
+            log.write(line)
+        except TrisolveError:
+            pass  # kept in log.failed, reported once at the end
     return _exit_code(result, limit)
 
 
