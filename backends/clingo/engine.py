@@ -163,8 +163,9 @@ def shuffled_facts(facts: str, seed: int) -> str:
 
 #: How often the search thread looks at the stop flag while clasp searches.
 POLL_SECONDS = 0.05
-#: How long a run waits, past its deadline, for the search thread to report statistics.
-GRACE_SECONDS = 0.5
+#: How long a run waits, past its deadline, for the search thread to report statistics: less than the
+#: runner's kill margin (``runner.GRACE_FIXED``), so the run's own record (its count so far) comes first.
+GRACE_SECONDS = 0.15
 
 
 class _Search:
