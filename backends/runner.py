@@ -270,8 +270,10 @@ def _child(
 
         from . import registry
 
-        for plugin in plugins:  # a Dask worker's runs load the --plugin files here, under the run's limit
-            registry.load_plugin(plugin)
+        if plugins:  # a Dask worker's runs load the --plugin files here, under the run's limit
+            for plugin in plugins:
+                registry.load_plugin(plugin)
+            conn.send(("plugins", None))
         if load is not None:
             began = time.monotonic()
             try:
@@ -394,6 +396,7 @@ def run_job(
     group the backend reported (``track_group``) are killed: no helper outlives its run.
     """
     started = time.monotonic() if started is None else started
+    plugins = tuple(plugins)
     if INTERRUPT.is_set():
         return record_of(
             job,
@@ -405,7 +408,7 @@ def run_job(
         )
     context = multiprocessing.get_context("fork")
     parent_conn, child_conn = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(job, level, child_conn, started, load, tuple(plugins)), daemon=True)
+    process = context.Process(target=_child, args=(job, level, child_conn, started, load, plugins), daemon=True)
     with _FORK_LOCK:
         process.start()
     try:  # also here, not only in the child: a kill right after the fork must find the group
@@ -414,6 +417,7 @@ def run_job(
         pass
     child_conn.close()
     groups: list[int] = [process.pid]
+    plugins_loaded = not plugins
     if grace is None and job.limits.time is not None:
         grace = grace_for(job.limits.time)
     hard_deadline = None if job.limits.time is None else started + job.limits.time + grace
@@ -427,7 +431,7 @@ def run_job(
     stopped_by: str | None = None
 
     def take(message: tuple) -> None:
-        nonlocal streamed, proved, final, error, invalid
+        nonlocal streamed, proved, final, error, invalid, plugins_loaded
         kind = message[0]
         if kind == "count":
             proved = max(proved, message[1])
@@ -447,6 +451,8 @@ def run_job(
             invalid = message[1]
         elif kind == "group":
             groups.append(message[1])
+        elif kind == "plugins":
+            plugins_loaded = True
 
     try:
         while True:
@@ -503,6 +509,8 @@ def run_job(
         raise LevelSyntaxError(file, line, message, column) if file is not None else TrisolveError(message)
     if final is not None:  # the child finished: its record stands, even if Ctrl-C came after
         return dataclasses.replace(RunRecord.from_json(final), solutions=tuple(solutions), wall=wall)
+    if not plugins_loaded and error is None and stopped_by == "killed at time limit":
+        error = "the --plugin files did not load within the time limit (a plugin that hangs when loaded)"
     # Killed, crashed or stopped: keep what was streamed (or proved), never call it complete.
     found = max(streamed, proved)
     return record_of(

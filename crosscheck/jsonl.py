@@ -8,9 +8,9 @@ run-record journal on top.
 What a journal may hold, and what is refused (``FileProblem``, exit 2, naming
 the file and line):
 
-* a line torn by a kill: not JSON, and either the last line with no newline
-  or an object cut short (it starts with ``{"``; an append closed it with a
-  newline instead of cutting it off) -- skipped;
+* a line torn by a kill: a record's start (``{"``) that ends early -- the
+  last line, or one an append closed with a newline instead of cutting it
+  off -- skipped;
 * any other line that is not JSON (binary data, a user's text): the file is
   not a journal -- refused, and nothing is appended to it;
 * JSON that trisolve never writes (``NaN``, 5,000-digit numbers, deep
@@ -54,26 +54,27 @@ _REQUIRED = tuple(RECORD_FIELDS)[:9]
 STATUSES = ("sat", "unsat", "unknown")
 
 
-def _torn(raw: bytes, ended: bool) -> bool:
-    """A line a kill cut short: the last one, with no newline, or an object's start left by such a cut."""
-    return not ended or raw.lstrip().startswith(b'{"')
+def _torn(raw: bytes, problem: str = "") -> bool:
+    """A line a kill cut short: a record's start (``{"``, no NUL byte) that ends early, not a whole value
+    followed by more (``Extra data``).  Anything else that is not JSON is not a journal's."""
+    return raw.lstrip().startswith(b'{"') and b"\x00" not in raw and "Extra data" not in problem
 
 
 def read_numbered(path: str, what: str = "journal") -> Iterator[tuple[int, Any]]:
     """(line number, JSON value) for each line; torn lines skipped, any other bad line refused."""
-    for number, raw, ended in files.iter_lines(path, what=what):
+    for number, raw, _ in files.iter_lines(path, what=what):
         if not raw.strip():
             continue
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
-            if _torn(raw, ended):
+            if _torn(raw):
                 continue
             raise FileProblem(path, number, f"not UTF-8 text: not a trisolve {what}") from None
         try:
             yield number, files.parse_json(text, path, number)
-        except NotJson:
-            if _torn(raw, ended):
+        except NotJson as problem:
+            if _torn(raw, problem.message):
                 continue
             raise FileProblem(path, number, f"not a JSON line: not a trisolve {what} (give another file)") from None
 
@@ -91,10 +92,10 @@ def record_from_line(data: Any, path: str, line: int) -> RunRecord:
         raise FileProblem(path, line, f"run record status must be one of {', '.join(STATUSES)}")
     for number, solution in enumerate(data.get("solutions", ()), 1):
         if type(solution) is not dict:
-            raise FileProblem(path, line, f"run record solution {number} is not an object")
+            raise FileProblem(path, line, f"run record field 'solutions': solution {number} is not an object")
     for name, value in data.get("times", {}).items():
         if type(value) not in (int, float):
-            raise FileProblem(path, line, f"run record time {shorten(name, 40)!r} is not a number")
+            raise FileProblem(path, line, f"run record field 'times': {shorten(name, 40)!r} is not a number")
     return RunRecord.from_json(data)
 
 
@@ -118,10 +119,10 @@ def check_journal(path: str) -> None:
 
     if not os.path.isfile(path) or os.path.getsize(path) == 0:
         return
-    for number, raw, ended in files.iter_lines(path, what="journal", limit=files.MAX_LINE_BYTES):
+    for number, raw, _ in files.iter_lines(path, what="journal", limit=files.MAX_LINE_BYTES):
         if not raw.strip():
             continue
-        if _torn(raw, ended) and raw.lstrip().startswith(b"{"):
+        if _torn(raw):
             return
         try:
             value = files.parse_json(raw.decode("utf-8"), path, number)

@@ -72,8 +72,10 @@ def write_generated(generated: Generated, folder: str, stem: str) -> str:
         "solution": generated.solution.to_json(),
     }
     # each written whole through a temporary file: a kill mid-write leaves the old file or none, never half
-    files.write_text(os.path.join(folder, stem + ".solution.json"), files.dumps(sidecar, indent=1) + "\n")
-    files.write_text(path, generated.text, what="generated level")
+    # ``updating``: the generator's own files, which a campaign reads back and rewrites when a kill tore them
+    sidecar_text = files.dumps(sidecar, indent=1) + "\n"
+    files.write_text(os.path.join(folder, stem + ".solution.json"), sidecar_text, updating=True)
+    files.write_text(path, generated.text, what="generated level", updating=True)
     return path
 
 

@@ -133,7 +133,11 @@ def _open_regular(path: str, what: str) -> int:
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
-        raise FileProblem(path, None, os_problem(exc, what)) from None
+        try:  # a socket cannot be opened at all (ENXIO): say what it is
+            problem = kind_problem(os.stat(path).st_mode, what)
+        except OSError:
+            problem = None
+        raise FileProblem(path, None, problem or os_problem(exc, what)) from None
     except ValueError:  # a NUL byte in the name
         raise FileProblem(shorten(repr(path)), None, "not a file name (holds a NUL byte)") from None
     try:

@@ -541,6 +541,9 @@ def validate(level: Level, solution: Solution) -> list[Violation]:
             continue
         cover.update(cells)
         used[placement.piece] += 1
+        if not cells:  # the referee takes any solution: an empty placement is a broken rule, not a crash
+            violations.append(Violation("cells", f"placement {number} ({placement.piece}) covers no cell"))
+            continue
         if len(set(cells)) != len(cells):
             violations.append(Violation("cells", f"placement {number} ({placement.piece}) lists a cell twice"))
             continue

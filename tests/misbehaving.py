@@ -11,7 +11,8 @@
 * ``late``        answers, then refuses to exit (a non-daemon thread sleeping 300 s).
 
 Every process it starts appends its pid to the file TRISOLVE_PIDFILE names (when set), so a test can
-tell whether any outlived the command.
+tell whether any outlived the command.  With TRISOLVE_LOAD_TRAP set (``hang`` or ``die``), loading the
+file inside a Dask worker hangs, or kills the process loading it.
 """
 
 from __future__ import annotations
@@ -85,3 +86,27 @@ if __name__ == "trisolve_plugin":  # run by --plugin
     from trisolve.backends import registry
 
     registry.register("misbehave", BACKEND)
+
+
+def _in_a_dask_worker() -> bool:
+    """A Dask worker (or a run forked from one): started by multiprocessing's spawn, never the command."""
+    try:
+        with open(f"/proc/{os.getpid()}/cmdline", "rb") as cmdline:
+            return b"multiprocessing.spawn" in cmdline.read()
+    except OSError:
+        return False
+
+
+# TRISOLVE_LOAD_TRAP=hang|die: loading this plugin inside a Dask worker hangs, or kills the process loading it
+if __name__ == "trisolve_plugin" and _in_a_dask_worker():
+    _trap = os.environ.get("TRISOLVE_LOAD_TRAP", "")
+    if _trap:
+        _note(os.getpid())
+        folder = os.environ.get("TRISOLVE_TEST_FOLDER")
+        if folder:
+            with open(os.path.join(folder, "loads"), "a", encoding="ascii") as handle:
+                handle.write(f"{os.getpid()}\n")
+    if _trap == "hang":
+        time.sleep(3600)
+    elif _trap == "die":
+        os.kill(os.getpid(), signal.SIGKILL)

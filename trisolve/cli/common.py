@@ -64,6 +64,11 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
         return code if isinstance(code, int) else 0
     except click.exceptions.Exit as done:
         return done.exit_code
+    except click.UsageError as problem:  # one line, as every bad input is (not click's usage block)
+        command = problem.ctx.command_path if problem.ctx is not None else "trisolve"
+        hint = f" (see {command} --help)" if problem.ctx is not None else ""
+        click.echo(f"{command}: {problem.format_message()}{hint}", err=True)
+        return EXIT_USAGE
     except click.ClickException as problem:
         problem.show()
         return problem.exit_code if problem.exit_code != 1 else EXIT_USAGE

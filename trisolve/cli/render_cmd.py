@@ -191,7 +191,7 @@ def _solve(level: api.Level, backend_spec: str | None, timeout: float | None) ->
     with as_usage_problem():
         result = api.solve(level, backend_spec, timeout=timeout, started=process_started())
     if result.interrupted:  # Ctrl-C or SIGTERM: nothing is drawn, and it is not "no solution"
-        click.echo(f"trisolve: interrupted: {result.backend} found no solution before it; nothing drawn", err=True)
+        click.echo(f"trisolve: interrupted before {result.backend} found a solution; nothing drawn", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if result.error and not result.solutions:
         _fail(f"{result.backend} failed: {result.error}")
