@@ -434,6 +434,8 @@ def write_text(path: str | os.PathLike, text: str, *, what: str = "file", updati
 def write_bytes(path: str | os.PathLike, data: bytes, *, what: str = "file", updating: bool = False) -> None:
     path = os.fspath(path)
     existing = _writable_target(path, what, regular_only=False, may_be_input=updating)
+    if existing and os.path.islink(path):  # the file the link names is rewritten, and the link kept
+        path = os.path.realpath(path)
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise FileProblem(path, None, f"cannot write: {_missing_folder(folder)}")

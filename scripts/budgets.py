@@ -12,6 +12,7 @@ script writes): the runner's kill alone has to hold the budget.
 
     python scripts/budgets.py                      # every usable backend, T = 2 s, 3 rounds
     python scripts/budgets.py --timeout 2 --timeout 10 --repeat 5 --backends pysat,clingo
+    python scripts/budgets.py --python OTHER/bin/python --python .venv/bin/python   # before and after
 """
 
 from __future__ import annotations
@@ -66,8 +67,8 @@ def usable_backends() -> list[str]:
     return found
 
 
-def one_run(backend: str, frame: str, timeout: float, plugin: str) -> dict:
-    argv = [sys.executable, "-m", "trisolve", "solve", frame, "--count", "--timeout", f"{timeout:g}", "--json"]
+def one_run(backend: str, frame: str, timeout: float, plugin: str, python: str = sys.executable) -> dict:
+    argv = [python, "-m", "trisolve", "solve", frame, "--count", "--timeout", f"{timeout:g}", "--json"]
     argv += ["--backend", "sleeper" if backend == "runner" else backend]
     if backend == "runner":
         argv += ["--plugin", plugin]
@@ -94,7 +95,14 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, action="append", help="seconds (repeatable; default 2)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--backends", default=None, help="comma-separated (default: every usable one, and runner)")
+    parser.add_argument(
+        "--python",
+        action="append",
+        help="interpreters with trisolve installed, compared side by side (repeatable; default: this one), "
+        "e.g. a checkout of main against this branch",
+    )
     args = parser.parse_args()
+    pythons = args.python or [sys.executable]
     timeouts = args.timeout or [2.0]
     backends = args.backends.split(",") if args.backends else [*usable_backends(), "runner"]
 
@@ -109,25 +117,30 @@ def main() -> None:
             handle.write(FRAME)
         with open(plugin, "w", encoding="utf-8") as handle:
             handle.write(SLEEPER)
+        for number, python in enumerate(pythons):
+            if len(pythons) > 1:
+                print(f"# python {number}: {python}")
         print(
             f"{'backend':10} {'T':>5} {'wall med':>9} {'wall max':>9} {'over med':>9} {'over max':>9} "
             f"{'allowed':>8} {'held':>5} {'cpu med':>8}  stopped by"
         )
         for timeout in timeouts:
-            runs: dict[str, list[dict]] = {b: [] for b in backends}
+            rows = [(b, n) for b in backends for n in range(len(pythons))]
+            runs: dict[tuple[str, int], list[dict]] = {row: [] for row in rows}
             for _ in range(args.repeat):
-                for backend in backends:  # interleaved: drift hits every backend alike
-                    runs[backend].append(one_run(backend, frame, timeout, plugin))
+                for backend, number in rows:  # interleaved: drift hits every backend (and interpreter) alike
+                    runs[backend, number].append(one_run(backend, frame, timeout, plugin, pythons[number]))
             allowed = 1.0 + 0.1 * timeout
-            for backend in backends:
-                walls = [r["wall"] for r in runs[backend]]
+            for backend, number in rows:
+                label = backend if len(pythons) == 1 else f"{backend}@{number}"
+                walls = [r["wall"] for r in runs[backend, number]]
                 over = [w - timeout for w in walls]
                 held = "yes" if max(over) <= allowed else "NO"
-                stops = sorted({str(r["stopped_by"]) for r in runs[backend]})
+                stops = sorted({str(r["stopped_by"]) for r in runs[backend, number]})
                 print(
-                    f"{backend:10} {timeout:5g} {statistics.median(walls):9.2f} {max(walls):9.2f} "
+                    f"{label:10} {timeout:5g} {statistics.median(walls):9.2f} {max(walls):9.2f} "
                     f"{statistics.median(over):9.2f} {max(over):9.2f} {allowed:8.2f} {held:>5} "
-                    f"{statistics.median(r['cpu'] for r in runs[backend]):8.2f}  {'; '.join(stops)}"
+                    f"{statistics.median(r['cpu'] for r in runs[backend, number]):8.2f}  {'; '.join(stops)}"
                 )
 
 

@@ -455,7 +455,7 @@ def solve(
             if isolate:
                 level, record = _run_isolated(job, level, on_solution, started)
             else:
-                record = _run_here(job, level, stream)
+                record = _run_here(job, level, stream, started)
     return _result(level, record, race_info)
 
 
@@ -494,15 +494,18 @@ def _run_isolated(
     return parsed[0], record
 
 
-def _run_here(job: Any, level: Level, stream: Callable[[Any], None]) -> RunRecord:
+def _run_here(job: Any, level: Level, stream: Callable[[Any], None], started: float) -> RunRecord:
     from dataclasses import replace
 
     from trisolve.backends import registry
     from trisolve.backends.runner import record_from_result
 
-    started, cpu = time.monotonic(), time.process_time()
+    limits = job.limits
+    if limits.time is not None:  # the limit counts from ``started``, as in a child
+        limits = replace(limits, time=max(limits.time - (time.monotonic() - started), 1e-3))
+    cpu = time.process_time()
     result = registry.get(job.backend, level.family).run(
-        level.model, job.limits, job.options, on_solution=lambda s: stream(s.to_json())
+        level.model, limits, job.options, on_solution=lambda s: stream(s.to_json())
     )
     record = record_from_result(job, result, time.monotonic() - started)
     return replace(record, cpu=time.process_time() - cpu)
