@@ -288,7 +288,11 @@ def _child(
         limits = job.limits
         if limits.time is not None:
             limits = replace(limits, time=limits.time - (time.monotonic() - started))
-        backend = registry.get(job.backend, job.family)
+        try:  # after the level is read: a bad file is refused before any solver library is imported
+            backend = registry.get(job.backend, job.family)
+        except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as no:
+            conn.send(("unusable", f"{no}"))
+            return
 
         def stream(solution: Any) -> None:
             if job.keep_solutions:
@@ -423,6 +427,7 @@ def run_job(
     hard_deadline = None if job.limits.time is None else started + job.limits.time + grace
 
     invalid: tuple | None = None
+    unusable: str | None = None
     solutions: list = []
     streamed = 0
     proved = 0  # the largest lower bound a count-only backend reported
@@ -431,7 +436,7 @@ def run_job(
     stopped_by: str | None = None
 
     def take(message: tuple) -> None:
-        nonlocal streamed, proved, final, error, invalid, plugins_loaded
+        nonlocal streamed, proved, final, error, invalid, plugins_loaded, unusable
         kind = message[0]
         if kind == "count":
             proved = max(proved, message[1])
@@ -453,6 +458,8 @@ def run_job(
             groups.append(message[1])
         elif kind == "plugins":
             plugins_loaded = True
+        elif kind == "unusable":
+            unusable = message[1]
 
     try:
         while True:
@@ -476,7 +483,7 @@ def run_job(
                     if final is None and error is None:
                         error = death_of(process)
                     break
-                if final is not None or error is not None or invalid is not None:
+                if final is not None or error is not None or invalid is not None or unusable is not None:
                     break  # answered: a helper or grandchild still holding on is killed below, not waited for
                 continue
             if not process.is_alive() and not parent_conn.poll(0):
@@ -488,7 +495,7 @@ def run_job(
         stopped_by = "interrupted"
     finally:
         if process.is_alive():
-            if final is not None or error is not None or invalid is not None:
+            if final is not None or error is not None or invalid is not None or unusable is not None:
                 process.join(0.05)  # it has answered and is on its way out
             if process.is_alive():
                 _kill_group(process)
@@ -507,6 +514,8 @@ def run_job(
 
         file, line, message, column = invalid
         raise LevelSyntaxError(file, line, message, column) if file is not None else TrisolveError(message)
+    if unusable is not None:
+        raise UnusableBackend(unusable)
     if final is not None:  # the child finished: its record stands, even if Ctrl-C came after
         return dataclasses.replace(RunRecord.from_json(final), solutions=tuple(solutions), wall=wall)
     if not plugins_loaded and error is None and stopped_by == "killed at time limit":
@@ -523,6 +532,11 @@ def run_job(
         stopped_by=stopped_by,
         error=error,
     )
+
+
+class UnusableBackend(Exception):
+    """The run's backend could not be made (unknown variant, missing library): found in the child, after
+    the level was read, and raised by ``run_job`` (the library turns it into its usage error)."""
 
 
 def record_of(job: Job, **fields: Any) -> RunRecord:

@@ -377,3 +377,74 @@ def test_a_junk_file_in_a_folder_is_its_own_error_and_the_rest_are_checked(cli, 
     assert "junk" in done.stdout and "ERROR" in done.stdout and "agree" in done.stdout
     named = cli("crosscheck", folder / "junk.txt", "--backends", "pysat:totalizer", "--family", "hexiom")
     refused(named, "junk.txt")
+
+
+@pytest.mark.slow
+def test_a_minimise_folder_that_cannot_be_made_keeps_the_table(cli, tmp_path):
+    """The disagreement is found, shrunk and printed; only writing it fails: one line, exit 2."""
+    (tmp_path / "afile").write_text("x")
+    plugin = os.path.join(ROOT, "docs", "examples", "my_hexiom_cnf.py")
+    done = cli(
+        "crosscheck", level_path("hexiom", "level10"), "--plugin", plugin, "--backends", "pysat:totalizer,mine",
+        "--no-expected", "--minimize", "--minimize-dir", tmp_path / "afile" / "min",
+    )  # fmt: skip
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert "complete counts differ" in done.stdout and "VERDICT: FAILED" in done.stdout
+    assert "afile" in done.stderr and "not written" in done.stderr and "Traceback" not in done.stderr
+
+
+# ------------------------------------------------------------------ smaller edges
+
+
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["solve", HEXIOM, "--backend", "mutated:clingo:count~lp:nonesuch.lp=/etc/hostname"], "does not load"),
+        (["solve", HEXIOM, "--backend", "mutated:clingo:count~lp:hexiom_count.lp=/dev/zero"], "is a device"),
+        (["solve", HEXIOM, "--backend", "mutated:pysat:totalizer~drop-group@backends/nope.py:3[x]"], "no translator"),
+        (["solve", HEXIOM, "--backend", "dp", "--memory", "inf"], "--memory"),
+        (["solve", HEXIOM, "--backend", "dp", "--memory", "1e400G"], "--memory"),
+        (["render", HEXIOM, "--solve", "--timeout", "inf", "-o", "x.svg"], "--timeout"),
+        (["mutate", "hexiom", "--backend", "pysat", "--timeout", "nan"], "--timeout"),
+        (["mutate", "hexiom", "--backend", "pysat", "--timeout", "inf"], "--timeout"),
+        (["mutate", "hexiom", "--backend", "pysat", "--generate", "99999999999"], "--generate"),
+        (["mutate", "hexiom", "--backend", "pysat", "--jobs", "10000"], "--jobs"),
+        (["mutate", "hexiom", "--backend", "pysat", "--retry-budget", "inf"], "--retry-budget"),
+    ],
+    ids=["lp-not-loaded", "lp-device", "site-missing", "memory-inf", "memory-huge", "render-inf", "mutate-nan",
+         "mutate-inf", "mutate-generate", "mutate-jobs", "mutate-budget"],
+)  # fmt: skip
+def test_an_absurd_name_or_number_is_one_line_exit_2(cli, args, fragment):
+    refused(cli(*args), fragment)
+
+
+def test_output_into_a_pipe_that_closes_stops_quietly():
+    """``trisolve ... | head -1``: the reader goes away; trisolve exits 141 (128 + SIGPIPE), saying nothing."""
+    import sys
+
+    writer = subprocess.Popen(
+        [sys.executable, "-m", "trisolve", "solve", HEXIOM, "--all", "--backend", "pysat"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    writer.stdout.readline()
+    writer.stdout.close()  # as head -1 does
+    err = writer.stderr.read().decode()
+    assert writer.wait(timeout=60) == 141 and err == "", err
+
+
+@pytest.mark.parametrize("backend", ["pysat", "clingo", "cpsat", "dp"])
+def test_a_bad_level_is_refused_before_any_solver_library_is_imported(tmp_path, backend):
+    import sys
+
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3x3\nL J Q\n")
+    code = (
+        "import sys, trisolve\n"
+        "try:\n"
+        f"    trisolve.solve({str(bad)!r}, {backend!r}, family='sigils')\n"
+        "except trisolve.api.LevelSyntaxError as problem:\n"
+        "    print('refused', problem.line)\n"
+        "print(sorted(m for m in ('pysat', 'clingo', 'ortools', 'numpy') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.stdout.split("\n")[:2] == ["refused 2", "[]"], (done.stdout, done.stderr)

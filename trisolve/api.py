@@ -248,6 +248,16 @@ def backend_name(spec: str | None, family: str) -> str:
         raise UsageError(str(problem)) from None
 
 
+def _resolved(spec: str | None, family: str) -> str:
+    """The full ``backend:variant`` a spec stands for, without making the backend (no solver import)."""
+    from trisolve.backends import registry
+
+    try:
+        return registry.resolve(spec or FAMILIES[family].default_backend, family)
+    except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
+        raise UsageError(str(problem)) from None
+
+
 def backend_names(specs: Sequence[str], family: str) -> list[str]:
     """A backends list made full (a bare name means all its variants); empty: every registered variant."""
     from trisolve.backends import registry
@@ -447,7 +457,9 @@ def solve(
         with cpu_phase_times():
             record, race_info = _race(level, limits, options, sat_command, started)
     else:
-        name = backend_name(backend, level.family)
+        # a file not parsed yet is read in the child before the backend is made (and its solver imported):
+        # here the name is only resolved, and the child refuses an unusable backend after reading the file
+        name = _resolved(backend, level.family) if level.model is None else backend_name(backend, level.family)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
         job = Job(level.run_path, level.family, name, limits, options)
@@ -470,7 +482,7 @@ def _run_isolated(
     from dataclasses import replace
 
     from trisolve.backends import registry
-    from trisolve.backends.runner import run_job
+    from trisolve.backends.runner import UnusableBackend, run_job
 
     parsed: list[Level] = [level] if level.model is not None else []
 
@@ -488,7 +500,10 @@ def _run_isolated(
         # pays no import outside them)
         registry.preload([job.backend], level.family)
     _RAN.add((job.backend, level.family))
-    record = run_job(job, level.model, on_solution=stream, started=started, load=load, on_level=take_level)
+    try:
+        record = run_job(job, level.model, on_solution=stream, started=started, load=load, on_level=take_level)
+    except UnusableBackend as problem:
+        raise UsageError(str(problem)) from None
     if not parsed:  # stopped (or crashed) before the parse was done
         return level, replace(record, stopped_by=record.stopped_by and f"{record.stopped_by} (while parsing)")
     return parsed[0], record

@@ -244,9 +244,8 @@ def _solve_one(
     try:
         kind = api.family_of(path, family)
         render_options = {k: v for k, v in render_options.items() if k in kind.render_options}
-        if backend_spec != "auto":  # checked before anything prints
-            api.backend_name(backend_spec, kind.name)
-        # the file is parsed in the run's child, so --timeout covers parsing too
+        # the file is parsed in the run's child, so --timeout covers parsing too, and before the backend is
+        # made there (its solver imported): a bad file is refused at once; an unusable backend, before any output
         result = api.solve(
             Path(path),  # a path, even with a line break in its name
             backend_spec,
