@@ -1,12 +1,14 @@
-"""The ``mutated`` backend: a shipped backend with one mutation applied (``trisolve mutate`` runs it).
+"""A shipped backend with one mutation applied (``trisolve mutate`` runs it), named ``mutated:<spec>``.
 
-Its variant is ``<backend>:<variant>~<mutation>``, e.g.
+The spec is ``<backend>:<variant>~<mutation>``, e.g.
 ``mutated:pysat:totalizer~drop-group@backends/pysat/hexiom.py:71[locked tiles]``
 (a translator hook, see ``backends/mutation.py``) or
 ``mutated:clingo:count~lp:hexiom_count.lp=/path/to/mutant.lp`` (the named
 ``.lp`` file replaced by a mutant file).  The whole mutation travels in the
 name, so a forked child or a Dask worker rebuilds it from the job alone.
-Never run unless asked for by name.
+It is not a backend of its own (the registry lists no ``mutated``): like
+``/orbits``, the prefix wraps the backend named after it, and the registry's
+``get`` builds the wrapper.
 """
 
 from __future__ import annotations
@@ -15,56 +17,49 @@ import dataclasses
 import os
 from typing import Any
 
+from ..models.errors import UsageError, shorten
 from .base import Limits, Options, Result, SolutionSink
-from .catalog import Catalog
 
+#: What a mutated backend's name starts with.
+PREFIX = "mutated:"
 #: Marks a replaced ASP rules file in a mutation spec.
 LP_PREFIX = "lp:"
 
 
-def catalog(family: str) -> Catalog:
-    """Any family: the base backend named in the variant says whether it really handles it."""
-    return Catalog(default="", variants={"": "a shipped backend with one mutation: BACKEND:VARIANT~MUTATION"})
+def is_mutated(spec: str) -> bool:
+    return spec.startswith(PREFIX)
 
 
-def available() -> str | None:
-    return None
+def split(spec: str) -> tuple[str, str]:
+    """``"mutated:pysat:totalizer~SPEC"`` -> ``("pysat:totalizer", "SPEC")``."""
+    base, sep, change = spec.removeprefix(PREFIX).partition("~")
+    if not is_mutated(spec) or not sep or not base or not change:
+        raise UsageError(f"a mutated backend is named mutated:BACKEND:VARIANT~MUTATION, not {shorten(spec)!r}")
+    return base, change
 
 
-def make(family: str, variant: str) -> MutatedBackend:
-    return MutatedBackend(family, variant)
+def base(spec: str) -> str:
+    """The backend a mutated spec mutates: ``"mutated:pysat:totalizer~SPEC"`` -> ``"pysat:totalizer"``."""
+    return split(spec)[0]
 
 
-def split(variant: str) -> tuple[str, str]:
-    """``"pysat:totalizer~SPEC"`` -> ``("pysat:totalizer", "SPEC")``."""
-    base, sep, spec = variant.partition("~")
-    if not sep or not base or not spec:
-        raise ValueError(f"a mutated backend is named mutated:BACKEND:VARIANT~MUTATION, not {variant!r}")
-    return base, spec
-
-
-def _check_lp(base: str, family: str, original: str, replacement: str) -> None:
-    """A mutated ``.lp`` file must be one the base variant loads, and its replacement a readable file:
+def _check_lp(base: Any, original: str, replacement: str) -> None:
+    """A mutated rules file must be one the base backend loads, and its replacement a readable file:
     otherwise the run would be the unmutated encoding, silently."""
-    from . import registry
-    from .base import Options
-
-    name, variant = registry.split_spec(base)
-    if name != "clingo":
-        raise ValueError(f"a mutated .lp file needs a clingo base, not {base!r}")
-    translator = registry.translator("clingo", family)
-    variant = variant or registry.default_variant("clingo", family)
-    loaded = {rule for sb in (False, True) for rule in translator.rules(variant, Options(symmetry_breaking=sb))}
-    if original not in loaded:
-        raise ValueError(
-            f"mutated: {base} does not load {original!r} for {family} (it loads {', '.join(sorted(loaded))})"
+    loaded = getattr(base, "rules_loaded", None)
+    if loaded is None or not hasattr(base, "rules_replaced"):
+        raise UsageError(f"a mutated rules file needs a backend whose mutants are rules files, not {base.name}")
+    if original not in loaded():
+        raise UsageError(
+            f"mutated: {base.name} does not load {shorten(original)!r} for {base.family} "
+            f"(it loads {', '.join(sorted(loaded()))})"
         )
-    from trisolve.models import files
+    from ..models import files
 
     try:
         files.read_bytes(replacement, what="mutant encoding", limit=files.MAX_PLUGIN_BYTES)
     except files.FileProblem as problem:
-        raise ValueError(f"mutated: the replacement of {original!r}: {problem}") from None
+        raise UsageError(f"mutated: the replacement of {original!r}: {problem}") from None
 
 
 def _check_site(mutation: Any) -> None:
@@ -73,32 +68,32 @@ def _check_site(mutation: Any) -> None:
 
     path = os.path.normpath(os.path.join(_ROOT, mutation.file))
     if not path.startswith(_ROOT + os.sep) or not os.path.isfile(path):
-        raise ValueError(f"mutated: no translator file {mutation.file!r} in the package")
+        raise UsageError(f"mutated: no translator file {shorten(mutation.file)!r} in the package")
     with open(path, encoding="utf-8") as handle:
         lines = handle.read().count("\n") + 1
     if not 1 <= mutation.line <= lines:
-        raise ValueError(f"mutated: {mutation.file} has no line {mutation.line}")
+        raise UsageError(f"mutated: {shorten(mutation.file)} has no line {mutation.line}")
 
 
 class MutatedBackend:
     """Runs the base backend with the mutation switched on for its translation."""
 
-    def __init__(self, family: str, variant: str) -> None:
-        from . import registry
+    def __init__(self, family: str, spec: str, base: Any) -> None:
+        """``base`` is the backend ``split(spec)[0]`` names, ready (the registry's ``get`` makes both)."""
         from .mutation import Mutation
 
-        base, spec = split(variant)
+        change = split(spec)[1]
         self.family = family
-        self.name = f"mutated:{variant}"
-        self.base = registry.get(base, family)
+        self.name = spec
+        self.base = base
         self.lp_file: tuple[str, str] | None = None
         self.mutation: Mutation | None = None
-        if spec.startswith(LP_PREFIX):
-            original, _, replacement = spec[len(LP_PREFIX) :].partition("=")
-            _check_lp(base, family, original, replacement)
+        if change.startswith(LP_PREFIX):
+            original, _, replacement = change[len(LP_PREFIX) :].partition("=")
+            _check_lp(base, original, replacement)
             self.lp_file = (original, replacement)
         else:
-            self.mutation = Mutation.parse(spec)
+            self.mutation = Mutation.parse(change)
             _check_site(self.mutation)
 
     def _applied(self):
@@ -108,10 +103,8 @@ class MutatedBackend:
 
         stack = ExitStack()
         stack.enter_context(mutation.active(self.mutation))
-        if self.lp_file is not None:
-            from .clingo import engine
-
-            stack.enter_context(engine.replaced_encoding(*self.lp_file))
+        if self.lp_file is not None:  # a backend whose MUTANTS are "rules" loads a mutant rules file instead
+            stack.enter_context(self.base.rules_replaced(*self.lp_file))
         return stack
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from ..models.errors import UsageError
 from . import base
 from .base import Limits, Options, Result, Status
 
@@ -266,7 +267,7 @@ def _child(
 
     _GROUP_SINK = send_group
     try:
-        from trisolve.models.errors import LevelSyntaxError, TrisolveError
+        from trisolve.models.errors import LevelSyntaxError, UsageError
 
         from . import registry
 
@@ -281,7 +282,7 @@ def _child(
             except LevelSyntaxError as problem:
                 conn.send(("invalid", (problem.file, problem.line, problem.message, problem.column)))
                 return
-            except TrisolveError as problem:
+            except UsageError as problem:
                 conn.send(("invalid", (None, None, str(problem), None)))
                 return
             conn.send(("level", level, time.monotonic() - began))
@@ -510,10 +511,10 @@ def run_job(
         _end_groups(groups[1:])  # groups reported in the last messages
     wall = time.monotonic() - started
     if invalid is not None:
-        from trisolve.models.errors import LevelSyntaxError, TrisolveError
+        from trisolve.models.errors import LevelSyntaxError, UsageError
 
         file, line, message, column = invalid
-        raise LevelSyntaxError(file, line, message, column) if file is not None else TrisolveError(message)
+        raise LevelSyntaxError(file, line, message, column) if file is not None else UsageError(message)
     if unusable is not None:
         raise UnusableBackend(unusable)
     if final is not None:  # the child finished: its record stands, even if Ctrl-C came after
@@ -534,9 +535,9 @@ def run_job(
     )
 
 
-class UnusableBackend(Exception):
+class UnusableBackend(UsageError):
     """The run's backend could not be made (unknown variant, missing library): found in the child, after
-    the level was read, and raised by ``run_job`` (the library turns it into its usage error)."""
+    the level was read, and raised by ``run_job`` (a usage error: exit 2)."""
 
 
 def record_of(job: Job, **fields: Any) -> RunRecord:
@@ -573,6 +574,15 @@ def record_from_result(
     )
 
 
+def answers(job: Job, record: RunRecord) -> bool:
+    """Whether a run answered what its job asked (``race`` takes the first that did)."""
+    if record.error is not None or record.status == Status.UNKNOWN.value:
+        return False
+    if not job.options.enumerate:
+        return True
+    return record.complete or (job.limits.solutions is not None and record.count >= job.limits.solutions)
+
+
 def race(
     jobs: Iterable[Job],
     level: Any,
@@ -582,6 +592,8 @@ def race(
 ) -> tuple[RunRecord | None, list[RunRecord]]:
     """Portfolio: run the jobs in parallel, return the first definite answer.
 
+    A first solution answers when it is sat or unsat; a count (or listing) only when it is complete or
+    reached the jobs' solution limit: a count cut short by the time limit is ``N+``, never a winner.
     The others are stopped (process groups killed) as soon as one answers.
     Returns (winner or None, all records).
     """
@@ -597,8 +609,7 @@ def race(
         try:
             record = run_job(job, level, grace=grace, stop=done.is_set, started=started)
             records[index] = record
-            answered = record.error is None and (record.status != Status.UNKNOWN.value)
-            if answered:
+            if answers(job, record):
                 with lock:
                     if not winner:
                         winner.append(record)

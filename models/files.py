@@ -33,7 +33,7 @@ import tempfile
 from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
-from .errors import MAX_FILE_BYTES, InstanceTooLarge, LevelSyntaxError, shorten
+from .errors import MAX_FILE_BYTES, InstanceTooLarge, LevelSyntaxError, TrisolveError, shorten
 
 
 class FileProblem(LevelSyntaxError):
@@ -201,8 +201,8 @@ def read_instance_text(path: str) -> str:
 # ------------------------------------------------------------------ JSON with limits
 
 
-class _Refused(ValueError):
-    pass
+class _Refused(TrisolveError, ValueError):
+    """A number or constant the JSON reader refuses (raised by its hooks, caught in ``parse_json``)."""
 
 
 def _number(text: str, kind: type) -> Any:

@@ -38,30 +38,31 @@ FRAME = (
 SLEEPER = """
 import time, types
 from trisolve.backends import registry
+from trisolve.backends.catalog import Catalog
 
 class Sleeper:
     name = "sleeper:forever"
     def run(self, level, limits, options, on_solution=None):
         time.sleep(3600)
 
+sigils = types.SimpleNamespace(CATALOG=Catalog(default="forever", variants={"forever": "ignores its time limit"}))
 registry.register("sleeper", types.SimpleNamespace(
-    VARIANTS={"sigils": {"forever": "ignores its time limit"}},
-    DEFAULT_VARIANT={"sigils": "forever"},
     available=lambda: None,
     make=lambda family, variant: Sleeper(),
+    TRANSLATORS={"sigils": sigils},
 ))
 """
 
 
 def usable_backends() -> list[str]:
+    """Every shipped backend that can count sigils here (checked without importing any solver)."""
     from trisolve.backends import registry
 
     found = []
-    for name in registry.BACKENDS:
-        try:
-            registry.get(name, "sigils")
-        except Exception:  # noqa: BLE001 - not installed here: left out, and said so
-            print(f"# {name}: not usable here, left out", file=sys.stderr)
+    for name in registry.shipped():
+        hint = registry.available(name)
+        if hint is not None or registry.catalog(name, "sigils") is None:
+            print(f"# {name}: not usable on sigils here, left out ({hint or 'no translator'})", file=sys.stderr)
             continue
         found.append(name)
     return found

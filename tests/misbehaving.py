@@ -74,12 +74,17 @@ class Misbehaving:
         return dataclasses.replace(self.inner.run(level, limits, options, on_solution), backend=self.name)
 
 
+def _translator() -> types.SimpleNamespace:
+    from trisolve.backends.catalog import Catalog
+
+    catalog = Catalog(default="grandchild", variants={v: v for v in VARIANTS}, symmetry_breaking=False)
+    return types.SimpleNamespace(CATALOG=catalog)
+
+
 BACKEND = types.SimpleNamespace(
-    VARIANTS={family: {v: v for v in VARIANTS} for family in ("hexiom", "sigils", "logic")},
-    DEFAULT_VARIANT={family: "grandchild" for family in ("hexiom", "sigils", "logic")},
-    NO_SYMMETRY_BREAKING={"hexiom", "sigils", "logic"},
     available=lambda: None,
     make=Misbehaving,
+    TRANSLATORS={family: _translator() for family in ("hexiom", "sigils", "logic")},
 )
 
 if __name__ == "trisolve_plugin":  # run by --plugin

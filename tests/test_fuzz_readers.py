@@ -194,8 +194,6 @@ def test_a_family_solution_reader_gives_an_exact_solution_or_a_value_error(famil
 @pytest.mark.parametrize("family", list(SOLUTION_LEVELS))
 def test_render_reads_a_solution_file_or_refuses_it_in_one_line(family):
     import trisolve
-    from trisolve.cli.common import UsageProblem
-    from trisolve.cli.render_cmd import read_solution
 
     level = trisolve.load(level_path(family, SOLUTION_LEVELS[family]))
 
@@ -204,9 +202,9 @@ def test_render_reads_a_solution_file_or_refuses_it_in_one_line(family):
     def run(data):
         path = _file(data, "solution.json")
         try:
-            solution = read_solution(path, 1, level)
-        except UsageProblem as problem:
-            assert path in problem.format_message() and len(problem.format_message()) < 1000
+            solution = trisolve.read_solution(path, level, 1)
+        except trisolve.UsageError as problem:
+            assert path in str(problem) and len(str(problem)) < 1000
             return
         assert solution.violations() == []
 
