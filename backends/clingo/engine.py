@@ -161,8 +161,9 @@ def shuffled_facts(facts: str, seed: int) -> str:
 
 #: How often the search thread looks at the stop flag while clasp searches.
 POLL_SECONDS = 0.05
-#: How long a run waits, past its deadline, for the search thread to report statistics.
-GRACE_SECONDS = 0.5
+#: How long a run waits, past its deadline, for the search thread to report statistics: less than the
+#: runner's kill margin (``runner.GRACE_FIXED``), so the run's own record (its count so far) comes first.
+GRACE_SECONDS = 0.15
 
 
 class _Search:
@@ -367,6 +368,13 @@ class ClingoBackend:
             duplicates=duplicates,
             stopped_by=stopped_by,
         )
+
+    def rules_loaded(self) -> set[str]:
+        """The shipped ``.lp`` files this variant loads, with symmetry breaking or without (what a rules mutant
+        may replace)."""
+        return {
+            rule for sb in (False, True) for rule in self._translator.rules(self.variant, Options(symmetry_breaking=sb))
+        }
 
     def rules_replaced(self, name: str, path: str) -> AbstractContextManager[None]:
         """Inside the block, load the rules file ``path`` wherever the shipped ``name`` would be (mutate's

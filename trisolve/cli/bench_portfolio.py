@@ -43,7 +43,7 @@ def run(
     command: str | None,
 ) -> None:
     from trisolve.bench import portfolio
-    from trisolve.models import FAMILIES
+    from trisolve.models import FAMILIES, files
 
     from .. import api
 
@@ -61,7 +61,7 @@ def run(
         limits = portfolio.parse_max_size(max_size, chosen)
     except ValueError as problem:
         raise UsageError(str(problem)) from None
-    files = tuple(api.instance_files(paths)) if paths else None
+    found = tuple(api.instance_files(paths)) if paths else None
     config = portfolio.Config(
         families=tuple(chosen),
         tasks=tuple(task_list),
@@ -70,13 +70,13 @@ def run(
         max_size=limits,
         backends=tuple(split_list(backends)),
         sat_command=sat_command,
-        paths=files,
+        paths=found,
     )
     the_plan = portfolio.plan(config)
     if not the_plan.backends:
         raise UsageError("no usable backend for the families and tasks asked: nothing to measure")
     out_dir = out_dir or DEFAULT_OUT
-    os.makedirs(out_dir, exist_ok=True)
+    files.make_folder(out_dir, "--out folder")
 
     say = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
     for note in the_plan.notes:
@@ -89,7 +89,7 @@ def run(
         f"(most runs take far less); writing to {out_dir}/"
     )
 
-    journal = open(os.path.join(out_dir, "runs.jsonl"), "w", encoding="utf-8")
+    journal = files.Output(os.path.join(out_dir, "runs.jsonl"), what="portfolio journal")
     started = time.monotonic()
     load_start = portfolio.load_average()
     journal.write(json.dumps({"config": _config_json(config), "command": command, "load_start": load_start}) + "\n")
@@ -97,12 +97,10 @@ def run(
 
     def on_instance(instance) -> None:
         journal.write(json.dumps({"instance": instance.to_json()}) + "\n")
-        journal.flush()
 
     def on_run(task: str, one, instance) -> None:
         count[0] += 1
         journal.write(json.dumps({"task": task, "run": one.to_json()}) + "\n")
-        journal.flush()
         if quiet:
             return
         outcome = "solved" if one.solved else (one.error or one.stopped_by or one.status)
@@ -117,7 +115,6 @@ def run(
 
     def on_stop(stop) -> None:
         journal.write(json.dumps({"stop": asdict(stop)}) + "\n")
-        journal.flush()
         say(
             f"portfolio: {stop.backend} left a {stop.family} instance of size {stop.size} unsolved ({stop.task}): "
             f"no larger sizes for it ({stop.skipped} skipped, scored unsolved)"
