@@ -20,7 +20,7 @@ from test_dp_hexiom import brute_force, generated_levels
 from trisolve.backends.dp import hexiom as dp_hexiom
 from trisolve.backends.dp.hexiom_plan import fold, make_plan
 from trisolve.backends.dp.hexiom_runs import RunPlan, count_runs
-from trisolve.backends.dp.hexiom_small import OverBudget, count_small
+from trisolve.backends.dp.hexiom_small import OverBudget, count_small, go_on_compiled
 from trisolve.models import hexiom
 
 
@@ -47,14 +47,24 @@ def test_numpy_rows_count_the_larger_shipped_levels_like_the_compiled_rows(name,
     assert numpy_rows.complete and numpy_rows.count == count == count_runs(plan).count
 
 
-def test_over_budget_it_stops_and_the_backend_hands_the_count_on(monkeypatch):
+@pytest.mark.parametrize("budget", [0, 1000, 300_000])
+def test_over_budget_the_compiled_rows_go_on_from_the_layer_reached(budget):
+    plan = run_plan(hexiom.parse(level_path("hexiom", "level22")))
+    with pytest.raises(OverBudget) as over:
+        count_small(plan, budget=budget)
+    handed = go_on_compiled(plan, over.value)
+    whole = count_runs(plan)
+    assert handed.complete and handed.count == whole.count == 109821
+    assert handed.stats["frontier_transitions"] == whole.stats["frontier_transitions"]
+    assert handed.stats["peak_states"] == whole.stats["peak_states"]
+
+
+def test_over_budget_the_backend_hands_the_count_on(monkeypatch):
     from trisolve.backends import registry
     from trisolve.backends.base import Limits, Options
     from trisolve.backends.dp import hexiom_small
 
     level = hexiom.parse(level_path("hexiom", "level22"))
-    with pytest.raises(OverBudget):
-        count_small(run_plan(level), budget=1000)
     monkeypatch.setattr(hexiom_small, "TRANSITION_BUDGET", 1000)
     result = registry.get("dp", "hexiom").run(level, Limits(time=120), Options(enumerate=True))
     assert result.complete and result.count == 109821 and result.stats["method"] == "rows"

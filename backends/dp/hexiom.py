@@ -353,16 +353,16 @@ def count_boards(
     gets a dict after each step (or each finished task of the halves).
     """
     if all(len(step.vertex.cells) == 1 for step in plan.steps):
-        from .hexiom_runs import RunPlan, count_runs
+        from .hexiom_runs import RunPlan
 
         run_plan = RunPlan(level, plan)
         if run_plan.fits_kernels:
-            from .hexiom_small import OverBudget, count_small
+            from .hexiom_small import OverBudget, count_small, go_on_compiled
 
             try:  # small counts need no compiled kernels: no compile on a machine's first run
                 return count_small(run_plan, deadline=deadline, memory=memory, progress=progress)
-            except OverBudget:
-                pass
+            except OverBudget as over:
+                outgrown = over
             with compile_notice():
                 if level.side >= HALVES_FROM_SIDE:
                     from .hexiom_halves import count_by_halves
@@ -372,7 +372,7 @@ def count_boards(
                     )
                     if outcome is not None:
                         return outcome
-                return count_runs(run_plan, deadline=deadline, memory=memory, progress=progress)
+                return go_on_compiled(run_plan, outgrown, deadline=deadline, memory=memory, progress=progress)
     from .hexiom_layers import count_layers
 
     return count_layers(level, plan, deadline=deadline, memory=memory, progress=progress)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from .hexiom_plan import Outcome, ProgressSink, Stopped, program_stats
-from .hexiom_runs import EMPTY, RunPlan, RunStep
+from .hexiom_runs import EMPTY, Layer, RunCounter, RunPlan, RunStep
 
 #: State transitions a count may make here before it goes to the compiled counters (level 38 makes 2.5
 #: million, level 37 3.2 million, under a CPU second; the budget bounds the work a larger count throws away).
@@ -34,7 +34,45 @@ BYTES_PER_STATE = 64
 
 
 class OverBudget(Exception):
-    """The count needs more transitions than this program is meant for: the compiled counters take it."""
+    """The count needs more transitions than this program is meant for: the compiled counters take it.
+
+    It carries the layer reached (before step ``step``), so the compiled rows can go on from there
+    (``go_on_compiled``) instead of starting over.
+    """
+
+    def __init__(self, step: int, frontiers: np.ndarray, tallies: np.ndarray, counts: np.ndarray, stats: dict) -> None:
+        super().__init__(f"over the numpy budget at step {step}")
+        self.step, self.frontiers, self.tallies, self.counts, self.stats = step, frontiers, tallies, counts, stats
+
+    def layer(self) -> Layer:
+        """The layer in the compiled program's form: per distinct frontier (sorted) a sorted run of tallies."""
+        heads = np.flatnonzero(np.r_[True, self.frontiers[1:] != self.frontiers[:-1]]) if len(self.frontiers) else []
+        starts = np.append(np.asarray(heads, np.int64), len(self.frontiers)).astype(np.int64)
+        return Layer(self.frontiers[heads].copy(), starts, self.tallies.copy(), self.counts.copy())
+
+
+def go_on_compiled(
+    plan: RunPlan,
+    over: OverBudget,
+    *,
+    deadline: float | None = None,
+    memory: int | None = None,
+    progress: ProgressSink | None = None,
+) -> Outcome:
+    """The rest of a count that outgrew the budget, row by row with the compiled kernels (``hexiom_runs``)."""
+    counter = RunCounter(plan, deadline=deadline, memory=memory, progress=progress)
+
+    def stats() -> dict[str, Any]:
+        done = counter.stats()
+        done["frontier_transitions"] += over.stats["frontier_transitions"]
+        done["peak_states"] = max(done["peak_states"], over.stats["peak_states"])
+        return done | {"method": "rows", "numpy_steps": over.step}
+
+    try:
+        layer = counter.run(over.step, layer=over.layer())
+    except Stopped as stop:
+        return Outcome(0, False, str(stop), stats())
+    return Outcome(counter.finished(layer), True, None, stats())
 
 
 def _transitions(plan: RunPlan, step: RunStep, frontiers: np.ndarray, occupied: bool) -> tuple[np.ndarray, ...]:
@@ -142,9 +180,9 @@ def count_small(
                 code, shift, ok, empty, empty_room, partial = _transitions(plan, step, distinct, occupied)
                 chosen = ok[which]
                 source = which[chosen]
+                if transitions + len(source) > budget:
+                    raise OverBudget(i, frontiers, tallies, counts, stats())
                 transitions += len(source)
-                if transitions > budget:
-                    raise OverBudget
                 if memory is not None and (len(frontiers) + 2 * len(source)) * BYTES_PER_STATE > memory:
                     raise Stopped("memory budget")
                 shifted = tallies[chosen] + shift[source]
