@@ -29,7 +29,8 @@ The plain count is the fold by the identity.
 
 Three programs run this plan (``hexiom_plan.py``: the fold, the order of decisions, the stock):
 
-* plain counts (the identity fold) run compiled, in ``hexiom_runs.py``: the
+* plain counts (the identity fold) run compiled, in ``hexiom_runs.py`` (small ones run the same program
+  in numpy, ``hexiom_small.py``, so that a machine's first count compiles nothing): the
   stock becomes a small tally bounded by the edge identity (every board has
   a fixed number of empty cells and a fixed "defect" of them), states grouped
   by frontier; a level the mirror across its middle row keeps is counted by
