@@ -1,7 +1,7 @@
 """dp's compiled counters, row by row (``hexiom_runs``) and by halves (``hexiom_halves``).
 
 The brute force of ``test_dp_hexiom`` checks the backend (which counts small
-levels row by row); here: the identity the tally rests on, the halves
+levels row by row in numpy, ``test_dp_small``); here: the identity the tally rests on, the halves
 against the rows on levels the middle mirror keeps (locks and blocks
 included), the left-right mirror of the middle row, lower bounds from
 stopped runs, and the cubes of levels 38 and 40 against a SAT solver (CaDiCaL).
@@ -186,8 +186,13 @@ def test_the_backend_reports_a_stopped_halves_count_as_n_plus(monkeypatch):
     assert result.status is Status.SAT and not result.complete and result.count_text == "40+"
 
 
-def test_the_backend_counts_level38_by_halves_and_level39_by_rows():
+def test_the_backend_counts_level38_in_numpy_or_else_by_halves_and_level39_by_rows(monkeypatch):
+    from trisolve.backends.dp import hexiom_small
+
     dp = registry.get("dp", "hexiom")
+    small = dp.run(hexiom.parse(level_path("hexiom", "level38")), Limits(time=120), ENUMERATE)
+    assert small.complete and small.count == 79 and small.stats["method"] == "rows (numpy)"
+    monkeypatch.setattr(hexiom_small, "TRANSITION_BUDGET", 1000)  # as if level 38 were too big for numpy
     by_halves = dp.run(hexiom.parse(level_path("hexiom", "level38")), Limits(time=120), ENUMERATE)
     assert by_halves.complete and by_halves.count == 79 and by_halves.stats["method"] == "halves"
     by_rows = dp.run(hexiom.parse(level_path("hexiom", "level39")), Limits(time=120), ENUMERATE)

@@ -29,7 +29,8 @@ The plain count is the fold by the identity.
 
 Three programs run this plan (``hexiom_plan.py``: the fold, the order of decisions, the stock):
 
-* plain counts (the identity fold) run compiled, in ``hexiom_runs.py``: the
+* plain counts (the identity fold) run compiled, in ``hexiom_runs.py`` (small ones run the same program
+  in numpy, ``hexiom_small.py``, so that a machine's first count compiles nothing): the
   stock becomes a small tally bounded by the edge identity (every board has
   a fixed number of empty cells and a fixed "defect" of them), states grouped
   by frontier; a level the mirror across its middle row keeps is counted by
@@ -58,7 +59,8 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 from ...models.hexiom import MAX_TILE, Board, Level, Solution, apply_symmetry, symmetry_key
@@ -352,24 +354,88 @@ def count_boards(
     gets a dict after each step (or each finished task of the halves).
     """
     if all(len(step.vertex.cells) == 1 for step in plan.steps):
-        from .hexiom_runs import RunPlan, count_runs
+        from .hexiom_runs import RunPlan
 
         run_plan = RunPlan(level, plan)
         if run_plan.fits_kernels:
-            if level.side >= HALVES_FROM_SIDE:
-                from .hexiom_halves import count_by_halves
+            from .hexiom_small import OverBudget, count_small, go_on_compiled
 
-                outcome = count_by_halves(level, run_plan=run_plan, deadline=deadline, memory=memory, progress=progress)
-                if outcome is not None:
-                    return outcome
-            return count_runs(run_plan, deadline=deadline, memory=memory, progress=progress)
+            try:  # small counts need no compiled kernels: no compile on a machine's first run
+                return count_small(run_plan, deadline=deadline, memory=memory, progress=progress)
+            except OverBudget as over:
+                outgrown = over
+            with compile_notice():
+                if level.side >= HALVES_FROM_SIDE:
+                    from .hexiom_halves import count_by_halves
+
+                    outcome = count_by_halves(
+                        level, run_plan=run_plan, deadline=deadline, memory=memory, progress=progress
+                    )
+                    if outcome is not None:
+                        return outcome
+                return go_on_compiled(run_plan, outgrown, deadline=deadline, memory=memory, progress=progress)
     from .hexiom_layers import count_layers
 
     return count_layers(level, plan, deadline=deadline, memory=memory, progress=progress)
 
 
+#: CPU seconds numba takes to compile the counting kernels (docs/bench/dp-first-run.md), for the notice
+COMPILE_SECONDS = 15
+_compile_told = False
+
+
+@contextmanager
+def compile_notice() -> Iterator[None]:
+    """Say on stderr, once a process, that numba is compiling the counting kernels (and caching them).
+
+    Why: that happens once per machine (and after numba's cache is cleared), takes longer than most counts,
+    and would otherwise look like a hang.  numba reports a compile, not a load from its cache.
+    """
+    from numba.core import event
+
+    class Notice(event.Listener):
+        def on_start(self, data: event.Event) -> None:
+            global _compile_told
+            if not _compile_told:
+                _compile_told = True
+                print(
+                    f"dp: compiling the counting kernels once for this machine (~{COMPILE_SECONDS} s; "
+                    "later runs load them from numba's cache)",
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+        def on_end(self, data: event.Event) -> None:
+            pass
+
+    with event.install_listener("numba:compile", Notice()):
+        yield
+
+
+def kernels_cached() -> bool:
+    """Whether numba's cache holds the compiled counters for this source (False where it cannot tell)."""
+    from .hexiom_halves import _join
+    from .hexiom_runs import _gather, _transitions
+
+    try:  # the cache's index, as numba reads it: empty when missing or stale
+        return all(bool(kernel._cache._cache_file._load_index()) for kernel in (_transitions, _gather, _join))
+    except Exception:  # noqa: BLE001 - numba's internals moved: the first large count compiles, and says so
+        return False
+
+
 def warm() -> None:
-    """Load the compiled counters (from numba's cache) in this process, so that forked runs start warm."""
+    """Load the compiled counters (from numba's cache) in this process, so that forked runs start warm.
+
+    Only from the cache: compiling them here would cost every first run some 15 s, counts that need them
+    or not (most run in numpy, ``hexiom_small``); a count that needs them and finds none compiles them.
+    """
+    if not kernels_cached():
+        return
+    with compile_notice():
+        _load_kernels()
+
+
+def _load_kernels() -> None:
     tiny = Level(Board(1), (1,) + (0,) * MAX_TILE, (), frozenset())
     from .hexiom_halves import halves_for
     from .hexiom_runs import RunPlan, count_runs
@@ -626,6 +692,7 @@ def _count_method(stats: dict[str, Any], symmetry_breaking: bool) -> str:
         "halves": "dynamic programming by halves "
         "(one upper-half table, read again upside down, joined over the middle rows)",
         "rows": "dynamic programming over the cells in reading order (compiled)",
+        "rows (numpy)": "dynamic programming over the cells in reading order (numpy)",
     }.get(stats.get("method"), "dynamic programming over the cells in reading order")
 
 
