@@ -55,7 +55,6 @@ with the solver translators.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -66,6 +65,7 @@ from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
 from ..catalog import Catalog
 from .hexiom_plan import EMPTY, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
+from .memory import DEFAULT_MEMORY, resident
 
 CATALOG = Catalog(
     default="frontier",
@@ -78,17 +78,6 @@ CATALOG = Catalog(
 )
 
 
-def _default_memory() -> int:
-    """Half the machine's memory, at most 12 GiB (4 GiB where the machine does not say)."""
-    try:
-        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):
-        return 4 << 30
-    return max(1 << 30, min(12 << 30, physical // 2))
-
-
-#: Bytes a run may use for its layers unless ``--memory`` says otherwise.
-DEFAULT_MEMORY = _default_memory()
 #: Plain counts of levels at least this wide are counted by halves when the level allows it (smaller ones
 #: are over in milliseconds row by row, and the halves' threads would only add overhead).
 HALVES_FROM_SIDE = 5
@@ -478,7 +467,7 @@ def progress_to_stderr(started: float, quiet_for: float = 5.0) -> Callable[[dict
         elapsed = time.monotonic() - started
         if elapsed < quiet_for:
             return
-        memory = f"{_resident() / 2**30:.1f} GiB in use"
+        memory = f"{resident() / 2**30:.1f} GiB in use"
         if "phase" not in report:
             left = report["steps"] - report["step"]
             print(
@@ -509,15 +498,6 @@ def progress_to_stderr(started: float, quiet_for: float = 5.0) -> Callable[[dict
             )
 
     return show
-
-
-def _resident() -> int:
-    """This process's resident memory in bytes (0 where /proc does not say)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 class DpHexiom:
