@@ -22,7 +22,7 @@ from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.backends.dp import hexiom_halves
 from trisolve.backends.dp.hexiom_halves import HalvesCounter, count_by_halves, halves_for
-from trisolve.backends.dp.hexiom_plan import fold, make_plan
+from trisolve.backends.dp.hexiom_plan import Budget, fold, make_plan
 from trisolve.backends.dp.hexiom_runs import RunCounter, RunPlan, count_runs
 from trisolve.models import hexiom
 
@@ -32,7 +32,7 @@ EXPECTED = expected("hexiom")
 
 def rows(level: hexiom.Level) -> int:
     """The plain reference: row by row, one thread, no mirror merge."""
-    outcome = count_runs(RunPlan(level, make_plan(fold(level))), threads=1, mirror=False)
+    outcome = count_runs(RunPlan(level, make_plan(fold(level))), Budget(threads=1), mirror=False)
     assert outcome.complete
     return outcome.count
 
@@ -123,7 +123,7 @@ def test_rows_and_halves_count_side3_histograms_like_every_occupancy_pattern():
         assert rows(level) == patterns[k], hexiom.format_level(level)
         for threads in (1, 2):
             for check in (False, True):
-                outcome = count_by_halves(level, threads=threads, check_mirror=check)
+                outcome = count_by_halves(level, Budget(threads=threads), check_mirror=check)
                 assert outcome.complete and outcome.count == patterns[k], (threads, check, hexiom.format_level(level))
 
 
@@ -142,8 +142,8 @@ def test_halves_count_mirrored_levels_like_rows(level):
 def test_the_rows_mirror_merge_keeps_the_count_and_cuts_the_states(name):
     level = hexiom.parse(level_path("hexiom", name))
     run_plan = RunPlan(level, make_plan(fold(level)))
-    merged = count_runs(run_plan, threads=1)
-    plain = count_runs(run_plan, threads=1, mirror=False)
+    merged = count_runs(run_plan, Budget(threads=1))
+    plain = count_runs(run_plan, Budget(threads=1), mirror=False)
     assert merged.stats["mirror_merges"] > 0 and merged.count == plain.count == EXPECTED[name]["count"]
     assert merged.stats["peak_states"] < plain.stats["peak_states"]
 
@@ -213,7 +213,7 @@ def test_a_stopped_count_by_halves_keeps_its_finished_leaves_as_a_lower_bound(mo
             self.upper.deadline = time.monotonic()  # the first leaf with boards: the next step sees the time limit
 
     monkeypatch.setattr(HalvesCounter, "_leaf", leaf)
-    outcome = count_by_halves(level, threads=1)
+    outcome = count_by_halves(level, Budget(threads=1))
     assert not outcome.complete and outcome.stopped_by == "time limit"
     assert 0 < outcome.count < 79
 
@@ -262,7 +262,7 @@ def test_the_backend_counts_side6_levels_by_halves_and_smaller_ones_by_rows():
 
 def test_a_memory_budget_stops_the_halves(monkeypatch):
     level = hexiom.parse(level_path("hexiom", "level38"))
-    tight = count_by_halves(level, memory=200_000)
+    tight = count_by_halves(level, Budget(memory=200_000))
     assert not tight.complete and tight.stopped_by == "memory budget"
 
 
@@ -270,7 +270,7 @@ def test_progress_reports_the_halves_on_stderr(capsys):
     from trisolve.backends.dp.hexiom import progress_to_stderr
 
     level = hexiom.parse(level_path("hexiom", "level38"))
-    count_by_halves(level, progress=progress_to_stderr(time.monotonic(), quiet_for=0, every=0))
+    count_by_halves(level, Budget(progress=progress_to_stderr(time.monotonic(), quiet_for=0, every=0)))
     err = capsys.readouterr().err
     assert "upper half" in err and "middle row:" in err and "boards so far" in err and "GiB in use" in err
     assert "% done" in err and "s left" in err

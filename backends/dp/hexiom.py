@@ -64,7 +64,7 @@ from ...models.hexiom import MAX_TILE, Board, Level, Solution, apply_symmetry, s
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
 from ..catalog import Catalog
-from .hexiom_plan import EMPTY, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
+from .hexiom_plan import EMPTY, Budget, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
 from .memory import DEFAULT_MEMORY, resident
 
 CATALOG = Catalog(
@@ -343,14 +343,15 @@ def count_boards(
     from .hexiom_runs import RunPlan, count_runs
 
     run_plan = RunPlan(level, plan)
+    budget = Budget(deadline, memory, progress)
     if run_plan.fits_kernels:
         if level.side >= HALVES_FROM_SIDE and not run_plan.folded:
             from .hexiom_halves import count_by_halves
 
-            outcome = count_by_halves(level, run_plan=run_plan, deadline=deadline, memory=memory, progress=progress)
+            outcome = count_by_halves(level, budget, run_plan=run_plan)
             if outcome is not None:
                 return outcome
-        return count_runs(run_plan, deadline=deadline, memory=memory, progress=progress)
+        return count_runs(run_plan, budget)
     from .hexiom_layers import count_layers
 
     return count_layers(level, plan, deadline=deadline, memory=memory, progress=progress)

@@ -51,7 +51,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -59,7 +59,7 @@ from numba import njit
 
 from ...models.hexiom import Level
 from ..base import report_partial_count
-from .hexiom_plan import Outcome, ProgressSink, Stopped, fold, make_plan
+from .hexiom_plan import Budget, Outcome, Stopped, fold, make_plan
 from .hexiom_runs import EMPTY, FRONTIER_BITS, PARALLEL_FROM, Buffers, Layer, RunCounter, RunPlan, note_compiling
 
 
@@ -273,11 +273,8 @@ class HalvesCounter:
     def __init__(
         self,
         halves: Halves,
+        budget: Budget | None = None,
         *,
-        deadline: float | None = None,
-        memory: int | None = None,
-        progress: ProgressSink | None = None,
-        threads: int = 2,
         check_mirror: bool = False,
         on_leaf: Callable[[tuple[bool, ...], int, list[tuple[tuple[bool, ...], int]]], None] | None = None,
         leaves: Collection[tuple[bool, ...]] | None = None,
@@ -286,15 +283,15 @@ class HalvesCounter:
         self.halves = halves
         #: called per computed leaf: (row m's occupancy, its weight, [(row m+1's occupancy, boards)])
         self.on_leaf = on_leaf
-        self.progress = progress
-        self.threads = max(1, threads)
+        budget = budget or Budget()
+        self.progress = budget.progress
+        self.threads = max(1, budget.threads)
         self.check_mirror = check_mirror or halves.row_mirror is None
-        self.buffers = Buffers(memory)
-        self.upper = RunCounter(halves.plan, deadline=deadline, threads=self.threads, buffers=self.buffers)
+        self.buffers = Buffers(budget.memory)
+        steps = replace(budget, progress=None)  # the halves report their phases themselves, not each step
+        self.upper = RunCounter(halves.plan, steps, buffers=self.buffers)
         self.lower = (
-            self.upper
-            if halves.lower_plan is None
-            else RunCounter(halves.lower_plan, deadline=deadline, threads=self.threads, buffers=self.buffers)
+            self.upper if halves.lower_plan is None else RunCounter(halves.lower_plan, steps, buffers=self.buffers)
         )
         self.tally = _Tally()
         self.started = time.monotonic()
@@ -595,12 +592,9 @@ def _viable_prefixes(
 
 def count_by_halves(
     level: Level,
+    budget: Budget | None = None,
     *,
     run_plan: RunPlan | None = None,
-    deadline: float | None = None,
-    memory: int | None = None,
-    progress: ProgressSink | None = None,
-    threads: int = 2,
     check_mirror: bool = False,
 ) -> Outcome | None:
     """The level's plain count by halves, or None when the level does not split (see ``halves_for``)."""
@@ -608,6 +602,4 @@ def count_by_halves(
     if halves is None:
         return None
     note_compiling(_join)
-    return HalvesCounter(
-        halves, deadline=deadline, memory=memory, progress=progress, threads=threads, check_mirror=check_mirror
-    ).count()
+    return HalvesCounter(halves, budget, check_mirror=check_mirror).count()

@@ -52,7 +52,7 @@ import numpy as np
 from numba import njit
 
 from ...models.hexiom import MAX_TILE, Level
-from .hexiom_plan import Outcome, Plan, ProgressSink, Step, Stopped, program_stats
+from .hexiom_plan import Budget, Outcome, Plan, Step, Stopped, program_stats
 
 #: the frontier code: 3 bits a position, 0..6 the occupied-neighbour count so far, EMPTY an empty cell
 EMPTY = 7
@@ -863,11 +863,8 @@ class RunCounter:
     def __init__(
         self,
         run_plan: RunPlan,
+        budget: Budget | None = None,
         *,
-        deadline: float | None = None,
-        memory: int | None = None,
-        progress: ProgressSink | None = None,
-        threads: int = 1,
         buffers: Buffers | None = None,
         compiled: bool | None = None,
     ) -> None:
@@ -875,10 +872,11 @@ class RunCounter:
         numba's cache has them, else numpy until the count has moved ``NUMPY_WORK`` states (then compile them)."""
         self.plan = run_plan
         self.compiled = kernels_ready() if compiled is None else compiled
-        self.deadline = deadline
-        self.progress = progress
-        self.buffers = buffers if buffers is not None else Buffers(memory)
-        self.threads = max(1, threads)
+        budget = budget if budget is not None else Budget(threads=1)
+        self.deadline = budget.deadline
+        self.progress = budget.progress
+        self.buffers = buffers if buffers is not None else Buffers(budget.memory)
+        self.threads = max(1, budget.threads)
         self._pool: ThreadPoolExecutor | None = None
         self.peak_states = 1
         self.transitions = 0  # states fed to the gather kernel, over all steps
@@ -1161,19 +1159,11 @@ def mirror_merges(level: Level, run_plan: RunPlan) -> dict[int, np.ndarray]:
     return merges
 
 
-def count_runs(
-    run_plan: RunPlan,
-    *,
-    deadline: float | None = None,
-    memory: int | None = None,
-    progress: ProgressSink | None = None,
-    threads: int = 2,
-    mirror: bool = True,
-) -> Outcome:
+def count_runs(run_plan: RunPlan, budget: Budget | None = None, *, mirror: bool = True) -> Outcome:
     """The plain count row by row: every step breadth first, a state merged with its mirror image's at the
     end of every row when the level has a left-right mirror (``mirror``)."""
     merges = mirror_merges(run_plan.level, run_plan) if mirror and not run_plan.folded else {}
-    with RunCounter(run_plan, deadline=deadline, memory=memory, progress=progress, threads=threads) as counter:
+    with RunCounter(run_plan, budget or Budget()) as counter:
         stats = {"method": "rows", "mirror_merges": len(merges)}
         try:
             layer = counter.run(merges=merges)
