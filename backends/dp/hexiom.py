@@ -29,8 +29,7 @@ The plain count is the fold by the identity.
 
 Three programs run this plan (``hexiom_plan.py``: the fold, the order of decisions, the stock):
 
-* plain counts (the identity fold) run compiled, in ``hexiom_runs.py`` (small ones run the same program
-  in numpy, ``hexiom_small.py``, so that a machine's first count compiles nothing): the
+* plain counts (the identity fold) run compiled, in ``hexiom_runs.py``: the
   stock becomes a small tally bounded by the edge identity (every board has
   a fixed number of empty cells and a fixed "defect" of them), states grouped
   by frontier; a level the mirror across its middle row keeps is counted by
@@ -56,18 +55,17 @@ with the solver translators.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ...models.hexiom import MAX_TILE, Board, Level, Solution, apply_symmetry, symmetry_key
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
 from ..catalog import Catalog
-from .hexiom_plan import EMPTY, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
+from .hexiom_plan import EMPTY, Budget, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
+from .memory import DEFAULT_MEMORY, resident
 
 CATALOG = Catalog(
     default="frontier",
@@ -80,20 +78,9 @@ CATALOG = Catalog(
 )
 
 
-def _default_memory() -> int:
-    """Half the machine's memory, at most 12 GiB (4 GiB where the machine does not say)."""
-    try:
-        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):
-        return 4 << 30
-    return max(1 << 30, min(12 << 30, physical // 2))
-
-
-#: Bytes a run may use for its layers unless ``--memory`` says otherwise.
-DEFAULT_MEMORY = _default_memory()
-#: Plain counts of levels at least this wide are counted by halves when the level allows it (smaller ones
-#: are over in milliseconds row by row, and the halves' threads would only add overhead).
-HALVES_FROM_SIDE = 5
+#: Plain counts of levels at least this wide are counted by halves (smaller ones are over in a second or two
+#: row by row, and the halves' join kernel would cost its compilation on a fresh install for nothing).
+HALVES_FROM_SIDE = 6
 #: Bytes of one state (frontier, stock) in the dictionary program that rebuilds a board (a first-solution
 #: run holds two layers, and a few more while it walks back): the memory budget divided by this is its state limit.
 DICT_BYTES_PER_STATE = 500
@@ -353,99 +340,32 @@ def count_boards(
     and boards too wide for the compiled codes, run the array program (``hexiom_layers``).  ``progress``
     gets a dict after each step (or each finished task of the halves).
     """
-    if all(len(step.vertex.cells) == 1 for step in plan.steps):
-        from .hexiom_runs import RunPlan
+    from .hexiom_runs import RunPlan, count_runs
 
-        run_plan = RunPlan(level, plan)
-        if run_plan.fits_kernels:
-            from .hexiom_small import OverBudget, count_small, go_on_compiled
+    run_plan = RunPlan(level, plan)
+    budget = Budget(deadline, memory, progress)
+    if run_plan.fits_kernels:
+        if level.side >= HALVES_FROM_SIDE and not run_plan.folded:
+            from .hexiom_halves import count_by_halves
 
-            try:  # small counts need no compiled kernels: no compile on a machine's first run
-                return count_small(run_plan, deadline=deadline, memory=memory, progress=progress)
-            except OverBudget as over:
-                outgrown = over
-            with compile_notice():
-                if level.side >= HALVES_FROM_SIDE:
-                    from .hexiom_halves import count_by_halves
-
-                    outcome = count_by_halves(
-                        level, run_plan=run_plan, deadline=deadline, memory=memory, progress=progress
-                    )
-                    if outcome is not None:
-                        return outcome
-                return go_on_compiled(run_plan, outgrown, deadline=deadline, memory=memory, progress=progress)
+            outcome = count_by_halves(level, budget, run_plan=run_plan)
+            if outcome is not None:
+                return outcome
+        return count_runs(run_plan, budget)
     from .hexiom_layers import count_layers
 
     return count_layers(level, plan, deadline=deadline, memory=memory, progress=progress)
 
 
-#: CPU seconds numba takes to compile the counting kernels (docs/bench/dp-first-run.md), for the notice
-COMPILE_SECONDS = 15
-_compile_told = False
-
-
-@contextmanager
-def compile_notice() -> Iterator[None]:
-    """Say on stderr, once a process, that numba is compiling the counting kernels (and caching them).
-
-    Why: that happens once per machine (and after numba's cache is cleared), takes longer than most counts,
-    and would otherwise look like a hang.  numba reports a compile, not a load from its cache.
-    """
-    from numba.core import event
-
-    class Notice(event.Listener):
-        def on_start(self, data: event.Event) -> None:
-            global _compile_told
-            if not _compile_told:
-                _compile_told = True
-                print(
-                    f"dp: compiling the counting kernels once for this machine (~{COMPILE_SECONDS} s; "
-                    "later runs load them from numba's cache)",
-                    file=sys.stderr,
-                    flush=True,
-                )
-
-        def on_end(self, data: event.Event) -> None:
-            pass
-
-    with event.install_listener("numba:compile", Notice()):
-        yield
-
-
-def kernels_cached() -> bool:
-    """Whether numba's cache holds the compiled counters for this source (False where it cannot tell)."""
-    from .hexiom_halves import _join
-    from .hexiom_runs import _gather, _transitions
-
-    try:  # the cache's index, as numba reads it: empty when missing or stale
-        return all(bool(kernel._cache._cache_file._load_index()) for kernel in (_transitions, _gather, _join))
-    except Exception:  # noqa: BLE001 - numba's internals moved: the first large count compiles, and says so
-        return False
-
-
 def warm() -> None:
-    """Load the compiled counters (from numba's cache) in this process, so that forked runs start warm.
+    """Load the row counter's compiled kernels in this process when numba's cache has them, so that forked runs
+    start warm.  Without them (a fresh install) nothing is compiled here: small counts run in numpy, and a
+    count big enough to need the kernels compiles them (once per machine, saying so on stderr)."""
+    from .hexiom_runs import RunPlan, count_runs, kernels_ready
 
-    Only from the cache: compiling them here would cost every first run some 15 s, counts that need them
-    or not (most run in numpy, ``hexiom_small``); a count that needs them and finds none compiles them.
-    """
-    if not kernels_cached():
-        return
-    with compile_notice():
-        _load_kernels()
-
-
-def _load_kernels() -> None:
-    tiny = Level(Board(1), (1,) + (0,) * MAX_TILE, (), frozenset())
-    from .hexiom_halves import halves_for
-    from .hexiom_runs import RunPlan, count_runs
-
-    count_runs(RunPlan(tiny, make_plan(fold(tiny))))
-    three = Level(Board(3), (0, 0, 0, 6, 0, 0, 1), (), frozenset())  # a ring of six around a six
-    from .hexiom_halves import count_by_halves
-
-    if halves_for(three) is not None:
-        count_by_halves(three, threads=1)
+    if kernels_ready():
+        tiny = Level(Board(1), (1,) + (0,) * MAX_TILE, (), frozenset())
+        count_runs(RunPlan(tiny, make_plan(fold(tiny))))
 
 
 def find_board(
@@ -536,54 +456,39 @@ def _check_conjugates(symmetries: Sequence[Sequence[int]], fixed: list[int | Non
 # ---------------------------------------------------------------- the backend
 
 
-def progress_to_stderr(started: float, quiet_for: float = 5.0) -> Callable[[dict[str, Any]], None]:
-    """A progress sink for long counts: a line on stderr per step (or halves task) once the run has taken
-    ``quiet_for`` seconds: where it is, states, memory in use, and the time left at the pace so far."""
+def progress_to_stderr(started: float, quiet_for: float = 5.0, every: float = 5.0) -> Callable[[dict[str, Any]], None]:
+    """A progress sink for long counts: once the run has taken ``quiet_for`` seconds, a line on stderr at most
+    every ``every`` seconds (and after each phase): where it is, states, memory in use, and the time left at
+    the pace so far."""
+    last = [-every]
 
     def show(report: dict[str, Any]) -> None:
         elapsed = time.monotonic() - started
-        if elapsed < quiet_for:
+        if elapsed < quiet_for or ("phase" in report and "done" in report and elapsed - last[0] < every):
             return
-        memory = f"{_resident() / 2**30:.1f} GiB in use"
+        last[0] = elapsed
+        memory = f"{resident() / 2**30:.1f} GiB in use"
         if "phase" not in report:
             left = report["steps"] - report["step"]
-            print(
+            line = (
                 f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, "
                 f"{report['states']} states, "
                 f"{memory}, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
-                f"(at that pace ~{left * report['step_seconds']:.0f} s left)",
-                file=sys.stderr,
-                flush=True,
+                f"(at that pace ~{left * report['step_seconds']:.0f} s left)"
             )
-        elif "tasks" not in report:
-            print(
-                f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far",
-                file=sys.stderr,
-                flush=True,
-            )
+        elif "done" not in report:
+            line = f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far"
         else:
-            done, known = report["done_weight"], report["known_weight"]
-            # tasks are weighed by their states and started heaviest first, so the pace so far holds
-            eta = report["elapsed"] * (known - done) / max(done, 1)
-            left = f"~{eta:.0f} s left" if report["walk_done"] else f"~{eta:.0f} s left for the tasks started so far"
-            print(
-                f"dp: middle row: {report['tasks_done']}/{report['tasks']}{'' if report['walk_done'] else '+'} tasks "
-                f"({100 * done / max(known, 1):.0f}% of the states known so far), {report['leaves']} leaves, "
-                f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, {left}",
-                file=sys.stderr,
-                flush=True,
+            done = report["done"]
+            # a node's share of the walk is split between its children by their states: the pace so far holds
+            eta = report["elapsed"] * (1 - done) / max(done, 1e-9)
+            line = (
+                f"dp: middle row: {100 * done:.0f}% done, {report['leaves']} leaves, "
+                f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, ~{eta:.0f} s left"
             )
+        print(line, file=sys.stderr, flush=True)
 
     return show
-
-
-def _resident() -> int:
-    """This process's resident memory in bytes (0 where /proc does not say)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 class DpHexiom:
@@ -692,7 +597,6 @@ def _count_method(stats: dict[str, Any], symmetry_breaking: bool) -> str:
         "halves": "dynamic programming by halves "
         "(one upper-half table, read again upside down, joined over the middle rows)",
         "rows": "dynamic programming over the cells in reading order (compiled)",
-        "rows (numpy)": "dynamic programming over the cells in reading order (numpy)",
     }.get(stats.get("method"), "dynamic programming over the cells in reading order")
 
 
