@@ -722,14 +722,14 @@ class Report:
 
         return verdict_line(self.verdicts)
 
-    def table(self) -> str:
-        """Instance by run: counts (``N+`` when incomplete) and times."""
+    def table(self, colour: bool = False) -> str:
+        """Instance by run: counts (``N+`` when incomplete) and times; ``colour``: a coloured table (ANSI)."""
         import io
 
         from trisolve.crosscheck.report import print_table
 
         out = io.StringIO()
-        print_table(self.verdicts, file=out)
+        print_table(self.verdicts, file=out, colour=colour)
         return out.getvalue()
 
     def to_json(self) -> dict:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
@@ -14,13 +13,15 @@ from .common import (
     SEED,
     SOLUTION_LIMIT,
     TIMEOUT,
-    RunProgress,
+    colour_option,
     load_plugins,
     plugin_option,
     print_json,
     print_minimised,
+    quiet_option,
     verdict_exit,
 )
+from .progress import colour_wanted, for_command
 
 
 @click.command(name="crosscheck")
@@ -60,7 +61,9 @@ from .common import (
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
 @plugin_option
 @click.option("--seed", type=SEED, default=0, show_default=True)
-def command(paths, backends, as_json, minimise_, minimize_dir, plugins, **options):
+@quiet_option
+@colour_option
+def command(paths, backends, as_json, minimise_, minimize_dir, plugins, quiet, colour, **options):
     """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid/error, 2 bad input."""
     from .. import api
 
@@ -70,22 +73,19 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, **option
     if options["resume"] and not options["log"]:
         raise UsageError("--resume needs --jsonl FILE")
     levels = [api.load(path, options["family"]) for path in api.instance_files(paths)]
-    progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
-    try:
+    with for_command("crosscheck", quiet=quiet or as_json, colour=colour) as progress:
         report = api.cross_check(
             levels,
             backends,
             minimise_to=minimize_dir if minimise_ else None,
             on_planned=progress.start,
-            on_record=progress.update,
+            on_record=progress.record,
             **options,
         )
-    finally:
-        progress.close()
     if as_json:
         print_json(report.to_json())
     else:
-        click.echo(report.table(), nl=False)
+        click.echo(report.table(colour=colour_wanted(colour)), nl=False, color=colour_wanted(colour))
         for line in report.findings:
             click.echo(line)
         print_minimised(report.minimised)
