@@ -64,6 +64,11 @@ class Expected:
     count: int
     complete: bool
     orbits: int | None = None
+    #: False: a default cross-check does not run the listing backends here (listing takes minutes;
+    #: crosscheck/plan.py), only those that count
+    list: bool = True
+    #: why a default cross-check may leave this instance incomplete (said up front), else None
+    slow: str | None = None
 
 
 def judge(
@@ -366,7 +371,8 @@ def _verdict(path, family, records, findings, agreed, orbits, agreed_sb, expecte
 
 
 def load_expected(path: str) -> dict[str, Expected]:
-    """``expected.json`` beside the instances: ``{stem: {count, complete, orbits?}}``."""
+    """``expected.json`` beside the instances: ``{stem: {count, complete, orbits?, list?, slow?}}`` (``list`` and
+    ``slow`` are the default cross-check plan's, crosscheck/plan.py)."""
     import json
     import os
 
@@ -375,7 +381,13 @@ def load_expected(path: str) -> dict[str, Expected]:
     with open(path, encoding="utf-8") as handle:
         data = json.load(handle)
     return {
-        stem: Expected(int(entry["count"]), bool(entry["complete"]), entry.get("orbits"))
+        stem: Expected(
+            int(entry["count"]),
+            bool(entry["complete"]),
+            entry.get("orbits"),
+            entry.get("list", True) is not False,
+            entry.get("slow") if isinstance(entry.get("slow"), str) else None,
+        )
         for stem, entry in data.items()
         if not stem.startswith("_")
     }
@@ -416,7 +428,11 @@ def record_expected(path: str, verdicts: Sequence[Verdict]) -> None:
             entry = {"count": best, "complete": False}
         else:
             continue
-        data[stem] = entry
+        old = data.get(stem, {})
+        if old.get("complete") and old.get("count") == entry["count"] and "orbits" in old and "orbits" not in entry:
+            entry["orbits"] = old["orbits"]  # a count-only backend's agreement lists no solutions to count classes
+        # the default plan's notes (crosscheck/plan.py) are kept
+        data[stem] = {**entry, **{key: old[key] for key in ("list", "slow") if key in old}}
     with open(path, "w", encoding="utf-8") as handle:
         json.dump(dict(sorted(data.items())), handle, indent=1)
         handle.write("\n")

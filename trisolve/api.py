@@ -763,9 +763,15 @@ def cross_check(
     record_expected: str | None = None,
     on_planned: Callable[[int], None] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
+    on_plan: Callable[[Sequence[str]], None] | None = None,
 ) -> Report:
-    """Run every backend variant (or those named) on each level, each run in its own process,
+    """Run the backends named (or the default plan) on each level, each run in its own process,
     ``jobs`` at a time (default: the cores), and judge whether they agree.
+
+    Without ``backends``: the default plan (``crosscheck/plan.py``): on hexiom and sigils the backends
+    that count fast (dp) on every level and one listing backend per other paradigm where listing takes
+    seconds; on other families every registered variant.  ``on_plan`` hears, before the first run, what
+    the default plan runs and what it may leave incomplete (lines of text).
 
     ``expected`` checks counts against ``expected.json`` beside instance
     files; ``log`` appends one JSON record per run as it finishes, and
@@ -789,11 +795,24 @@ def cross_check(
     backends = _backend_list(backends)
     chosen = _levels(levels, family)
     names: dict[str, list[str]] = {}
+    select = None
+    if not backends:
+        from trisolve.crosscheck.plan import default_plan
+
+        planned = default_plan([(level.run_path, level.family) for level in chosen], backend_name)
+        for name in set(planned.counters) | set(planned.listers):
+            names[name] = [*planned.counters.get(name, ()), *planned.listers.get(name, ())]
+
+        def select(path: str, family: str, backend: str) -> bool:
+            return family not in planned.counters or planned.runs(path, family, backend)
+
+        if on_plan is not None:
+            on_plan(planned.describe(timeout))
     for level in chosen:
         if level.family not in names:
             names[level.family] = backend_names(backends, level.family)
-            if not names[level.family]:
-                raise UsageError(f"no backend handles the {level.family} family")
+        if not names[level.family]:
+            raise UsageError(f"no backend handles the {level.family} family")
     instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     with Runs(log, resume=resume, parallel=jobs or os.cpu_count() or 1, on_record=on_record) as runs:
         plan = Plan(timeout, limit, symmetry_breaking, seed)
@@ -806,6 +825,7 @@ def cross_check(
             minimise_to=minimise_to,
             record_expected_in=record_expected,
             on_planned=on_planned,
+            select=select,
         )
     return Report(
         checked.verdicts,

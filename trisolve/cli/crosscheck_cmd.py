@@ -30,7 +30,9 @@ from .progress import colour_wanted, for_command
     "--backends",
     default=None,
     metavar="LIST",
-    help="Comma-separated backends or backend:variant (default: every registered variant).",
+    help="Comma-separated backends or backend:variant; a bare name means all its variants (default: the plan "
+    "printed up front: on hexiom and sigils dp counts every level and clingo and pysat list the solutions where "
+    "listing takes seconds; other families run every registered variant).",
 )
 @click.option("--timeout", type=TIMEOUT, default=20.0, show_default=True, help="Wall-clock limit per run, seconds.")
 @click.option("--limit", type=SOLUTION_LIMIT, default=None, help="Stop each enumeration after N solutions.")
@@ -73,6 +75,12 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, quiet, c
     if options["resume"] and not options["log"]:
         raise UsageError("--resume needs --jsonl FILE")
     levels = [api.load(path, options["family"]) for path in api.instance_files(paths)]
+
+    def say_plan(lines) -> None:
+        if not as_json:
+            for line in lines:
+                click.echo(f"plan: {line}")
+
     with for_command("crosscheck", quiet=quiet or as_json, colour=colour) as progress:
         report = api.cross_check(
             levels,
@@ -80,6 +88,7 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, quiet, c
             minimise_to=minimize_dir if minimise_ else None,
             on_planned=progress.start,
             on_record=progress.record,
+            on_plan=say_plan,
             **options,
         )
     if as_json:
