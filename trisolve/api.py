@@ -1067,6 +1067,10 @@ def campaign(
         _needs_dask()
     params = {**_sizes(kind, sizes), "unique": unique}
     names = backend_names(_backend_list(backends), kind.name) if backends else None
+    if scheduler:  # before any level or journal is written
+        from trisolve.crosscheck.executors import check_scheduler
+
+        check_scheduler(scheduler)
     log = os.fspath(log)
     if minimise_to is None:
         stem = os.path.splitext(os.path.basename(log))[0]
@@ -1173,6 +1177,11 @@ def mutate(
     for spec in chosen:
         backend_name(spec, kind.name)
     params = _sizes(kind, sizes) if (generate or retry) else {}
+    if scheduler:  # before any mutant, level or journal is written
+        _needs_dask()
+        from trisolve.crosscheck.executors import check_scheduler
+
+        check_scheduler(scheduler)
     if out is None:
         out = (os.path.splitext(log)[0] + "-mutants") if log else tempfile.mkdtemp(prefix=f"mutate-{kind.name}-")
 
