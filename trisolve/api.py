@@ -1265,9 +1265,11 @@ def render(level: Level | Solution, output: str | os.PathLike) -> str:
 def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solution:
     """The solution a JSON file holds, checked against the level by the family's validator.
 
-    The file is ``solve --json`` output, one solution object from it, or JSON
-    lines (``solve --jsonl``, or ``--json`` over many files): then the line
-    about this level's file is used; ``index`` picks one of its solutions.
+    The file is ``solve --json`` output, one solution object from it, a
+    generated level's ``<name>.solution.json`` (its intended solution under
+    ``solution``), or JSON lines (``solve --jsonl``, or ``--json`` over many
+    files): then the line about this level's file is used; ``index`` picks
+    one of its solutions.
     """
     import json
 
@@ -1294,6 +1296,10 @@ def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solu
         raise UsageError(
             f"{path}: holds a {shorten(data['family'])} solution; {level.run_path} is a {level.family} level"
         )
+    if "solution" in data and "solutions" not in data:  # trisolve generate's <name>.solution.json
+        data = data["solution"]
+        if not isinstance(data, dict):
+            raise UsageError(f"{path}: 'solution' is not a JSON object")
     if "solutions" in data:
         solutions = data["solutions"]
         if not isinstance(solutions, list):
