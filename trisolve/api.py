@@ -470,6 +470,7 @@ def solve(
     memory: int | None = None,
     on_solution: Callable[[Solution], None] | None = None,
     family: str | None = None,
+    on_progress: Callable[[int, int | None, str], None] | None = None,
 ) -> Result:
     """Solve a level: its first solution, or every solution (``all``), or the count (``count``).
 
@@ -481,7 +482,9 @@ def solve(
     with a hard kill behind the backend's own time limit, and the solver is
     imported once in this process so that later runs start warm; without it
     the run happens in this process (no kill, exceptions propagate).
-    ``on_solution`` sees each solution as it is found.  ``seed`` varies the
+    ``on_solution`` sees each solution as it is found; ``on_progress(done,
+    total, text)`` how far a long count is (``dp``'s steps), in an isolated
+    run (without it the reports are dropped).  ``seed`` varies the
     search (pysat, which has no seed, renumbers its variables from it);
     ``shuffle`` also reorders every backend's input from it: the same
     solutions, other luck.  The stats record both, and ``times`` gains CPU
@@ -541,7 +544,7 @@ def solve(
         job = Job(level.run_path, level.family, name, limits, options)
         with cpu_phase_times():
             if isolate:
-                level, record = _run_isolated(job, level, on_solution, started)
+                level, record = _run_isolated(job, level, on_solution, started, on_progress)
             else:
                 record = _run_here(job, level, stream)
     return _result(level, record, race_info)
@@ -556,7 +559,11 @@ def task_for(count: bool, all: bool, limit: int | None) -> str:
 
 
 def _run_isolated(
-    job: Any, level: Level, on_solution: Callable[[Solution], None] | None, started: float
+    job: Any,
+    level: Level,
+    on_solution: Callable[[Solution], None] | None,
+    started: float,
+    on_progress: Callable[[int, int | None, str], None] | None = None,
 ) -> tuple[Level, RunRecord]:
     """Run in a forked child; a level not parsed yet is parsed there, under the time limit."""
     from dataclasses import replace
@@ -575,7 +582,9 @@ def _run_isolated(
 
     load = None if parsed else (lambda: level.kind.parse(level.path))
     registry.preload([job.backend], level.family)  # once per process: every later fork starts warm
-    record = run_job(job, level.model, on_solution=stream, started=started, load=load, on_level=take_level)
+    record = run_job(
+        job, level.model, on_solution=stream, started=started, load=load, on_level=take_level, on_progress=on_progress
+    )
     if not parsed:  # stopped (or crashed) before the parse was done
         return level, replace(record, stopped_by=record.stopped_by and f"{record.stopped_by} (while parsing)")
     return parsed[0], record

@@ -471,8 +471,17 @@ def _check_conjugates(symmetries: Sequence[Sequence[int]], fixed: list[int | Non
 
 
 def progress_to_stderr(started: float, quiet_for: float = 5.0) -> Callable[[dict[str, Any]], None]:
-    """A progress sink for long counts: a line on stderr per step (or halves task) once the run has taken
-    ``quiet_for`` seconds: where it is, states, memory in use, and the time left at the pace so far."""
+    """A progress sink for long counts: a line per step (or halves task) once the run has taken
+    ``quiet_for`` seconds: where it is, states, memory in use, and the time left at the pace so far.
+    Under trisolve's runner the line goes to the command's progress reporter (``base.report_progress``);
+    alone, to stderr."""
+    from .. import base
+
+    def say(text: str, done: int = 0, total: int | None = None) -> None:
+        if base.reports_progress():
+            base.report_progress(done, total, text)
+        else:
+            print(text, file=sys.stderr, flush=True)
 
     def show(report: dict[str, Any]) -> None:
         elapsed = time.monotonic() - started
@@ -481,31 +490,27 @@ def progress_to_stderr(started: float, quiet_for: float = 5.0) -> Callable[[dict
         memory = f"{_resident() / 2**30:.1f} GiB in use"
         if "phase" not in report:
             left = report["steps"] - report["step"]
-            print(
+            say(
                 f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, "
                 f"{report['states']} states, "
                 f"{memory}, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
                 f"(at that pace ~{left * report['step_seconds']:.0f} s left)",
-                file=sys.stderr,
-                flush=True,
+                report["step"],
+                report["steps"],
             )
         elif "tasks" not in report:
-            print(
-                f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far",
-                file=sys.stderr,
-                flush=True,
-            )
+            say(f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far")
         else:
             done, known = report["done_weight"], report["known_weight"]
             # tasks are weighed by their states and started heaviest first, so the pace so far holds
             eta = report["elapsed"] * (known - done) / max(done, 1)
             left = f"~{eta:.0f} s left" if report["walk_done"] else f"~{eta:.0f} s left for the tasks started so far"
-            print(
+            say(
                 f"dp: middle row: {report['tasks_done']}/{report['tasks']}{'' if report['walk_done'] else '+'} tasks "
                 f"({100 * done / max(known, 1):.0f}% of the states known so far), {report['leaves']} leaves, "
                 f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, {left}",
-                file=sys.stderr,
-                flush=True,
+                round(1000 * done / max(known, 1)),
+                1000,
             )
 
     return show

@@ -139,6 +139,13 @@ class Progress:
         name = os.path.splitext(os.path.basename(record.path))[0]
         self.advance(1, f"{name} {record.backend}: {record.count_text}" + (" (reused)" if reused else ""))
 
+    def report(self, done: int, total: int | None, text: str) -> None:
+        """A backend's own report of how far it is (``base.report_progress``: dp's steps): it becomes the done/total
+        (in ``steps``) and the note."""
+        with self._lock:
+            self.unit, self.total = "steps", total
+            self.completed(done, text)
+
     def tick(self) -> bool:
         """Print the plain line if ``interval`` seconds have passed since the last one; whether it did."""
         with self._lock:

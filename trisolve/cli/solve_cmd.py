@@ -188,7 +188,9 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
                 solving["symmetry_breaking"],
             )
         # the file is parsed in the run's child, so --timeout covers parsing too
-        result = api.solve(path, backend_spec, family=kind.name, on_solution=on_solution, **solving)
+        result = api.solve(
+            path, backend_spec, family=kind.name, on_solution=on_solution, on_progress=progress.report, **solving
+        )
     except TrisolveError as problem:
         if not show.many:
             raise
