@@ -38,6 +38,20 @@ from .progress import colour_wanted, for_command
 _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTERRUPTED: 4}
 
 
+def _backend_names() -> list[str]:
+    """Every shipped backend, from the registry (the help text lists what there is, dp and dimacs too)."""
+    from trisolve.backends import registry
+
+    return list(registry.shipped())
+
+
+def _default_memory() -> str:
+    """dp's default budget on this machine, as --memory would take it (the help text states the code's value)."""
+    from trisolve.backends.dp.hexiom import DEFAULT_MEMORY
+
+    return f"{DEFAULT_MEMORY / 2**30:.3g}G"
+
+
 @click.command(name="solve")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="FILE_OR_DIR...")
 @click.option(
@@ -46,8 +60,8 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTE
     "backend_spec",
     default=None,
     metavar="NAME[:VARIANT]",
-    help="pysat, clingo, cpsat, dp, ... (optionally :variant), or auto (race the measured best: three for a "
-    "first solution, two for --count). Default: the measured best for the family and task "
+    help=f"{', '.join(_backend_names())} (optionally :variant; trisolve backends lists them), or auto (race the "
+    "measured best: three for a first solution, two for --count). Default: the measured best for the family and task "
     "(trisolve backends shows it).",
 )
 @click.option("--all", is_flag=True, help="Print every solution.")
@@ -61,7 +75,8 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTE
     type=SEED,
     default=0,
     show_default=True,
-    help="Solver random seed (pysat, which has none, renumbers its variables from it).",
+    help="Solver random seed (pysat, whose solver has none, reorders its clauses from it; --shuffle also "
+    "renumbers its variables).",
 )
 @click.option(
     "--shuffle",
@@ -98,14 +113,16 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTE
     "--memory",
     default=None,
     metavar="SIZE",
-    help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default 4G); a count that would "
-    "exceed it stops as incomplete. The solvers ignore it.",
+    help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default: half this machine's memory, at most "
+    f"12G: {_default_memory()} here); a count that would exceed it stops as incomplete. The solvers ignore it.",
 )
 @plugin_option
 def command(paths, backend_spec, family, as_json, jsonl, colour, quiet, svg_dir, memory, plugins, **solving):
     """Solve each FILE (and each instance file in each DIR): the first solution, every solution
     (--all) or the count (--count). The solver is imported once; each run is a forked child
-    with a hard kill behind --timeout. Exit code: the worst of the runs."""
+    with a hard kill behind --timeout. Exit code: the worst of the runs; a count cut short is
+    0 when it stopped at your own --limit (the question asked), 3 when --timeout (or --memory)
+    stopped it first (docs/exit-codes.md)."""
     from .. import api
 
     # the options not named in the signature are api.solve's own keyword arguments (all, count, limit, ...)
