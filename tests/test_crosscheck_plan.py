@@ -1,5 +1,5 @@
-"""The default cross-check plan (crosscheck/plan.py): fast counters everywhere, listing backends where listing
-takes seconds, and what may stay incomplete said up front (issue 22 item 2)."""
+"""The default cross-check plan (crosscheck/plan.py): a few backends of different paradigms, each left out where
+expected.json records that it takes minutes, and what may stay incomplete said up front (issue 22 item 2)."""
 
 from __future__ import annotations
 
@@ -18,21 +18,25 @@ def _plan(*stems: str):
     return default_plan([(level_path("hexiom", stem), "hexiom") for stem in stems], api.backend_name)
 
 
-def test_counters_run_everywhere_listers_only_where_listing_is_quick():
+def test_each_default_runs_except_where_it_takes_minutes():
     plan = _plan("level01", "level22", "level40")
-    counters, listers = plan.counters["hexiom"], plan.listers["hexiom"]
-    assert counters == ("dp:frontier",) and {name.split(":")[0] for name in listers} == {"clingo", "pysat"}
+    names = plan.backends["hexiom"]
+    assert {name.split(":")[0] for name in names} == {"dp", "clingo", "pysat"}
     quick, many = level_path("hexiom", "level01"), level_path("hexiom", "level22")
-    assert all(plan.runs(quick, "hexiom", name) for name in counters + listers)
-    assert plan.runs(many, "hexiom", "dp:frontier") and not any(plan.runs(many, "hexiom", n) for n in listers)
+    assert all(plan.runs(quick, "hexiom", name) for name in names)
+    assert [name for name in names if plan.runs(many, "hexiom", name)] == ["dp:frontier"]
     said = "\n".join(plan.describe(20))
     assert "level22" in said and "may stay incomplete within the 20 s limit: level40" in said
 
 
-def test_every_family_of_the_table_has_a_counter_and_another_paradigm():
+def test_every_shipped_instance_gets_a_default_backend():
     for family in DEFAULT_BACKENDS:
-        plan = default_plan([(os.path.join(LEVELS, family, "x.txt"), family)], api.backend_name)
-        assert plan.counters[family] and plan.listers[family], family
+        folder = os.path.join(LEVELS, family)
+        paths = [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".txt")]
+        plan = default_plan([(path, family) for path in paths], api.backend_name)
+        for path in paths:
+            running = {name for name in plan.backends[family] if plan.runs(path, family, name)}
+            assert running, (family, path)
 
 
 def test_default_cross_check_follows_the_plan_and_agrees():
@@ -54,4 +58,5 @@ def test_recording_counts_keeps_the_plan_notes_and_the_classes(tmp_path):
     report = trisolve.cross_check([level_path("hexiom", "level22")], "dp")
     record_expected(str(path), report.verdicts)
     kept = load_expected(str(path))["level22"]
-    assert (kept.count, kept.complete, kept.orbits, kept.list) == (109821, True, shipped["level22"]["orbits"], False)
+    orbits = shipped["level22"]["orbits"]
+    assert (kept.count, kept.complete, kept.orbits, kept.slow_for) == (109821, True, orbits, ("clingo", "pysat"))

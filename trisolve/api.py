@@ -837,9 +837,9 @@ def cross_check(
     """Run the backends named (or the default plan) on each level, each run in its own process,
     ``jobs`` at a time (default: the cores), and judge whether they agree.
 
-    Without ``backends``: the default plan (``crosscheck/plan.py``): on hexiom and sigils the backends
-    that count fast (dp) on every level and one listing backend per other paradigm where listing takes
-    seconds; on other families every registered variant.  ``on_plan`` hears, before the first run, what
+    Without ``backends``: the default plan (``crosscheck/plan.py``): on hexiom and sigils a few backends
+    of different paradigms that finish (dp among them), each left out where ``expected.json`` records that
+    it takes minutes; on other families every registered variant.  ``on_plan`` hears, before the first run, what
     the default plan runs and what it may leave incomplete (lines of text).
 
     ``expected`` checks counts against ``expected.json`` beside instance
@@ -881,11 +881,11 @@ def cross_check(
         from trisolve.crosscheck.plan import default_plan
 
         planned = default_plan([(level.run_path, level.family) for level in chosen], backend_name)
-        for name in set(planned.counters) | set(planned.listers):
-            names[name] = [*planned.counters.get(name, ()), *planned.listers.get(name, ())]
+        for name, chosen_backends in planned.backends.items():
+            names[name] = list(chosen_backends)
 
         def select(path: str, family: str, backend: str) -> bool:
-            return family not in planned.counters or planned.runs(path, family, backend)
+            return family not in planned.backends or planned.runs(path, family, backend)
 
         if on_plan is not None:
             on_plan(planned.describe(timeout))
