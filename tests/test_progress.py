@@ -158,3 +158,17 @@ def test_every_long_command_reports_progress_on_stderr_and_quiet_silences_it(com
     quiet = _quick(*command, *extra, quiet=True)
     assert quiet.returncode == 0, quiet.stderr
     assert not [line for line in quiet.stderr.splitlines() if line.startswith(f"trisolve {name}: ")], quiet.stderr
+
+
+def test_colour_is_forced_in_a_pipe_by_the_flag_and_force_color_and_refused_by_no_color():
+    """Output captured = a pipe: no colour by default; --colour and FORCE_COLOR force it; NO_COLOR wins over
+    FORCE_COLOR, --colour over both (issue 22: --colour did nothing in a pipe)."""
+    tiling = ("solve", level_path("sigils", "trominoes-3x3"), "-q")
+    table = ("crosscheck", level_path("hexiom", "level01"), "--backends", "dp", "-q")
+    clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    for command in (tiling, table):
+        assert "\x1b[" not in run_trisolve(*command, env=clean).stdout
+        assert "\x1b[" in run_trisolve(*command, "--colour", env=clean).stdout
+        assert "\x1b[" in run_trisolve(*command, env={**clean, "FORCE_COLOR": "1"}).stdout
+        assert "\x1b[" not in run_trisolve(*command, env={**clean, "FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout
+        assert "\x1b[" in run_trisolve(*command, "--colour", env={**clean, "NO_COLOR": "1"}).stdout
