@@ -107,6 +107,29 @@ def set_partial_count_sink(sink: Callable[[int], None] | None) -> None:
     _partial_count_sink = sink
 
 
+#: Where a long-running backend reports how far it is: ``(done, total, text)`` (``total`` None when unknown;
+#: ``text`` the line a person reads).  The runner's child sets it to send each report to the parent, which
+#: shows it through the command's progress reporter (trisolve/cli/progress.py; --quiet silences it) or drops
+#: it.  None everywhere else: the backend then prints its own line (``reports_progress`` is False).
+_progress_sink: Callable[[int, int | None, str], None] | None = None
+
+
+def reports_progress() -> bool:
+    """Whether someone listens to ``report_progress`` (else a backend may print its own progress)."""
+    return _progress_sink is not None
+
+
+def report_progress(done: int, total: int | None, text: str) -> None:
+    """Tell whoever runs this backend how far it is (see ``_progress_sink``)."""
+    if _progress_sink is not None:
+        _progress_sink(done, total, text)
+
+
+def set_progress_sink(sink: Callable[[int, int | None, str], None] | None) -> None:
+    global _progress_sink
+    _progress_sink = sink
+
+
 class SolutionSink(Protocol):
     def __call__(self, solution: Any) -> None: ...
 

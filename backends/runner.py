@@ -306,6 +306,12 @@ def _child(
                 conn.send(("count", count))
 
         base.set_partial_count_sink(partial)
+
+        def progress(done: int, total: int | None, text: str) -> None:
+            with sending:
+                conn.send(("progress", done, total, text))
+
+        base.set_progress_sink(progress)
         if limits.time is not None and limits.time <= 0:
             result = Result(job.backend, job.family, Status.UNKNOWN, (), False, 0, stopped_by="time limit")
         else:
@@ -384,8 +390,12 @@ def run_job(
     load: Callable[[], Any] | None = None,
     on_level: Callable[[Any, float], None] | None = None,
     plugins: Iterable[str] = (),
+    on_progress: Callable[[int, int | None, str], None] | None = None,
 ) -> RunRecord:
     """Run ``job`` in a forked child; always returns a record, never hangs.
+
+    ``on_progress(done, total, text)`` hears how far a long backend is (``base.report_progress``);
+    without it those reports are dropped.
 
     ``on_solution`` receives each solution's JSON as it arrives.  ``stop`` is
     polled; when it returns True the child is killed (used by the portfolio).
@@ -451,6 +461,9 @@ def run_job(
             final = message[1]
         elif kind == "error":
             error = message[1]
+        elif kind == "progress":
+            if on_progress is not None:
+                on_progress(message[1], message[2], message[3])
         elif kind == "level" and on_level is not None:
             on_level(message[1], message[2])
         elif kind == "invalid":

@@ -211,8 +211,7 @@ def measure(
         solved = answered and record.complete
     phase = {p: _phase(times, p, "") for p in PHASES}
     phase_cpu = {p: _phase(times, p, "_cpu") for p in PHASES}
-    phases = list(phase.values())
-    other = record.wall - sum(t for t in phases if t is not None) if record.error is None and times else None
+    other = _other(record, phase, settings.mode == "count") if record.error is None and times else None
     external_cpu = stats.get("solver_cpu", 0.0) if isinstance(stats.get("solver_cpu"), (int, float)) else 0.0
     return BenchRun(
         instance=os.path.splitext(os.path.basename(trial.path))[0],
@@ -254,6 +253,29 @@ def measure(
         stats=stats,
         times=times,
     )
+
+
+#: Backends whose ``decode`` runs inside their ``solve`` phase, per mode ("first", "count"): clingo decodes each
+#: model on the main thread while its search thread goes on; CP-SAT decodes in its solution callback when it
+#: enumerates.  Their decode time is already in their solve time, so ``other`` must not subtract it twice
+#: (issue 22: ``bench --mode count`` printed negative "other" times).
+DECODE_WITHIN_SOLVE: Mapping[str, tuple[str, ...]] = {"clingo": ("first", "count"), "cpsat": ("count",)}
+
+
+def _other(record: RunRecord, phase: Mapping[str, float | None], counting: bool) -> float:
+    """The run's wall time outside its phases: process start, imports, sending the result back.
+
+    Phases that overlap are counted once: a backend that decodes within its solve phase
+    (``DECODE_WITHIN_SOLVE``), or any other whose phases add up to more than its wall time (they can only
+    have overlapped).  Never negative: a time that is not there is not a time.
+    """
+    spent = [t for name, t in phase.items() if t is not None and name != "decode"]
+    decode = phase.get("decode") or 0.0
+    nested = ("count" if counting else "first") in DECODE_WITHIN_SOLVE.get(record.backend.split(":")[0], ())
+    other = record.wall - sum(spent) - (0.0 if nested else decode)
+    if other < 0 and not nested:
+        other = record.wall - sum(spent)
+    return max(0.0, other)
 
 
 def _phase(times: Mapping[str, float], phase: str, suffix: str) -> float | None:

@@ -413,7 +413,8 @@ def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, 
     lines += [
         "",
         "`ground` is clingo's grounding (the solver's work, so not counted as overhead); "
-        "`other` is process start, solver imports (CP-SAT's is about 0.5 s) and sending the result back.",
+        "`other` is process start, solver imports (CP-SAT's is about 0.5 s) and sending the result back. "
+        "clingo's `decode` (and CP-SAT's when counting) runs during its `solve`, so it is inside `solve` too.",
     ]
 
     backends = [row["backend"] for row in rows]

@@ -64,6 +64,10 @@ class Expected:
     count: int
     complete: bool
     orbits: int | None = None
+    #: backends (bare names) a default cross-check leaves out here: they take minutes (crosscheck/plan.py)
+    slow_for: tuple[str, ...] = ()
+    #: why a default cross-check may leave this instance incomplete (said up front), else None
+    slow: str | None = None
 
 
 def judge(
@@ -366,12 +370,14 @@ def _verdict(path, family, records, findings, agreed, orbits, agreed_sb, expecte
 
 
 #: What an ``expected.json`` entry holds (``models.files.KINDS``).
-EXPECTED_FIELDS = {"count": "count", "complete": "bool", "orbits": "count?"}
+#: ``slow_for`` and ``slow`` are the default cross-check plan's (crosscheck/plan.py).
+EXPECTED_FIELDS = {"count": "count", "complete": "bool", "orbits": "count?", "slow_for": "list", "slow": "str?"}
 
 
 def load_expected(path: str) -> dict[str, Expected]:
-    """``expected.json`` beside the instances: ``{stem: {count, complete, orbits?}}`` (keys starting
-    with ``_`` are comments).  Read as every input is (``models.files``); a bad file or entry is a
+    """``expected.json`` beside the instances: ``{stem: {count, complete, orbits?, slow_for?, slow?}}`` (keys
+    starting with ``_`` are comments; ``slow_for`` and ``slow`` are the default cross-check plan's,
+    crosscheck/plan.py).  Read as every input is (``models.files``); a bad file or entry is a
     ``FileProblem`` naming the file and the entry."""
     import os
 
@@ -387,7 +393,13 @@ def load_expected(path: str) -> dict[str, Expected]:
         if stem.startswith("_"):
             continue
         files.fields(entry, EXPECTED_FIELDS, path, required=("count", "complete"), what=f"entry {shorten(stem)!r}")
-        out[stem] = Expected(entry["count"], entry["complete"], entry.get("orbits"))
+        out[stem] = Expected(
+            entry["count"],
+            entry["complete"],
+            entry.get("orbits"),
+            tuple(str(name) for name in entry.get("slow_for", ())),
+            entry.get("slow"),
+        )
     return out
 
 
@@ -448,6 +460,10 @@ def record_expected(path: str, verdicts: Sequence[Verdict]) -> None:
             entry = {"count": best, "complete": False}
         else:
             continue
-        data[stem] = entry
+        old = data.get(stem, {})
+        if old.get("complete") and old.get("count") == entry["count"] and "orbits" in old and "orbits" not in entry:
+            entry["orbits"] = old["orbits"]  # a count-only backend's agreement lists no solutions to count classes
+        # the default plan's notes (crosscheck/plan.py) are kept
+        data[stem] = {**entry, **{key: old[key] for key in ("slow_for", "slow") if key in old}}
     text = files.dumps(dict(sorted(data.items())), indent=1) + "\n"
     files.write_text(path, text, what="expected.json", updating=True)  # merged from what it held

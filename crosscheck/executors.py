@@ -272,6 +272,12 @@ def connect(scheduler: str) -> Any:
         ) from None
 
 
+def check_scheduler(scheduler: str) -> None:
+    """Connect to ``scheduler`` and leave: a command that would write files (generated levels, a journal)
+    first learns that the scheduler answers, so an unreachable one writes nothing (issue 22)."""
+    connect(scheduler).close()
+
+
 def _lost(job: Job, exc: BaseException) -> RunRecord:
     """The error record of a run Dask could not finish (not logged: a resume reruns it)."""
     tries = getattr(exc, "allowed_failures", None)

@@ -10,6 +10,13 @@ from trisolve.backends.runner import RunRecord
 from .compare import SEVERE, Verdict
 
 
+def plural(number: int, noun: str) -> str:
+    """``1 class``, ``2 classes``, ``1 instance``, ``0 instances``."""
+    if number == 1:
+        return f"1 {noun}"
+    return f"{number} {noun}es" if noun.endswith(("s", "sh", "ch", "x")) else f"{number} {noun}s"
+
+
 def cell(record: RunRecord | None) -> str:
     """One run as a table cell: count (``N+`` if incomplete) or unsat, and time."""
     if record is None:
@@ -32,18 +39,19 @@ def table_rows(verdicts: Sequence[Verdict]) -> tuple[list[str], list[list[str]]]
     for verdict in verdicts:
         by_label = {r.backend + (" +sb" if r.symmetry_breaking else ""): r for r in verdict.records}
         name = os.path.splitext(os.path.basename(verdict.path))[0]
-        count = verdict.count_text + (f" ({verdict.orbits} classes)" if verdict.orbits is not None else "")
+        count = verdict.count_text + (f" ({plural(verdict.orbits, 'class')})" if verdict.orbits is not None else "")
         rows.append([name, verdict.status, count, *[cell(by_label.get(b)) for b in backends]])
     return header, rows
 
 
-def print_table(verdicts: Sequence[Verdict], file=None) -> None:
-    """A coloured table on a terminal; plain aligned columns for files and pipes."""
+def print_table(verdicts: Sequence[Verdict], file=None, colour: bool | None = None) -> None:
+    """A coloured table on a terminal (or wherever ``colour`` asks for one); plain aligned columns for files
+    and pipes."""
     import sys
 
     out = file or sys.stdout
     header, rows = table_rows(verdicts)
-    if not out.isatty():
+    if not (out.isatty() if colour is None else colour):
         widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
         for row in [header, *rows]:
             out.write("  ".join(value.ljust(width) for value, width in zip(row, widths)).rstrip() + "\n")
@@ -57,7 +65,9 @@ def print_table(verdicts: Sequence[Verdict], file=None) -> None:
     styles = {"agree": "green", "incomplete": "yellow"}
     for row in rows:
         table.add_row(*row, style=styles.get(row[1], "red bold"))
-    Console(file=out, highlight=False).print(table)
+    # a forced colour (a pipe, a string) has no terminal width to fit: the table takes the width it needs
+    width = None if colour is None else 1000
+    Console(file=out, highlight=False, force_terminal=True if colour else None, width=width).print(table)
 
 
 def findings_text(verdicts: Sequence[Verdict]) -> list[str]:
@@ -77,8 +87,8 @@ def verdict_line(verdicts: Sequence[Verdict]) -> str:
     failed = [v for v in verdicts if v.failed]
     if failed:
         names = ", ".join(os.path.basename(v.path) for v in failed[:8]) + (" ..." if len(failed) > 8 else "")
-        return f"VERDICT: FAILED on {len(failed)} of {total} instances ({names})"
-    text = f"VERDICT: all backends agree on {agree} of {total} instances"
+        return f"VERDICT: FAILED on {len(failed)} of {plural(total, 'instance')} ({names})"
+    text = f"VERDICT: all backends agree on {agree} of {plural(total, 'instance')}"
     if incomplete:
         text += f"; {incomplete} incomplete (no contradiction, not counted as agreement)"
     return text

@@ -45,8 +45,16 @@ class Plan:
     seed: int = 0
 
 
-def plan_jobs(instances: Sequence[Instance], backends_for: Callable[[str], Sequence[str]], plan: Plan) -> list[Job]:
+def plan_jobs(
+    instances: Sequence[Instance],
+    backends_for: Callable[[str], Sequence[str]],
+    plan: Plan,
+    select: Callable[[str, str, str], bool] | None = None,
+) -> list[Job]:
     """All jobs of a cross-check, interleaving backends so machine drift hits all alike.
+
+    ``select(path, family, backend)`` (optional) says whether a backend runs on an instance: the
+    default plan's (``crosscheck/plan.py``) leaves the listing backends out where listing takes minutes.
 
     With symmetry breaking, each backend runs twice per instance: plain (the
     reference whose orbits are counted) and with lex-leader constraints
@@ -62,6 +70,8 @@ def plan_jobs(instances: Sequence[Instance], backends_for: Callable[[str], Seque
             for backend in backends_for(instance.family.name):
                 if sb and not breaks_symmetries(backend, instance.family.name):
                     continue  # e.g. dp on sigils: its plain count still takes part
+                if select is not None and not select(instance.path, instance.family.name, backend):
+                    continue
                 options = Options(enumerate=True, symmetry_breaking=sb, seed=plan.seed)
                 jobs.append(Job(instance.path, instance.family.name, backend, limits, options))
     return jobs
@@ -169,6 +179,7 @@ def cross_check(
     minimise_budget: float = 300.0,
     record_expected_in: str | None = None,
     on_planned: Callable[[int], None] | None = None,
+    select: Callable[[str, str, str], bool] | None = None,
 ) -> CrossCheck:
     """Run every backend ``backends_for(family)`` names on every instance through ``runs`` as ``plan`` says,
     and judge.
@@ -179,11 +190,11 @@ def cross_check(
     ``minimise_to`` (with the command that reproduces it), and the
     established counts are merged into the file ``record_expected_in``.  A
     file either cannot write is one line in ``problems`` (the verdicts stand).
-    ``on_planned`` hears how many runs there are before the first starts.
+    ``on_planned`` hears how many runs there are before the first starts; ``select`` is ``plan_jobs``'.
     """
     started = time.monotonic()
     before = (runs.runs, runs.reused)
-    jobs = plan_jobs(instances, backends_for, plan)
+    jobs = plan_jobs(instances, backends_for, plan, select)
     if on_planned is not None:
         on_planned(len(jobs))
     records = runs(jobs, {i.path: i.level for i in instances})

@@ -516,3 +516,27 @@ def replace_count(run, count: int, status: str = "sat"):
 def test_portfolio_usage_problems_exit_2(args, fragment, capsys):
     assert _run_cli(["bench", *args]) == 2
     assert fragment in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "backend, mode, times, other",
+    [
+        # clingo decodes on its main thread while the search thread goes on: decode lies within solve
+        ("clingo:choice", "count", {"translate": 0.1, "ground": 0.1, "solve": 3.6, "decode": 1.1}, 0.2),
+        # CP-SAT decodes in its solution callback when it enumerates
+        ("cpsat:booleans", "count", {"translate": 0.1, "solve": 4.9, "decode": 0.5}, 0.0),
+        # pysat decodes between its solver calls: the phases add up
+        ("pysat:totalizer", "count", {"translate": 0.1, "solve": 2.0, "decode": 0.4}, 1.5),
+        # an unknown backend whose phases overlap: counted once, never below zero
+        ("mine:x", "count", {"translate": 0.1, "solve": 3.9, "decode": 0.5}, 0.0),
+    ],
+)
+def test_other_time_is_never_negative_and_counts_overlapping_phases_once(backend, mode, times, other):
+    from trisolve.backends.base import Limits, Options
+    from trisolve.backends.runner import Job, record_of
+    from trisolve.bench.runner import Settings, Trial, measure
+
+    job = Job("x.txt", "sigils", backend, Limits(time=10), Options(enumerate=mode == "count"))
+    record = record_of(job, status="sat", count=3, complete=True, wall=4.0, times=times)
+    run = measure(Trial("x.txt", "sigils", backend, 0), record, Settings(timeout=10, mode=mode), 0.0, 0.0, True)
+    assert run.other == pytest.approx(other, abs=1e-9) and run.other >= 0

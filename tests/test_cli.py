@@ -183,3 +183,14 @@ def test_many_instances_exit_with_the_worst_code_and_keep_going(tmp_path):
     )
     assert stopped.returncode == 3, stopped.stderr
     assert [json.loads(line)["complete"] for line in stopped.stdout.splitlines()] == [True, False]
+
+
+def test_solve_help_lists_every_shipped_backend_and_the_memory_default_the_code_uses():
+    from trisolve.backends.dp.hexiom import DEFAULT_MEMORY
+
+    done = trisolve("solve", "--help")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    for name in registry.shipped():
+        assert f"{name}," in text or f"{name} (" in text, name
+    assert f"at most 12G: {DEFAULT_MEMORY / 2**30:.3g}G here" in text and "default 4G" not in text

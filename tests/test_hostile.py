@@ -198,6 +198,8 @@ def test_a_signal_stops_crosscheck_at_once_and_logs_only_finished_runs(tmp_path,
             "crosscheck",
             level_path("hexiom", "level36"),
             level_path("hexiom", "level37"),
+            "--backends",  # listing these takes minutes (the default plan leaves them to dp, done in seconds)
+            "clingo:count,pysat:totalizer",
             "--timeout",
             "60",
             "--jobs",
@@ -360,3 +362,18 @@ def test_an_unreachable_dask_scheduler_is_a_usage_error_within_seconds(tmp_path)
     )
     refused(done, "--scheduler tcp://127.0.0.1:1: cannot use a Dask scheduler")
     assert time.monotonic() - started < 30
+
+
+def test_an_unreachable_dask_scheduler_writes_nothing_before_its_error(tmp_path):
+    """campaign and mutate ask the scheduler first: no generated level, journal or mutant is left behind."""
+    pytest.importorskip("distributed")
+    common = ["--executor", "dask", "--scheduler", "UNREACHABLE"]
+    campaign = run_trisolve(
+        "campaign", "--family", "logic", "--generate", "3", "--jsonl", str(tmp_path / "c.jsonl"), *common
+    )
+    refused(campaign, "--scheduler UNREACHABLE: cannot use a Dask scheduler")
+    mutate = run_trisolve(
+        "mutate", "hexiom", "--backend", "clingo", "--generate", "2", "--jsonl", str(tmp_path / "m.jsonl"), *common
+    )
+    refused(mutate, "--scheduler UNREACHABLE: cannot use a Dask scheduler")
+    assert os.listdir(tmp_path) == []

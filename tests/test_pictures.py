@@ -266,6 +266,18 @@ def test_render_finds_the_levels_line_in_solve_jsonl(cli, tmp_path):
     assert other.returncode == 2 and "no line for levels/hexiom/level09.txt" in other.stderr
 
 
+@pytest.mark.parametrize("family", ["hexiom", "sigils", "logic"])
+def test_render_draws_a_generated_levels_intended_solution(cli, tmp_path, family):
+    """``generate`` writes <name>.solution.json beside each level; render reads it (issue 22: KeyError 'cells')."""
+    made = cli("generate", family, "--count", "1", "-o", str(tmp_path), "--quiet")
+    assert made.returncode == 0, made.stderr
+    (level,) = [p for p in tmp_path.iterdir() if not p.name.endswith(".json")]
+    solution = level.with_name(level.stem + ".solution.json")
+    done = cli("render", str(level), "--solution", str(solution), "-o", str(tmp_path / "s.svg"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "s.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
+
+
 def test_render_solve_draws_a_valid_solution(cli, tmp_path):
     out = tmp_path / "l08.svg"
     done = cli("render", "levels/hexiom/level08.txt", "--solve", "--backend", "pysat", "-o", str(out))

@@ -43,6 +43,27 @@ def test_a_count_only_backend_killed_at_its_limit_keeps_the_lower_bound_it_repor
     assert multiprocessing.active_children() == []
 
 
+def test_a_backends_progress_reports_reach_the_parent_through_the_pipe(hexiom_level):
+    """``base.report_progress`` in the child becomes ``on_progress(done, total, text)`` here (dp's steps shown by
+    the command's one progress reporter, silenced by --quiet), and is dropped without a listener."""
+    from support import level_path
+
+    from trisolve.backends import base
+
+    class Reporting(fake_backends.ScriptedBackend):
+        def run(self, level, limits, options, on_solution=None):
+            for step in (1, 2, 3):
+                base.report_progress(step, 3, f"step {step}/3")
+            return super().run(level, limits, options, on_solution)
+
+    fake_backends.register("reports", lambda n: Reporting(n, [LEVEL01_PAIR]))
+    heard = []
+    job = _job(level_path("hexiom", "level01"), "reports", time=30)
+    record = run_job(job, hexiom_level("level01"), on_progress=lambda *report: heard.append(report))
+    assert heard == [(1, 3, "step 1/3"), (2, 3, "step 2/3"), (3, 3, "step 3/3")] and record.count == 1
+    assert run_job(job, hexiom_level("level01")).count == 1
+
+
 def test_a_crash_is_an_error_not_an_answer(hexiom_level):
     from support import level_path
 

@@ -506,6 +506,7 @@ def solve(
     on_solution: Callable[[Solution], None] | None = None,
     family: str | None = None,
     started: float | None = None,
+    on_progress: Callable[[int, int | None, str], None] | None = None,
 ) -> Result:
     """Solve a level: its first solution, or every solution (``all``), or the count (``count``).
 
@@ -517,7 +518,9 @@ def solve(
     with a hard kill behind the backend's own time limit, and the solver is
     imported once in this process (from the second run on) so that later runs start warm; without it
     the run happens in this process (no kill, exceptions propagate).
-    ``on_solution`` sees each solution as it is found.  ``seed`` varies the
+    ``on_solution`` sees each solution as it is found; ``on_progress(done,
+    total, text)`` how far a long count is (``dp``'s steps), in an isolated
+    run (without it the reports are dropped).  ``seed`` varies the
     search (pysat, which has no seed, renumbers its variables from it);
     ``shuffle`` also reorders every backend's input from it: the same
     solutions, other luck.  The stats record both, and ``times`` gains CPU
@@ -584,7 +587,7 @@ def solve(
         job = Job(level.run_path, level.family, name, limits, options)
         with cpu_phase_times():
             if isolate:
-                level, record = _run_isolated(job, level, on_solution, started)
+                level, record = _run_isolated(job, level, on_solution, started, on_progress)
             else:
                 record = _run_here(job, level, stream, started)
     return _result(level, record, race_info)
@@ -603,7 +606,11 @@ _RAN: set[tuple[str, str]] = set()
 
 
 def _run_isolated(
-    job: Any, level: Level, on_solution: Callable[[Solution], None] | None, started: float
+    job: Any,
+    level: Level,
+    on_solution: Callable[[Solution], None] | None,
+    started: float,
+    on_progress: Callable[[int, int | None, str], None] | None = None,
 ) -> tuple[Level, RunRecord]:
     """Run in a forked child; a level not parsed yet is parsed there, under the time limit."""
     from dataclasses import replace
@@ -628,7 +635,9 @@ def _run_isolated(
         registry.preload([job.backend], level.family)
     _RAN.add((job.backend, level.family))
     # an unusable backend is found in the child, after the file is read: runner.UnusableBackend, a UsageError
-    record = run_job(job, level.model, on_solution=stream, started=started, load=load, on_level=take_level)
+    record = run_job(
+        job, level.model, on_solution=stream, started=started, load=load, on_level=take_level, on_progress=on_progress
+    )
     if not parsed:  # stopped (or crashed) before the parse was done
         return level, replace(record, stopped_by=record.stopped_by and f"{record.stopped_by} (while parsing)")
     return parsed[0], record
@@ -780,14 +789,14 @@ class Report:
 
         return verdict_line(self.verdicts)
 
-    def table(self) -> str:
-        """Instance by run: counts (``N+`` when incomplete) and times."""
+    def table(self, colour: bool = False) -> str:
+        """Instance by run: counts (``N+`` when incomplete) and times; ``colour``: a coloured table (ANSI)."""
         import io
 
         from trisolve.crosscheck.report import print_table
 
         out = io.StringIO()
-        print_table(self.verdicts, file=out)
+        print_table(self.verdicts, file=out, colour=colour)
         return out.getvalue()
 
     def to_json(self) -> dict:
@@ -823,9 +832,15 @@ def cross_check(
     record_expected: str | None = None,
     on_planned: Callable[[int], None] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
+    on_plan: Callable[[Sequence[str]], None] | None = None,
 ) -> Report:
-    """Run every backend variant (or those named) on each level, each run in its own process,
+    """Run the backends named (or the default plan) on each level, each run in its own process,
     ``jobs`` at a time (default: the cores), and judge whether they agree.
+
+    Without ``backends``: the default plan (``crosscheck/plan.py``): on hexiom and sigils a few backends
+    of different paradigms that finish (dp among them), each left out where ``expected.json`` records that
+    it takes minutes; on other families every registered variant.  ``on_plan`` hears, before the first run, what
+    the default plan runs and what it may leave incomplete (lines of text).
 
     ``expected`` checks counts against ``expected.json`` beside instance
     files; ``log`` appends one JSON record per run as it finishes, and
@@ -861,11 +876,24 @@ def cross_check(
             if level.path is not None:
                 expected_for(level.path)
     names: dict[str, list[str]] = {}
+    select = None
+    if not backends:
+        from trisolve.crosscheck.plan import default_plan
+
+        planned = default_plan([(level.run_path, level.family) for level in chosen], backend_name)
+        for name, chosen_backends in planned.backends.items():
+            names[name] = list(chosen_backends)
+
+        def select(path: str, family: str, backend: str) -> bool:
+            return family not in planned.backends or planned.runs(path, family, backend)
+
+        if on_plan is not None:
+            on_plan(planned.describe(timeout))
     for level in chosen:
         if level.family not in names:
             names[level.family] = backend_names(backends, level.family)
-            if not names[level.family]:
-                raise UsageError(f"no backend handles the {level.family} family")
+        if not names[level.family]:
+            raise UsageError(f"no backend handles the {level.family} family")
     instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     with Runs(log, resume=resume, parallel=jobs or os.cpu_count() or 1, on_record=on_record) as runs:
         plan = Plan(timeout, limit, symmetry_breaking, seed)
@@ -878,6 +906,7 @@ def cross_check(
             minimise_to=minimise_to,
             record_expected_in=record_expected,
             on_planned=on_planned,
+            select=select,
         )
     return Report(
         checked.verdicts + tuple(unreadable_verdict(path, family, problem) for path, problem in unreadable),
@@ -1128,6 +1157,10 @@ def campaign(
         _needs_dask()
     params = {**_sizes(kind, sizes), "unique": unique}
     names = backend_names(_backend_list(backends), kind.name) if backends else None
+    if scheduler:  # before any level or journal is written
+        from trisolve.crosscheck.executors import check_scheduler
+
+        check_scheduler(scheduler)
     log = os.fspath(log)
     if minimise_to is None:
         stem = os.path.splitext(os.path.basename(log))[0]
@@ -1234,6 +1267,11 @@ def mutate(
     for spec in chosen:
         backend_name(spec, kind.name)
     params = _sizes(kind, sizes) if (generate or retry) else {}
+    if scheduler:  # before any mutant, level or journal is written
+        _needs_dask()
+        from trisolve.crosscheck.executors import check_scheduler
+
+        check_scheduler(scheduler)
     if out is None:
         out = (os.path.splitext(log)[0] + "-mutants") if log else tempfile.mkdtemp(prefix=f"mutate-{kind.name}-")
 
@@ -1317,9 +1355,11 @@ def render(level: Level | Solution, output: str | os.PathLike) -> str:
 def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solution:
     """The solution a JSON file holds, checked against the level by the family's validator.
 
-    The file is ``solve --json`` output, one solution object from it, or JSON
-    lines (``solve --jsonl``, or ``--json`` over many files): then the line
-    about this level's file is used; ``index`` picks one of its solutions.
+    The file is ``solve --json`` output, one solution object from it, a
+    generated level's ``<name>.solution.json`` (its intended solution under
+    ``solution``), or JSON lines (``solve --jsonl``, or ``--json`` over many
+    files): then the line about this level's file is used; ``index`` picks
+    one of its solutions.
     """
     from trisolve.models import files
 
@@ -1339,6 +1379,10 @@ def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solu
         raise UsageError(
             f"{path}: holds a {shorten(data['family'])} solution; {level.run_path} is a {level.family} level"
         )
+    if "solution" in data and "solutions" not in data:  # trisolve generate's <name>.solution.json
+        data = data["solution"]
+        if not isinstance(data, dict):
+            raise UsageError(f"{path}: 'solution' is not a JSON object")
     if "solutions" in data:
         solutions = data["solutions"]
         if not isinstance(solutions, list):

@@ -457,10 +457,19 @@ def _check_conjugates(symmetries: Sequence[Sequence[int]], fixed: list[int | Non
 
 
 def progress_to_stderr(started: float, quiet_for: float = 5.0, every: float = 5.0) -> Callable[[dict[str, Any]], None]:
-    """A progress sink for long counts: once the run has taken ``quiet_for`` seconds, a line on stderr at most
-    every ``every`` seconds (and after each phase): where it is, states, memory in use, and the time left at
-    the pace so far."""
+    """A progress sink for long counts: once the run has taken ``quiet_for`` seconds, a line at most every
+    ``every`` seconds (and after each phase): where it is, states, memory in use, and the time left at the
+    pace so far.  Under trisolve's runner the line goes to the command's progress reporter
+    (``base.report_progress``); alone, to stderr."""
+    from .. import base
+
     last = [-every]
+
+    def say(text: str, done: int = 0, total: int | None = None) -> None:
+        if base.reports_progress():
+            base.report_progress(done, total, text)
+        else:
+            print(text, file=sys.stderr, flush=True)
 
     def show(report: dict[str, Any]) -> None:
         elapsed = time.monotonic() - started
@@ -470,23 +479,26 @@ def progress_to_stderr(started: float, quiet_for: float = 5.0, every: float = 5.
         memory = f"{resident() / 2**30:.1f} GiB in use"
         if "phase" not in report:
             left = report["steps"] - report["step"]
-            line = (
+            say(
                 f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, "
                 f"{report['states']} states, "
                 f"{memory}, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
-                f"(at that pace ~{left * report['step_seconds']:.0f} s left)"
+                f"(at that pace ~{left * report['step_seconds']:.0f} s left)",
+                report["step"],
+                report["steps"],
             )
         elif "done" not in report:
-            line = f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far"
+            say(f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far")
         else:
             done = report["done"]
             # a node's share of the walk is split between its children by their states: the pace so far holds
             eta = report["elapsed"] * (1 - done) / max(done, 1e-9)
-            line = (
+            say(
                 f"dp: middle row: {100 * done:.0f}% done, {report['leaves']} leaves, "
-                f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, ~{eta:.0f} s left"
+                f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, ~{eta:.0f} s left",
+                round(1000 * done),
+                1000,
             )
-        print(line, file=sys.stderr, flush=True)
 
     return show
 

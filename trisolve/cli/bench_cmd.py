@@ -26,6 +26,7 @@ from .common import (
     split_list,
     verdict_exit,
 )
+from .progress import for_command
 
 
 @click.command(name="bench")
@@ -187,11 +188,11 @@ def command(
 
     files.make_folder(out_dir, "--out folder")
     journal = files.Output(os.path.join(out_dir, "runs.jsonl"), what="bench journal")
-    progress = _Progress(enabled=not quiet)
+    progress = for_command("bench", quiet=quiet)
 
     def planned(trials: int, settings, order: list[str]) -> None:
         _scatter_pair(scatter_pair, order)  # a bad pair is a usage problem before anything runs
-        progress.total = trials
+        progress.start(trials)
         if not quiet:
             click.echo(
                 f"bench: {trials} runs ({len(levels)} instance(s) x {len(order)} backend(s) x {settings.repeat}), "
@@ -203,7 +204,7 @@ def command(
     def finished(index: int, run) -> None:
         # each finished run goes to runs.jsonl at once: a killed benchmark keeps them (--rescore reads it)
         journal.write(files.dumps(run.to_json()) + "\n")
-        progress.update(index, run)
+        progress.advance(1, _outcome(run))
 
     started = time.monotonic()
     try:
@@ -363,34 +364,11 @@ def _draw(summary, runs, settings, out_dir: str, pair: tuple[str, str] | None) -
         return f"\n(no plots: {problem})\n"
 
 
-class _Progress:
-    """One line per finished run on stderr (rewritten in place on a terminal)."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.total = 0
-        self.enabled = enabled
-        self.tty = sys.stderr.isatty()
-        self.started = time.monotonic()
-
-    def update(self, index: int, run) -> None:
-        if not self.enabled:
-            return
-        outcome = run.status if run.solved else (run.stopped_by or run.error or run.status)
-        if run.mode == "count" and run.solved:
-            outcome = f"{run.count} solutions"
-        if run.valid is False:
-            outcome = "INVALID solution"
-        line = (
-            f"[{index + 1}/{self.total}] {run.instance} {run.backend} #{run.round + 1}: "
-            f"{run.time:.2f} s, {outcome}  ({time.monotonic() - self.started:.0f} s elapsed)"
-        )
-        if self.tty:
-            sys.stderr.write("\r\033[K" + line[:160])
-        else:
-            sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled and self.tty:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
+def _outcome(run) -> str:
+    """One benchmark run in a few words, for the progress line."""
+    outcome = run.status if run.solved else (run.stopped_by or run.error or run.status)
+    if run.mode == "count" and run.solved:
+        outcome = f"{run.count} solutions"
+    if run.valid is False:
+        outcome = "INVALID solution"
+    return f"{run.instance} {run.backend} #{run.round + 1}: {run.time:.2f} s, {str(outcome).splitlines()[0][:60]}"

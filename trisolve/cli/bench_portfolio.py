@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sys
 import time
 from dataclasses import asdict
 
@@ -21,6 +20,7 @@ import click
 from trisolve.models.errors import UsageError
 
 from .common import interrupted_exit, split_list
+from .progress import for_command
 
 DEFAULT_TIMEOUT = 10.0
 DEFAULT_OUT = "portfolio-results"
@@ -93,25 +93,18 @@ def run(
     started = time.monotonic()
     load_start = portfolio.load_average()
     journal.write(json.dumps({"config": _config_json(config), "command": command, "load_start": load_start}) + "\n")
-    count = [0]
 
     def on_instance(instance) -> None:
         journal.write(json.dumps({"instance": instance.to_json()}) + "\n")
 
     def on_run(task: str, one, instance) -> None:
-        count[0] += 1
         journal.write(json.dumps({"task": task, "run": one.to_json()}) + "\n")
-        if quiet:
-            return
         outcome = "solved" if one.solved else (one.error or one.stopped_by or one.status)
         if task == "count" and one.complete:
             outcome += f" ({one.count})"
         size = "" if instance.size is None else f" size {instance.size}"
-        sys.stderr.write(
-            f"[{count[0]}] {instance.family} {task} {instance.name}{size} {one.backend}: {one.time:.2f} s, "
-            f"{outcome.splitlines()[0][:100]}  ({time.monotonic() - started:.0f} s elapsed)\n"
-        )
-        sys.stderr.flush()
+        what = f"{instance.family} {task} {instance.name}{size} {one.backend}"
+        progress.advance(1, f"{what}: {one.time:.2f} s, {outcome.splitlines()[0][:60]}")
 
     def on_stop(stop) -> None:
         journal.write(json.dumps({"stop": asdict(stop)}) + "\n")
@@ -120,6 +113,9 @@ def run(
             f"no larger sizes for it ({stop.skipped} skipped, scored unsolved)"
         )
 
+    # the plan's run count is an upper bound (a backend's sizes stop at the first it leaves unsolved)
+    progress = for_command("bench", quiet=quiet)
+    progress.phase("portfolio (at most)", the_plan.most_runs)
     try:
         outcome = portfolio.run(
             config,
@@ -130,6 +126,7 @@ def run(
             on_stop=on_stop,
         )
     finally:
+        progress.close()
         journal.close()
     seconds = time.monotonic() - started
     head = portfolio.header(config, command, seconds, {"start": load_start, "end": portfolio.load_average()})

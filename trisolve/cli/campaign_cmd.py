@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import sys
-
 import click
+
+from trisolve.crosscheck.report import plural
 
 from .common import (
     COUNT,
@@ -18,10 +17,12 @@ from .common import (
     plugin_option,
     print_json,
     print_minimised,
+    quiet_option,
     split_list,
     verdict_exit,
 )
 from .generate_cmd import size_options
+from .progress import Progress, for_command
 
 
 @click.command(name="campaign")
@@ -63,6 +64,7 @@ from .generate_cmd import size_options
     help="Where minimised disagreements go (default: <jsonl stem>-disagreements/).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@quiet_option
 @plugin_option
 def command(
     family,
@@ -78,6 +80,7 @@ def command(
     timeout,
     minimize_dir,
     as_json,
+    quiet,
     plugins,
 ):
     """Generate and cross-check instances; exit 0 when all agree, 1 on any disagreement, invalid solution or
@@ -85,8 +88,7 @@ def command(
     from .. import api
 
     load_plugins(plugins)
-    progress = _Progress(enabled=sys.stderr.isatty() and not as_json)
-    try:
+    with for_command("campaign", quiet=quiet or as_json) as reporter:
         done = api.campaign(
             family,
             count,
@@ -100,10 +102,8 @@ def command(
             scheduler=scheduler,
             jobs=parallel,
             minimise_to=minimize_dir,
-            progress=progress,
+            progress=_Phases(reporter),
         )
-    finally:
-        progress.close()
     summary = done.summary
     if as_json:
         print_json(summary.to_json())
@@ -118,7 +118,8 @@ def command(
         statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items()))
         rate = "n/a (all reused)" if summary.throughput is None else f"{summary.throughput:.1f} instances/min"
         click.echo(
-            f"{summary.instances} instances ({summary.generated} generated now, {summary.unique} proved unique), "
+            f"{plural(summary.instances, 'instance')} ({summary.generated} generated now, "
+            f"{summary.unique} proved unique), "
             f"{summary.runs} runs ({summary.reused} reused from {jsonl}): {statuses}"
         )
         click.echo(
@@ -133,51 +134,19 @@ def command(
     verdict_exit(done.failed)
 
 
-class _Progress:
-    """A rich progress bar on stderr for terminals; silent otherwise."""
+class _Phases:
+    """What ``api.campaign`` tells its ``progress`` (levels generated, then runs), for the one reporter."""
 
-    def __init__(self, enabled: bool) -> None:
-        self.bar = None
-        self.task = None
-        self.enabled = enabled
-
-    def _open(self) -> None:
-        if self.bar is None:
-            from rich.console import Console
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-            self.bar = Progress(
-                TextColumn("{task.fields[phase]}"),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                TextColumn("{task.description}"),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            self.bar.start()
+    def __init__(self, reporter: Progress) -> None:
+        self.reporter = reporter
 
     def generated(self, done: int, count: int) -> None:
-        if not self.enabled:
-            return
-        self._open()
-        if self.task is None:
-            self.task = self.bar.add_task("", total=count, phase="generating")
-        self.bar.update(self.task, completed=done)
+        if self.reporter.label != "generating":
+            self.reporter.phase("generating", count, unit="levels")
+        self.reporter.completed(done)
 
     def start(self, total: int) -> None:
-        if not self.enabled:
-            return
-        self._open()
-        if self.task is not None:
-            self.bar.remove_task(self.task)
-        self.task = self.bar.add_task("", total=total, phase="cross-checking")
+        self.reporter.phase("cross-checking", total, unit="runs")
 
     def advance(self, record) -> None:
-        if self.bar is not None:
-            self.bar.update(self.task, advance=1, description=f"{os.path.basename(record.path)} {record.backend}")
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
-            self.bar = None
+        self.reporter.record(record)

@@ -285,24 +285,18 @@ def split_list(value: str | None) -> list[str]:
     return [part.strip() for part in (value or "").split(",") if part.strip()]
 
 
-class RunProgress:
-    """Finished runs (out of all, once known), on stderr, for terminals."""
+def quiet_option(command):
+    """``--quiet``/``-q``: no progress on stderr (the same on every long command; trisolve/cli/progress.py)."""
+    return click.option("--quiet", "-q", is_flag=True, help="No progress on stderr.")(command)
 
-    def __init__(self, enabled: bool) -> None:
-        self.total, self.enabled, self.finished = 0, enabled, 0
 
-    def start(self, total: int) -> None:
-        self.total = total
-
-    def update(self, record, reused: bool) -> None:
-        self.finished += 1
-        if self.enabled:
-            done = f"{self.finished}/{self.total}" if self.total else f"{self.finished}"
-            name = os.path.basename(record.path)
-            sys.stderr.write(f"\r[{done}] {name} {record.backend}: {record.count_text}".ljust(78)[:78])
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled:
-            sys.stderr.write("\r" + " " * 78 + "\r")
-            sys.stderr.flush()
+def colour_option(command):
+    """``--colour/--no-colour``: forced either way, even in a pipe; default: NO_COLOR, FORCE_COLOR, else
+    whether the output is a terminal (``progress.colour_wanted``)."""
+    return click.option(
+        "--colour/--no-colour",
+        "--color/--no-color",
+        default=None,
+        help="Colour, even in a pipe (default: not when NO_COLOR is set; yes when FORCE_COLOR is; "
+        "else when the output is a terminal).",
+    )(command)

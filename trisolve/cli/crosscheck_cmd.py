@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import click
@@ -16,15 +15,17 @@ from .common import (
     SEED,
     SOLUTION_LIMIT,
     TIMEOUT,
-    RunProgress,
+    colour_option,
     instance_files,
     interrupted_exit,
     load_plugins,
     plugin_option,
     print_json,
     print_minimised,
+    quiet_option,
     verdict_exit,
 )
+from .progress import colour_wanted, for_command
 
 
 @click.command(name="crosscheck")
@@ -33,7 +34,9 @@ from .common import (
     "--backends",
     default=None,
     metavar="LIST",
-    help="Comma-separated backends or backend:variant (default: every registered variant).",
+    help="Comma-separated backends or backend:variant; a bare name means all its variants (default: the plan "
+    "printed up front: on hexiom and sigils dp counts every level and clingo and pysat list the solutions where "
+    "listing takes seconds; other families run every registered variant).",
 )
 @click.option("--timeout", type=TIMEOUT, default=20.0, show_default=True, help="Wall-clock limit per run, seconds.")
 @click.option("--limit", type=SOLUTION_LIMIT, default=None, help="Stop each enumeration after N solutions.")
@@ -64,7 +67,9 @@ from .common import (
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
 @plugin_option
 @click.option("--seed", type=SEED, default=0, show_default=True)
-def command(paths, backends, as_json, minimise_, minimize_dir, plugins, **options):
+@quiet_option
+@colour_option
+def command(paths, backends, as_json, minimise_, minimize_dir, plugins, quiet, colour, **options):
     """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid/error, 2 bad input."""
     from .. import api
 
@@ -74,22 +79,26 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, **option
     if options["resume"] and not options["log"]:
         raise UsageError("--resume needs --jsonl FILE")
     instance_files(paths)  # a missing path is a usage problem before anything runs; no output overwrites one
-    progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
-    try:
+
+    def say_plan(lines) -> None:
+        if not as_json:
+            for line in lines:
+                click.echo(f"plan: {line}")
+
+    with for_command("crosscheck", quiet=quiet or as_json, colour=colour) as progress:
         report = api.cross_check(
             [Path(path) for path in paths],  # a file in a folder that cannot be read: its instance's ERROR
             backends,
             minimise_to=minimize_dir if minimise_ else None,
             on_planned=progress.start,
-            on_record=progress.update,
+            on_record=progress.record,
+            on_plan=say_plan,
             **options,
         )
-    finally:
-        progress.close()
     if as_json:
         print_json(report.to_json())
     else:
-        click.echo(report.table(), nl=False)
+        click.echo(report.table(colour=colour_wanted(colour)), nl=False, color=colour_wanted(colour))
         for line in report.findings:
             click.echo(line)
         print_minimised(report.minimised)

@@ -7,7 +7,8 @@ import functools
 
 import click
 
-from .common import COUNT, EXIT_LIMIT, SEED, number_type, print_json
+from .common import COUNT, EXIT_LIMIT, SEED, number_type, print_json, quiet_option
+from .progress import for_command
 
 
 def size_options(function):
@@ -46,23 +47,32 @@ def size_options(function):
 @click.option("--count", "-n", type=COUNT, default=1, show_default=True)
 @click.option("--output", "-o", "folder", type=click.Path(file_okay=False), required=True, help="Folder to write to.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per level.")
-def command(family, sizes, seed, unique, count, folder, as_json):
+@quiet_option
+def command(family, sizes, seed, unique, count, folder, as_json, quiet):
     """Write COUNT generated FAMILY levels to a folder, each with its intended solution
     in ``<name>.solution.json``; level i uses a seed derived from --seed and i.  Exit 3 when
     a unique solution was asked for and could not be proved for some level."""
     from .. import api
 
     unproved = 0
-    for made in api.generate_levels(family, folder, count=count, seed=seed, unique=unique, **sizes):
-        if made.unproved:
-            unproved += 1
-            click.echo(
-                f"trisolve: {made.path}: could not prove a unique solution (time limit or attempts ran out)", err=True
-            )
-        if as_json:
-            print_json(made.to_json())
-        else:
-            extra = ", ".join(f"{k} {v}" for k, v in made.info.items())
-            click.echo(f"{made.path}: {'unique' if made.unique else 'solvable'} ({extra})")
+    with for_command("generate", quiet=quiet or as_json, unit="levels") as progress:
+        progress.phase("generating", count)
+        for made in api.generate_levels(family, folder, count=count, seed=seed, unique=unique, **sizes):
+            progress.advance(1, made.path)
+            unproved += _show(made, as_json)
     if unproved:
         raise click.exceptions.Exit(EXIT_LIMIT)
+
+
+def _show(made, as_json: bool) -> int:
+    """Print one written level; 1 when its unique solution could not be proved."""
+    if made.unproved:
+        click.echo(
+            f"trisolve: {made.path}: could not prove a unique solution (time limit or attempts ran out)", err=True
+        )
+    if as_json:
+        print_json(made.to_json())
+    else:
+        extra = ", ".join(f"{k} {v}" for k, v in made.info.items())
+        click.echo(f"{made.path}: {'unique' if made.unique else 'solvable'} ({extra})")
+    return 1 if made.unproved else 0

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import os
-import sys
 
 import click
+
+from trisolve.crosscheck.report import plural
 
 from .common import (
     BUDGET,
@@ -14,13 +15,14 @@ from .common import (
     JOBS,
     SEED,
     TIMEOUT,
-    RunProgress,
     load_plugins,
     plugin_option,
     print_json,
+    quiet_option,
     verdict_exit,
 )
 from .generate_cmd import size_options
+from .progress import for_command
 
 
 @click.command(name="mutate")
@@ -85,8 +87,9 @@ from .generate_cmd import size_options
 )
 @click.option("--show", type=COUNT_OR_NONE, default=30, show_default=True, help="Survivors listed at most.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")
+@quiet_option
 @plugin_option
-def command(family, backend, show, as_json, plugins, **options):
+def command(family, backend, show, as_json, quiet, plugins, **options):
     """Mutate FAMILY's encodings of --backend and score the instance set: exit 0 when every mutant is
     killed or explained as equivalent, 1 when one survives unexplained, a mutant marked equivalent is
     killed (the marker is wrong), or the unmutated backends themselves fail on an instance.  A mutant
@@ -96,11 +99,8 @@ def command(family, backend, show, as_json, plugins, **options):
     # the options not named in the signature are api.mutate's own keyword arguments, passed through
 
     load_plugins(plugins)
-    progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
-    try:
-        report = api.mutate(family, backend, on_record=progress.update, **options)
-    finally:
-        progress.close()
+    with for_command("mutate", quiet=quiet or as_json) as progress:
+        report = api.mutate(family, backend, on_record=progress.record, **options)
     if as_json:
         print_json(report.to_json())
     else:
@@ -136,7 +136,7 @@ def _print(report, show: int, suite_dir: str | None) -> None:
     click.echo(
         ("INTERRUPTED (partial report): " if report.interrupted else "")
         + f"mutate {report.family} --backend {report.backend}: {len(report.outcomes)} mutants, "
-        f"{len(report.instances)} instances used, {len(report.generated)} generated for survivors\n"
+        f"{plural(len(report.instances), 'instance')} used, {len(report.generated)} generated for survivors\n"
     )
     table("encoding file", report.table(lambda o: o.mutant.file))
     table("operator", report.table(lambda o: o.mutant.operator))
@@ -151,7 +151,7 @@ def _print(report, show: int, suite_dir: str | None) -> None:
         m = outcome.mutant
         label = ("equivalent" if m.equivalent else "candidate equivalent") if outcome.reason else "SURVIVED"
         click.echo(
-            f"{label}: {m.location} {m.operator} ({m.id}, tried on {outcome.tried} instances"
+            f"{label}: {m.location} {m.operator} ({m.id}, tried on {plural(outcome.tried, 'instance')}"
             f"{f', {outcome.timeouts} cut short by the time limit' if outcome.timeouts else ''})"
         )
         click.echo(f"    original: {m.original}")
@@ -174,7 +174,8 @@ def _print(report, show: int, suite_dir: str | None) -> None:
         click.echo(f"... {len(report.excluded) - 5} more instances not used")
     where = f" written to {suite_dir}" if suite_dir else ""
     click.echo(
-        f"killing suite: {len(report.suite)} instances{where}: " + ", ".join(os.path.basename(p) for p in report.suite)
+        f"killing suite: {plural(len(report.suite), 'instance')}{where}: "
+        + ", ".join(os.path.basename(p) for p in report.suite)
     )
     click.echo(
         f"{report.runs} runs ({report.reused} reused) in {report.wall:.1f} s"

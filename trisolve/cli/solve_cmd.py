@@ -7,7 +7,6 @@ prints each Result as text or JSON, and turns the runs into one exit code.
 from __future__ import annotations
 
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,16 +25,33 @@ from .common import (
     SEED,
     SOLUTION_LIMIT,
     TIMEOUT,
+    colour_option,
     instance_files,
     interrupted_exit,
     load_plugins,
     plugin_option,
     process_started,
+    quiet_option,
 )
+from .progress import colour_wanted, for_command
 
 #: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
 #: solution) outranks bad input, which outranks a run stopped by a limit
 _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTERRUPTED: 4}
+
+
+def _backend_names() -> list[str]:
+    """Every shipped backend, from the registry (the help text lists what there is, dp and dimacs too)."""
+    from trisolve.backends import registry
+
+    return list(registry.shipped())
+
+
+def _default_memory() -> str:
+    """dp's default budget on this machine, as --memory would take it (the help text states the code's value)."""
+    from trisolve.backends.dp.hexiom import DEFAULT_MEMORY
+
+    return f"{DEFAULT_MEMORY / 2**30:.3g}G"
 
 
 @click.command(name="solve")
@@ -46,8 +62,8 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTE
     "backend_spec",
     default=None,
     metavar="NAME[:VARIANT]",
-    help="pysat, clingo, cpsat, dp, ... (optionally :variant), or auto (race the measured best: three for a "
-    "first solution, two for --count). Default: the measured best for the family and task "
+    help=f"{', '.join(_backend_names())} (optionally :variant; trisolve backends lists them), or auto (race the "
+    "measured best: three for a first solution, two for --count). Default: the measured best for the family and task "
     "(trisolve backends shows it).",
 )
 @click.option("--all", is_flag=True, help="Print every solution.")
@@ -61,7 +77,8 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTE
     type=SEED,
     default=0,
     show_default=True,
-    help="Solver random seed (pysat, which has none, renumbers its variables from it).",
+    help="Solver random seed (pysat, whose solver has none, reorders its clauses from it; --shuffle also "
+    "renumbers its variables).",
 )
 @click.option(
     "--shuffle",
@@ -79,7 +96,8 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTE
     metavar="FILE",
     help="Also write one JSON object per instance to FILE (overwritten), each line as its run finishes.",
 )
-@click.option("--colour/--no-colour", default=None, help="Colour in renderings (default: when stdout is a terminal).")
+@colour_option
+@quiet_option
 @click.option(
     "--sat-command",
     default=None,
@@ -97,14 +115,16 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTE
     "--memory",
     default=None,
     metavar="SIZE",
-    help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default 4G); a count that would "
-    "exceed it stops as incomplete. The solvers ignore it.",
+    help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default: half this machine's memory, at most "
+    f"12G: {_default_memory()} here); a count that would exceed it stops as incomplete. The solvers ignore it.",
 )
 @plugin_option
-def command(paths, backend_spec, family, as_json, jsonl, colour, svg_dir, memory, plugins, **solving):
+def command(paths, backend_spec, family, as_json, jsonl, colour, quiet, svg_dir, memory, plugins, **solving):
     """Solve each FILE (and each instance file in each DIR): the first solution, every solution
     (--all) or the count (--count). The solver is imported once; each run is a forked child
-    with a hard kill behind --timeout. Exit code: the worst of the runs."""
+    with a hard kill behind --timeout. Exit code: the worst of the runs; a count cut short is
+    0 when it stopped at your own --limit (the question asked), 3 when --timeout (or --memory)
+    stopped it first (docs/exit-codes.md)."""
     from trisolve.models import files as io
 
     # the options not named in the signature are api.solve's own keyword arguments (all, count, limit, ...)
@@ -120,9 +140,9 @@ def command(paths, backend_spec, family, as_json, jsonl, colour, svg_dir, memory
     solving["memory"] = None if memory is None else numbers.memory_size(memory)
     files = instance_files(paths)  # this command's inputs: --jsonl may not overwrite one
     many = len(files) > 1
-    render_options = {"colour": sys.stdout.isatty() if colour is None else colour}
+    render_options = {"colour": colour_wanted(colour)}
     log = io.Output(jsonl, what="--jsonl file") if jsonl else None
-    show = _Show(as_json, log, render_options, many, svg_dir)
+    show = _Show(as_json, log, render_options, many, svg_dir, quiet or as_json)
     worst = EXIT_OK
     started = process_started()  # the first instance's --timeout counts from the command's start
     try:
@@ -155,6 +175,7 @@ class _Show:
     render_options: dict
     many: bool
     svg_dir: str | None
+    quiet: bool = False
 
 
 def _solve_one(path: str, family: str | None, backend_spec: str | None, solving: dict, show: _Show) -> int:
@@ -167,12 +188,19 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
     all_, count, as_json, log, svg_dir = solving["all"], solving["count"], show.as_json, show.log, show.svg_dir
     render_options = show.render_options
     enumerate_ = all_ or count
-    progress = _Progress(enabled=enumerate_ and not as_json and sys.stderr.isatty())
+    colour = bool(render_options.get("colour"))
+    progress = for_command("solve", quiet=show.quiet or not enumerate_, unit="solutions")
+    progress.phase(f"{'counting' if count else 'listing'} {path}")
+
+    headed = []  # with --all the level's header goes before its first solution, not after the last
 
     def on_solution(solution) -> None:
-        progress.tick()
+        progress.advance(1)
         if all_ and not as_json:
-            click.echo(solution.render(**render_options))
+            if not headed:
+                click.echo(solution.level.describe())
+                headed.append(True)
+            click.echo(solution.render(**render_options), color=colour)
 
     try:
         kind = api.family_of(path, family)
@@ -184,6 +212,7 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
             backend_spec,
             family=kind.name,
             on_solution=on_solution,
+            on_progress=progress.report,
             **solving,
         )
     except TrisolveError as problem:
@@ -204,10 +233,11 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
     if as_json:
         sys.stdout.write(line)
     else:
-        click.echo(level.describe() if level.model is not None else f"{path}: not parsed within the time limit")
+        if not headed:
+            click.echo(level.describe() if level.model is not None else f"{path}: not parsed within the time limit")
         if result.solutions and (not enumerate_ or (count and result.complete and result.count == 1)):
             # the first solution, or the only one when a count proved it unique
-            click.echo(result.solutions[0].render(**render_options))
+            click.echo(result.solutions[0].render(**render_options), color=colour)
         click.echo(_summary(result))
         if result.portfolio:
             click.echo(_portfolio_line(result.portfolio))
@@ -274,26 +304,3 @@ def _stats_line(result) -> str:
     shown = ", ".join(f"{k} {v:.3f}s" for k, v in result.times.items())
     stats = ", ".join(f"{k} {v}" for k, v in result.stats.items() if isinstance(v, (int, float, str)))
     return f"time: {shown}" + (f"\nstats: {stats}" if stats else "")
-
-
-class _Progress:
-    """A one-line counter on stderr for long enumerations (terminals only)."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.count = 0
-        self.started = time.monotonic()
-        self.last = 0.0
-
-    def tick(self) -> None:
-        self.count += 1
-        now = time.monotonic()
-        if self.enabled and now - self.last > 0.2:
-            self.last = now
-            sys.stderr.write(f"\r{self.count} solutions, {now - self.started:.1f} s")
-            sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.enabled and self.last:
-            sys.stderr.write("\r" + " " * 40 + "\r")
-            sys.stderr.flush()

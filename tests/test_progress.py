@@ -1,0 +1,174 @@
+"""Long commands show that they are alive (issue 22): done/total, elapsed and time left, a plain line on stderr at
+least every 10 s without a terminal, nothing with --quiet; colour follows --colour, NO_COLOR and FORCE_COLOR.
+
+The interval rule is held with a fake clock (and once with a short interval for the heartbeat thread), never by
+waiting ten seconds."""
+
+from __future__ import annotations
+
+import io
+import os
+import threading
+
+import pytest
+from support import level_path, run_trisolve
+
+from trisolve.cli.progress import INTERVAL, Progress, clock_text, colour_wanted
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def plain(clock: FakeClock, **options) -> tuple[Progress, io.StringIO]:
+    out = io.StringIO()
+    return Progress("crosscheck", stream=out, bar=False, heartbeat=False, clock=clock, **options), out
+
+
+def test_without_a_terminal_a_line_comes_at_least_every_interval_even_when_nothing_finishes():
+    clock = FakeClock()
+    progress, out = plain(clock)
+    progress.phase("cross-checking", 40)
+    printed_at = []
+    step = 0.5
+    while clock.now < 95:  # runs finish at t = 3, 6, 9, 12; then one run takes the rest (nothing finishes)
+        clock.now += step
+        if clock.now in (3.0, 6.0, 9.0, 12.0):
+            progress.advance(1, "level07 dp:frontier: 46")
+        if progress.tick():  # what the heartbeat thread does every second or so
+            printed_at.append(clock.now)
+    gaps = [b - a for a, b in zip([0.0, *printed_at], printed_at)]
+    assert len(printed_at) >= 9 and max(gaps) <= INTERVAL + step
+    assert INTERVAL == 10.0  # the promise the docs make
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("trisolve crosscheck: cross-checking: 3/40 runs (7%), 0:10 elapsed, about 2:03 left")
+    assert lines[0].endswith("last: level07 dp:frontier: 46")
+    assert "0:20 elapsed" in lines[1]
+
+
+def test_work_shorter_than_the_interval_prints_nothing_and_the_end_is_said_once():
+    clock = FakeClock()
+    progress, out = plain(clock)
+    progress.phase("generating", 3, unit="levels")
+    for _ in range(3):
+        clock.now += 1
+        progress.advance(1)
+    progress.close()
+    assert out.getvalue() == ""
+
+    progress, out = plain(clock)
+    progress.start(2)
+    clock.now += 11
+    progress.advance(1)
+    progress.close()
+    progress.close()
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and lines[1] == "trisolve crosscheck: 1/2 runs (50%), 0:11 elapsed, stopped"
+
+
+def test_quiet_prints_nothing():
+    clock = FakeClock()
+    progress, out = plain(clock, quiet=True)
+    progress.phase("cross-checking", 5)
+    clock.now += 100
+    progress.advance(5)
+    assert not progress.tick()
+    progress.close()
+    assert out.getvalue() == ""
+
+
+def test_the_heartbeat_prints_while_nothing_finishes():
+    out = io.StringIO()
+    lines = threading.Event()
+
+    class Watched(io.StringIO):
+        def write(self, text: str) -> int:
+            out.write(text)
+            if out.getvalue().count("\n") >= 2:
+                lines.set()
+            return len(text)
+
+    progress = Progress("mutate", stream=Watched(), bar=False, interval=0.05)
+    progress.phase("running", 10)
+    try:
+        assert lines.wait(timeout=30), "the heartbeat thread printed no line"
+    finally:
+        progress.close()
+    assert out.getvalue().startswith("trisolve mutate: running: 0/10 runs (0%)")
+
+
+def test_clock_text():
+    assert (clock_text(5), clock_text(65), clock_text(3723)) == ("0:05", "1:05", "1:02:03")
+
+
+def test_colour_follows_the_flag_then_no_color_then_force_color_then_the_terminal(monkeypatch):
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+    assert colour_wanted(None, Terminal()) and not colour_wanted(None, io.StringIO())
+    assert colour_wanted(True, io.StringIO()) and not colour_wanted(False, Terminal())
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    assert colour_wanted(None, io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not colour_wanted(None, Terminal()) and colour_wanted(True, io.StringIO())
+
+
+# ------------------------------------------------------------ every long command uses it
+
+
+def _quick(*args: str, quiet: bool = False):
+    env = {**os.environ, "TRISOLVE_PROGRESS_INTERVAL": "0"}  # a line whenever asked: no waiting
+    env.pop("NO_COLOR", None)
+    return run_trisolve(*args, *(["--quiet"] if quiet else []), env=env)
+
+
+@pytest.mark.parametrize(
+    "command, words",
+    [
+        (("crosscheck", level_path("hexiom", "level01"), "--backends", "dp,clingo:count"), "/2 runs"),
+        (("solve", level_path("hexiom", "level12"), "--count", "--backend", "clingo"), "solutions"),
+        (("bench", level_path("hexiom", "level01"), "--backends", "dp", "--repeat", "1", "--no-plots"), "1/1 runs"),
+        (("generate", "hexiom", "--side", "2", "--count", "2"), "/2 levels"),
+        (("campaign", "--family", "hexiom", "--side", "2", "--generate", "1", "--backends", "dp"), "runs"),
+    ],
+    ids=["crosscheck", "solve", "bench", "generate", "campaign"],
+)
+def test_every_long_command_reports_progress_on_stderr_and_quiet_silences_it(command, words, tmp_path):
+    name = command[0]
+    extra = {
+        "bench": ["--out", str(tmp_path / "bench")],
+        "generate": ["--output", str(tmp_path / "levels")],
+        "campaign": ["--jsonl", str(tmp_path / "c.jsonl")],
+    }.get(name, [])
+    done = _quick(*command, *extra)
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith(f"trisolve {name}: ")]
+    assert lines and any(words in line and "elapsed" in line for line in lines), done.stderr
+    if name == "campaign":
+        extra = ["--jsonl", str(tmp_path / "d.jsonl")]
+    if name == "generate":
+        extra = ["--output", str(tmp_path / "again")]
+    quiet = _quick(*command, *extra, quiet=True)
+    assert quiet.returncode == 0, quiet.stderr
+    assert not [line for line in quiet.stderr.splitlines() if line.startswith(f"trisolve {name}: ")], quiet.stderr
+
+
+def test_colour_is_forced_in_a_pipe_by_the_flag_and_force_color_and_refused_by_no_color():
+    """Output captured = a pipe: no colour by default; --colour and FORCE_COLOR force it; NO_COLOR wins over
+    FORCE_COLOR, --colour over both (issue 22: --colour did nothing in a pipe)."""
+    tiling = ("solve", level_path("sigils", "trominoes-3x3"), "-q")
+    table = ("crosscheck", level_path("hexiom", "level01"), "--backends", "dp", "-q")
+    clean = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
+    for command in (tiling, table):
+        assert "\x1b[" not in run_trisolve(*command, env=clean).stdout
+        assert "\x1b[" in run_trisolve(*command, "--colour", env=clean).stdout
+        assert "\x1b[" in run_trisolve(*command, env={**clean, "FORCE_COLOR": "1"}).stdout
+        assert "\x1b[" not in run_trisolve(*command, env={**clean, "FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout
+        assert "\x1b[" in run_trisolve(*command, "--colour", env={**clean, "NO_COLOR": "1"}).stdout

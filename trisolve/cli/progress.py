@@ -1,0 +1,276 @@
+"""The one progress reporter of every long command (crosscheck, campaign, mutate, bench, generate, solve --count).
+
+A user who starts a command that runs for minutes must see that it is alive and when it will end, in a
+terminal and out of one (a CI log, ``2> file``, a pipe): done/total, elapsed and time left.
+
+* On a terminal: a rich bar on stderr (done/total, elapsed, time left, what finished last).
+* Otherwise: a plain line on stderr at least every ``interval`` seconds (``INTERVAL``, 10 s) while
+  the work lasts, whether or not a run finished meanwhile (a heartbeat thread wakes up to print it),
+  and one when it ends if any was printed: work done within the interval prints none.  Lines, not
+  carriage returns: logs stay readable.
+* ``--quiet`` (or ``--json``, whose stdout a program reads): nothing.
+
+The reporter takes its clock and its interval as arguments, so a test holds the "every 10 s" rule
+with a fake clock (``tick``) instead of waiting.  Colour follows the usual conventions
+(``colour_wanted``): ``--colour``/``--no-colour`` first, then ``NO_COLOR``, then ``FORCE_COLOR``,
+then whether the stream is a terminal.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import IO, Any
+
+#: At most this many seconds between two plain progress lines (the rule issue 22 sets).
+INTERVAL = 10.0
+
+
+def colour_wanted(flag: bool | None = None, stream: IO[str] | None = None) -> bool:
+    """Whether to write colour to ``stream`` (default stdout): ``flag`` (``--colour``/``--no-colour``) when
+    given; else no when ``NO_COLOR`` is set (https://no-color.org), yes when ``FORCE_COLOR`` is set (and not
+    ``0``); else when the stream is a terminal."""
+    if flag is not None:
+        return flag
+    if os.environ.get("NO_COLOR"):
+        return False
+    force = os.environ.get("FORCE_COLOR")
+    if force is not None and force not in ("", "0"):
+        return True
+    stream = sys.stdout if stream is None else stream
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def clock_text(seconds: float) -> str:
+    """``1:05`` or ``1:02:03``: short enough for a progress line."""
+    seconds = max(0, int(round(seconds)))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+class Progress:
+    """Done/total, elapsed and time left of one command's work, on stderr (see the module docstring).
+
+    ``phase(label, total)`` starts a stretch of work (``generating``, ``cross-checking``); ``advance``
+    marks units done (``note`` says which, e.g. the run that finished).  ``unit`` names what is counted
+    (``runs``, ``levels``).  ``bar`` chooses the rich bar (default: when ``stream`` is a terminal);
+    ``heartbeat`` starts the thread that prints the plain line on time when nothing finishes.  Use it as
+    a context manager, or call ``close``.
+    """
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        quiet: bool = False,
+        stream: IO[str] | None = None,
+        bar: bool | None = None,
+        colour: bool | None = None,
+        interval: float = INTERVAL,
+        clock: Callable[[], float] = time.monotonic,
+        heartbeat: bool = True,
+        unit: str = "runs",
+    ) -> None:
+        self.command, self.quiet, self.interval, self.clock, self.unit = command, quiet, interval, clock, unit
+        self.stream = sys.stderr if stream is None else stream
+        terminal = _isatty(self.stream)
+        self.bar = (terminal if bar is None else bar) and not quiet
+        self.colour = colour_wanted(colour, self.stream)
+        self.label, self.total, self.done, self.note = "", None, 0, ""
+        self.started = self.phase_started = clock()
+        #: when the last plain line was printed (at first: the start, so the first is due one interval later)
+        self.last_line = self.started
+        self.printed = False
+        self._lock = threading.RLock()
+        self._rich: Any = None
+        self._task: Any = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        if heartbeat and not quiet and not self.bar:
+            self._thread = threading.Thread(target=self._beat, name="trisolve-progress", daemon=True)
+            self._thread.start()
+
+    # ------------------------------------------------------------ what the commands call
+
+    def phase(self, label: str, total: int | None = None, unit: str | None = None) -> None:
+        """A new stretch of work: ``total`` units (None: not known yet)."""
+        with self._lock:
+            self.label, self.total, self.done, self.note = label, total, 0, ""
+            self.unit = unit or self.unit
+            self.phase_started = self.clock()
+            if self.bar and not self.quiet:
+                self._bar_phase()
+
+    def start(self, total: int) -> None:
+        """The number of units of the current phase, once known (the ``on_planned`` callbacks)."""
+        with self._lock:
+            if not self.label:
+                self.phase(self.command, total)
+                return
+            self.total = total
+            if self.bar and not self.quiet:
+                self._bar_update()
+
+    def advance(self, units: int = 1, note: str = "") -> None:
+        """``units`` more done; a plain line is printed only when one is due (``interval``)."""
+        with self._lock:
+            self.done += units
+            self.note = note or self.note
+            if self.quiet:
+                return
+            if self.bar:
+                self._bar_update()
+            else:
+                self.tick()
+
+    def completed(self, done: int, note: str = "") -> None:
+        """``done`` units done so far (for callers that count themselves)."""
+        self.advance(done - self.done, note)
+
+    def record(self, record: Any, reused: bool = False) -> None:
+        """A run record finished (the ``on_record(record, reused)`` callbacks of cross_check and mutate)."""
+        name = os.path.splitext(os.path.basename(record.path))[0]
+        self.advance(1, f"{name} {record.backend}: {record.count_text}" + (" (reused)" if reused else ""))
+
+    def report(self, done: int, total: int | None, text: str) -> None:
+        """A backend's own report of how far it is (``base.report_progress``: dp's steps): it becomes the done/total
+        (in ``steps``) and the note."""
+        with self._lock:
+            self.unit, self.total = "steps", total
+            self.completed(done, text)
+
+    def tick(self) -> bool:
+        """Print the plain line if ``interval`` seconds have passed since the last one; whether it did."""
+        with self._lock:
+            if self.quiet or self.bar or self._stop.is_set():
+                return False
+            if self.clock() - self.last_line < self.interval:
+                return False
+            self._line()
+            return True
+
+    def close(self) -> None:
+        """The work is over: stop the heartbeat, clear the bar, print the last plain line."""
+        with self._lock:
+            if self._stop.is_set():
+                return
+            self._stop.set()
+            if self._rich is not None:
+                self._rich.stop()
+                self._rich = None
+            elif not self.quiet and not self.bar and self.printed:
+                self._line(final=True)
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=1.0)
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ the plain line
+
+    def text(self, final: bool = False) -> str:
+        """``trisolve crosscheck: cross-checking 12/120 runs (10%), 0:45 elapsed, about 6:45 left; last: ...``"""
+        now = self.clock()
+        elapsed = now - self.phase_started
+        if self.total:
+            share = f" ({100 * self.done // self.total}%)"
+            done = f"{self.done}/{self.total} {self.unit}{share}"
+        else:
+            done = f"{self.done} {self.unit}"
+        parts = [f"{done}, {clock_text(elapsed)} elapsed"]
+        if final:
+            parts.append("done" if self.total is None or self.done >= self.total else "stopped")
+        else:
+            left = self.time_left(elapsed)
+            if left is not None:
+                parts.append(f"about {clock_text(left)} left")
+        label = f"{self.label}: " if self.label and self.label != self.command else ""
+        last = f"; last: {self.note}" if self.note and not final else ""
+        return f"trisolve {self.command}: {label}{', '.join(parts)}{last}"
+
+    def time_left(self, elapsed: float) -> float | None:
+        """The remaining units at the pace so far (None before the first is done, or without a total)."""
+        if not self.total or self.done <= 0:
+            return None
+        return elapsed / self.done * max(0, self.total - self.done)
+
+    def _line(self, final: bool = False) -> None:
+        self.last_line, self.printed = self.clock(), True
+        try:
+            self.stream.write(self.text(final) + "\n")
+            self.stream.flush()
+        except (OSError, ValueError):  # stderr closed: progress is never worth a failure
+            pass
+
+    def _beat(self) -> None:
+        wait = max(0.01, min(1.0, self.interval / 4))
+        while not self._stop.wait(wait):
+            self.tick()
+
+    # ------------------------------------------------------------ the rich bar
+
+    def _bar_phase(self) -> None:
+        if self._rich is None:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+            from rich.progress import Progress as RichProgress
+
+            console = Console(file=self.stream, no_color=not self.colour, force_terminal=True, highlight=False)
+            self._rich = RichProgress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TextColumn("{task.fields[unit]}"),
+                TimeElapsedColumn(),
+                TextColumn("left"),
+                TimeRemainingColumn(),
+                TextColumn("{task.fields[note]}", style="dim"),
+                console=console,
+                transient=True,
+            )
+            self._rich.start()
+        if self._task is not None:
+            self._rich.remove_task(self._task)
+        self._task = self._rich.add_task(self.label, total=self.total, unit=self.unit, note="")
+
+    def _bar_update(self) -> None:
+        if self._rich is None:
+            self._bar_phase()
+        note = self.note if len(self.note) <= 40 else self.note[:39] + "…"
+        self._rich.update(self._task, total=self.total, completed=self.done, note=note)
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
+def for_command(command: str, *, quiet: bool = False, colour: bool | None = None, unit: str = "runs") -> Progress:
+    """The reporter a command uses, on stderr; ``TRISOLVE_PROGRESS_INTERVAL`` (seconds) shortens the plain
+    line's interval (tests use it to see the lines without waiting)."""
+    interval = INTERVAL
+    raw = os.environ.get("TRISOLVE_PROGRESS_INTERVAL")
+    if raw:
+        try:
+            interval = min(INTERVAL, max(0.0, float(raw)))
+        except ValueError:
+            pass
+    return Progress(command, quiet=quiet, colour=colour, interval=interval, unit=unit)
