@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import click
 
@@ -53,15 +54,21 @@ def command(level, format_, output, backend_spec, symmetry_breaking, family, plu
 
     load_plugins(plugins)
     exported = api.export(
-        level, backend_spec, format=format_, symmetry_breaking=symmetry_breaking, file=output, family=family
+        Path(level),  # a file argument is a path, even with a line break in its name
+        backend_spec,
+        format=format_,
+        symmetry_breaking=symmetry_breaking,
+        file=output,
+        family=family,
     )
     if output == "-":
         sys.stdout.write(exported.text)
         sys.stdout.flush()
     else:
-        folder = os.path.dirname(os.path.abspath(output))
-        os.makedirs(folder, exist_ok=True)
-        with open(output, "w", encoding="utf-8") as handle:
-            handle.write(exported.text)
+        from trisolve.models import files
+
+        # never over the instance itself (it was read through models.files); a full disk leaves the old file whole
+        files.make_folder(os.path.dirname(os.path.abspath(output)), "output folder")
+        files.write_text(output, exported.text, what="export file")
     if exported.command:
         click.echo("run it with: " + exported.command, err=True)
