@@ -81,6 +81,20 @@ def test_the_backend_runs_with_the_zdd_solvers_gone(monkeypatch):
         assert listed(spec, sigil("gate-6x6")).count == expected("sigils")["gate-6x6"]["count"]
 
 
+# ------------------------------------------------------------------ which runs take it unnamed
+
+
+def test_a_cross_check_runs_exactcover_on_logic_grids_only_when_named():
+    """Algorithm C meets a clue only when it branches on it: beach-10 takes minutes (docs/exactcover.md), so the
+    cross-checker's unnamed set leaves the logic translator out; tests and bench --portfolio still take it."""
+    from trisolve import api
+
+    assert "exactcover:colours" not in api.backend_names([], "logic")
+    assert "exactcover:quadrant" in api.backend_names([], "sigils")
+    assert api.backend_names(["exactcover"], "logic") == ["exactcover:colours"]
+    assert "exactcover:colours" in registry.variants("logic")
+
+
 # ------------------------------------------------------------------ export, read back by xcover
 
 
