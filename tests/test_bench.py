@@ -443,7 +443,16 @@ def test_portfolio_measures_ranks_stops_growing_and_writes_the_defaults(tmp_path
     monkeypatch.setitem(portfolio.LADDERS, "hexiom", quick)
     out = tmp_path / "out"
     argv = ["bench", "--portfolio", level_path("hexiom", "level01"), "--families", "hexiom", "--tasks", "first"]
-    argv += ["--backends", "fake:sleepy,pysat", "--max-size", "2", "--seeds", "1", "--timeout", "1"]
+    argv += [
+        "--backends",
+        "fake:sleepy,pysat",
+        "--max-size",
+        "2",
+        "--seeds",
+        "1",
+        "--timeout",
+        "4",
+    ]  # 4 s: pysat on a loaded machine
     code = _run_cli([*argv, "--out", str(out), "--write-defaults"])
     page = capsys.readouterr().out
     assert code == 0

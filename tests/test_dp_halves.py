@@ -9,28 +9,31 @@ stopped runs, and the cubes of levels 38 and 40 against a SAT solver (CaDiCaL).
 
 from __future__ import annotations
 
+import os
 import time
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import level_path, script
+from support import expected, level_path, script
 from test_dp_hexiom import brute_force, generated_levels, occupancy_histograms
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.backends.dp import hexiom_halves
 from trisolve.backends.dp.hexiom_halves import HalvesCounter, count_by_halves, halves_for
-from trisolve.backends.dp.hexiom_plan import fold, make_plan
-from trisolve.backends.dp.hexiom_runs import RunPlan, count_runs
+from trisolve.backends.dp.hexiom_plan import Budget, fold, make_plan
+from trisolve.backends.dp.hexiom_runs import RunCounter, RunPlan, count_runs
 from trisolve.models import hexiom
 
 ENUMERATE = Options(enumerate=True)
+EXPECTED = expected("hexiom")
 
 
 def rows(level: hexiom.Level) -> int:
-    outcome = count_runs(RunPlan(level, make_plan(fold(level))))
+    """The plain reference: row by row, one thread, no mirror merge."""
+    outcome = count_runs(RunPlan(level, make_plan(fold(level))), Budget(threads=1), mirror=False)
     assert outcome.complete
     return outcome.count
 
@@ -93,6 +96,38 @@ def test_every_solution_has_the_empty_cells_and_defect_the_level_fixes(level):
     assert rows(level) == len(solutions)
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(generated_levels(2), generated_levels(3)), st.integers(0, 11))
+def test_the_numpy_steps_count_every_fold_like_the_kernels(level, k):
+    """What a fresh install counts small levels with (no compilation) against the compiled kernels, state for
+    state, on the plain board and on folds by the level's symmetries."""
+    symmetry = level.symmetries[k % len(level.symmetries)]
+    run_plan = RunPlan(level, make_plan(fold(level, symmetry)))
+    compiled, plain = RunCounter(run_plan, compiled=True), RunCounter(run_plan, compiled=False)
+    layer, other = compiled.run(), plain.run()
+    assert compiled.finished(layer) == plain.finished(other)
+    assert np.array_equal(layer.frontiers, other.frontiers) and np.array_equal(layer.tallies, other.tallies)
+    assert compiled.peak_states == plain.peak_states
+
+
+@pytest.mark.parametrize("name", ["level03", "level12", "level22", "level36", "level39"])
+def test_the_kernels_count_every_fold_like_the_array_program(name):
+    """Burnside's folds now run on the row kernels, which the halves share: the array program
+    (``hexiom_layers``, no code in common) still counts the same boards on every fold (levels whose folds
+    fix boards: 8 to 177 of them)."""
+    from trisolve.backends.dp.hexiom_layers import count_layers
+
+    level = hexiom.parse(level_path("hexiom", name))
+    fixed = []
+    for symmetry in level.symmetries[1:]:
+        plan = make_plan(fold(level, symmetry))
+        by_kernels = count_runs(RunPlan(level, plan), Budget(threads=1))
+        by_arrays = count_layers(level, plan)
+        assert by_kernels.complete and by_arrays.complete and by_kernels.count == by_arrays.count
+        fixed.append(by_kernels.count)
+    assert max(fixed) > 1
+
+
 # ------------------------------------------------------------ halves against rows
 
 
@@ -107,7 +142,7 @@ def test_rows_and_halves_count_side3_histograms_like_every_occupancy_pattern():
         assert rows(level) == patterns[k], hexiom.format_level(level)
         for threads in (1, 2):
             for check in (False, True):
-                outcome = count_by_halves(level, threads=threads, check_mirror=check)
+                outcome = count_by_halves(level, Budget(threads=threads), check_mirror=check)
                 assert outcome.complete and outcome.count == patterns[k], (threads, check, hexiom.format_level(level))
 
 
@@ -122,17 +157,53 @@ def test_halves_count_mirrored_levels_like_rows(level):
         assert outcome.complete and outcome.count == expected, hexiom.format_level(level)
 
 
+@pytest.mark.parametrize("name", ["level12", "level22", "level35", "level38"])
+def test_the_rows_mirror_merge_keeps_the_count_and_cuts_the_states(name):
+    level = hexiom.parse(level_path("hexiom", name))
+    run_plan = RunPlan(level, make_plan(fold(level)))
+    merged = count_runs(run_plan, Budget(threads=1))
+    plain = count_runs(run_plan, Budget(threads=1), mirror=False)
+    assert merged.stats["mirror_merges"] > 0 and merged.count == plain.count == EXPECTED[name]["count"]
+    assert merged.stats["peak_states"] < plain.stats["peak_states"]
+
+
 def test_the_mirror_check_compares_leaves_with_their_images():
     level = hexiom.parse(level_path("hexiom", "level22"))
     outcome = count_by_halves(level, check_mirror=True)
     assert outcome.count == 109821 and outcome.stats["mirror_checks"] > 10
 
 
-def test_levels_the_middle_mirror_does_not_keep_are_not_split():
+def test_a_level_the_middle_mirror_does_not_keep_has_a_lower_table_of_its_own():
     level = hexiom.parse(level_path("hexiom", "level39"))  # locks off the mirror
-    assert halves_for(level) is None
-    assert count_by_halves(level) is None
-    assert halves_for(hexiom.parse(level_path("hexiom", "level38"))) is not None
+    halves = halves_for(level)
+    assert halves is not None and halves.lower_plan is not None
+    outcome = count_by_halves(level)
+    assert outcome.complete and outcome.count == 309196 and outcome.stats["lower_table"] == "the mirrored level's"
+    assert halves_for(hexiom.parse(level_path("hexiom", "level38"))).lower_plan is None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(generated_levels(3), generated_levels(4)))
+def test_halves_count_any_level_like_rows(level):
+    """Random levels (no mirror keeps them, mostly): the lower half comes from the mirrored level's table."""
+    if halves_for(level) is None:  # a middle-row cell with no usable neighbour below it
+        return
+    expected = rows(level)
+    outcome = count_by_halves(level)
+    assert outcome.complete and outcome.count == expected, hexiom.format_level(level)
+
+
+def test_the_lower_table_packs_its_tallies_like_the_upper_one():
+    """Found by hypothesis: the mirrored level's own plan packed a tally field one bit narrower, so the join read
+    its tallies wrong (0 boards for 1).  Both tables now share the wider layout."""
+    usable = {12, 18, 23, 24, 29, 32}
+    board = hexiom.Board(4)
+    level = hexiom.Level(
+        board, (1, 1, 2, 1, 0, 0, 0), ((18, 1), (23, 2), (24, 3)), frozenset(set(range(board.size)) - usable)
+    )
+    halves = halves_for(level)
+    assert halves.lower_plan is not None and np.array_equal(halves.plan.bits, halves.lower_plan.bits)
+    assert count_by_halves(level).count == rows(level) == 1
 
 
 def test_a_leaf_filter_counts_a_cube_and_the_cubes_add_up():
@@ -157,20 +228,18 @@ def test_a_stopped_count_by_halves_keeps_its_finished_leaves_as_a_lower_bound(mo
 
     def leaf(self, *args):
         original(self, *args)
-        if self.shared.boards and self.deadline is None:
-            self.deadline = time.monotonic()  # the first leaf with boards: the next step anywhere sees the time limit
+        if self.tally.boards and self.upper.deadline is None:
+            self.upper.deadline = time.monotonic()  # the first leaf with boards: the next step sees the time limit
 
     monkeypatch.setattr(HalvesCounter, "_leaf", leaf)
-    monkeypatch.setattr(hexiom_halves, "TASK_DEPTH", 2)
-    outcome = count_by_halves(level, threads=1)
-    assert not outcome.complete and outcome.stopped_by in ("time limit", "stopped")
+    outcome = count_by_halves(level, Budget(threads=1))
+    assert not outcome.complete and outcome.stopped_by == "time limit"
     assert 0 < outcome.count < 79
 
 
 def test_the_halves_report_their_finished_boards_as_they_go(monkeypatch):
     reported = []
     monkeypatch.setattr(hexiom_halves, "report_partial_count", reported.append)
-    monkeypatch.setattr(hexiom_halves, "TASK_DEPTH", 3)
     assert count_by_halves(hexiom.parse(level_path("hexiom", "level38"))).count == 79
     assert len(reported) >= 2 and reported == sorted(reported) and reported[-1] == 79
 
@@ -186,17 +255,33 @@ def test_the_backend_reports_a_stopped_halves_count_as_n_plus(monkeypatch):
     assert result.status is Status.SAT and not result.complete and result.count_text == "40+"
 
 
-def test_the_backend_counts_level38_by_halves_and_level39_by_rows():
+def locked_level(side: int, seed: int, unlocked: float) -> hexiom.Level:
+    """A random board's level with most of its tiles locked (so it counts in a moment at any size)."""
+    rng = np.random.default_rng(seed)
+    board = hexiom.Board(side)
+    occupied = {c for c in range(board.size) if rng.random() < 0.75}
+    numbers = {c: sum(1 for n in board.neighbours[c] if n in occupied) for c in occupied}
+    counts = [0] * (hexiom.MAX_TILE + 1)
+    for number in numbers.values():
+        counts[number] += 1
+    locked = tuple(sorted((c, n) for c, n in numbers.items() if rng.random() > unlocked))
+    return hexiom.Level(board, tuple(counts), locked, frozenset(), name=f"locked side {side}")
+
+
+def test_the_backend_counts_side6_levels_by_halves_and_smaller_ones_by_rows():
     dp = registry.get("dp", "hexiom")
-    by_halves = dp.run(hexiom.parse(level_path("hexiom", "level38")), Limits(time=120), ENUMERATE)
-    assert by_halves.complete and by_halves.count == 79 and by_halves.stats["method"] == "halves"
-    by_rows = dp.run(hexiom.parse(level_path("hexiom", "level39")), Limits(time=120), ENUMERATE)
-    assert by_rows.complete and by_rows.count == 309196 and by_rows.stats["method"] == "rows"
+    for name in ("level38", "level39"):
+        by_rows = dp.run(hexiom.parse(level_path("hexiom", name)), Limits(time=120), ENUMERATE)
+        assert by_rows.complete and by_rows.count == EXPECTED[name]["count"] and by_rows.stats["method"] == "rows"
+    level = locked_level(6, 3, 0.3)
+    by_halves = dp.run(level, Limits(time=120), ENUMERATE)
+    assert by_halves.complete and by_halves.stats["method"] == "halves"
+    assert by_halves.count == rows(level) > 0
 
 
 def test_a_memory_budget_stops_the_halves(monkeypatch):
     level = hexiom.parse(level_path("hexiom", "level38"))
-    tight = count_by_halves(level, memory=200_000)
+    tight = count_by_halves(level, Budget(memory=200_000))
     assert not tight.complete and tight.stopped_by == "memory budget"
 
 
@@ -204,9 +289,10 @@ def test_progress_reports_the_halves_on_stderr(capsys):
     from trisolve.backends.dp.hexiom import progress_to_stderr
 
     level = hexiom.parse(level_path("hexiom", "level38"))
-    count_by_halves(level, progress=progress_to_stderr(time.monotonic(), quiet_for=0))
+    count_by_halves(level, Budget(progress=progress_to_stderr(time.monotonic(), quiet_for=0, every=0)))
     err = capsys.readouterr().err
     assert "upper half" in err and "middle row:" in err and "boards so far" in err and "GiB in use" in err
+    assert "% done" in err and "s left" in err
 
 
 def test_boards_too_many_for_uint64_are_left_to_the_array_program():
@@ -240,3 +326,22 @@ def test_level40_cubes_counted_by_halves_match_a_sat_solver():
         main([level_path("hexiom", "level40"), "--leaves", "4", "--cubes", "8", "--max-boards", "300", "--seed", "3"])
         == 0
     )
+
+
+def test_a_first_run_counts_level38_without_compiling(tmp_path):
+    """A fresh numba cache, as on a fresh install: level 38's count is right and comes from numpy, with no
+    compile notice (issue 22: the first run under 5 s; docs/bench/dp-first-run.md)."""
+    import subprocess
+    import sys
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run(
+        [sys.executable, "-m", "trisolve", "solve", level_path("hexiom", "level38"), "--count", "--backend", "dp"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "79 solutions" in done.stdout
+    assert "compiling" not in done.stderr

@@ -72,7 +72,7 @@ SAT_CASES = [
 @pytest.mark.parametrize("mode,code,fragments", SAT_CASES, ids=[c[0] for c in SAT_CASES])
 def test_a_misbehaving_sat_command_is_contained(tmp_path, mode, code, fragments):
     command = f"{sys.executable} {FAKE_SAT} {mode} {tmp_path / 'pids'}"
-    limit = 4.0
+    limit = 4.0 if code == 3 else 30.0  # a loaded machine takes seconds to start the solver's Python
     done, took = run(
         tmp_path, "solve", HEXIOM, "--backend", "dimacs", "--sat-command", command, "--timeout", str(limit)
     )

@@ -55,7 +55,6 @@ with the solver translators.
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -65,7 +64,8 @@ from ...models.hexiom import MAX_TILE, Board, Level, Solution, apply_symmetry, s
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
 from ..catalog import Catalog
-from .hexiom_plan import EMPTY, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
+from .hexiom_plan import EMPTY, Budget, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
+from .memory import DEFAULT_MEMORY, resident
 
 CATALOG = Catalog(
     default="frontier",
@@ -78,20 +78,9 @@ CATALOG = Catalog(
 )
 
 
-def _default_memory() -> int:
-    """Half the machine's memory, at most 12 GiB (4 GiB where the machine does not say)."""
-    try:
-        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):
-        return 4 << 30
-    return max(1 << 30, min(12 << 30, physical // 2))
-
-
-#: Bytes a run may use for its layers unless ``--memory`` says otherwise.
-DEFAULT_MEMORY = _default_memory()
-#: Plain counts of levels at least this wide are counted by halves when the level allows it (smaller ones
-#: are over in milliseconds row by row, and the halves' threads would only add overhead).
-HALVES_FROM_SIDE = 5
+#: Plain counts of levels at least this wide are counted by halves (smaller ones are over in a second or two
+#: row by row, and the halves' join kernel would cost its compilation on a fresh install for nothing).
+HALVES_FROM_SIDE = 6
 #: Bytes of one state (frontier, stock) in the dictionary program that rebuilds a board (a first-solution
 #: run holds two layers, and a few more while it walks back): the memory budget divided by this is its state limit.
 DICT_BYTES_PER_STATE = 500
@@ -351,35 +340,32 @@ def count_boards(
     and boards too wide for the compiled codes, run the array program (``hexiom_layers``).  ``progress``
     gets a dict after each step (or each finished task of the halves).
     """
-    if all(len(step.vertex.cells) == 1 for step in plan.steps):
-        from .hexiom_runs import RunPlan, count_runs
+    from .hexiom_runs import RunPlan, count_runs
 
-        run_plan = RunPlan(level, plan)
-        if run_plan.fits_kernels:
-            if level.side >= HALVES_FROM_SIDE:
-                from .hexiom_halves import count_by_halves
+    run_plan = RunPlan(level, plan)
+    budget = Budget(deadline, memory, progress)
+    if run_plan.fits_kernels:
+        if level.side >= HALVES_FROM_SIDE and not run_plan.folded:
+            from .hexiom_halves import count_by_halves
 
-                outcome = count_by_halves(level, run_plan=run_plan, deadline=deadline, memory=memory, progress=progress)
-                if outcome is not None:
-                    return outcome
-            return count_runs(run_plan, deadline=deadline, memory=memory, progress=progress)
+            outcome = count_by_halves(level, budget, run_plan=run_plan)
+            if outcome is not None:
+                return outcome
+        return count_runs(run_plan, budget)
     from .hexiom_layers import count_layers
 
     return count_layers(level, plan, deadline=deadline, memory=memory, progress=progress)
 
 
 def warm() -> None:
-    """Load the compiled counters (from numba's cache) in this process, so that forked runs start warm."""
-    tiny = Level(Board(1), (1,) + (0,) * MAX_TILE, (), frozenset())
-    from .hexiom_halves import halves_for
-    from .hexiom_runs import RunPlan, count_runs
+    """Load the row counter's compiled kernels in this process when numba's cache has them, so that forked runs
+    start warm.  Without them (a fresh install) nothing is compiled here: small counts run in numpy, and a
+    count big enough to need the kernels compiles them (once per machine, saying so on stderr)."""
+    from .hexiom_runs import RunPlan, count_runs, kernels_ready
 
-    count_runs(RunPlan(tiny, make_plan(fold(tiny))))
-    three = Level(Board(3), (0, 0, 0, 6, 0, 0, 1), (), frozenset())  # a ring of six around a six
-    from .hexiom_halves import count_by_halves
-
-    if halves_for(three) is not None:
-        count_by_halves(three, threads=1)
+    if kernels_ready():
+        tiny = Level(Board(1), (1,) + (0,) * MAX_TILE, (), frozenset())
+        count_runs(RunPlan(tiny, make_plan(fold(tiny))))
 
 
 def find_board(
@@ -470,54 +456,39 @@ def _check_conjugates(symmetries: Sequence[Sequence[int]], fixed: list[int | Non
 # ---------------------------------------------------------------- the backend
 
 
-def progress_to_stderr(started: float, quiet_for: float = 5.0) -> Callable[[dict[str, Any]], None]:
-    """A progress sink for long counts: a line on stderr per step (or halves task) once the run has taken
-    ``quiet_for`` seconds: where it is, states, memory in use, and the time left at the pace so far."""
+def progress_to_stderr(started: float, quiet_for: float = 5.0, every: float = 5.0) -> Callable[[dict[str, Any]], None]:
+    """A progress sink for long counts: once the run has taken ``quiet_for`` seconds, a line on stderr at most
+    every ``every`` seconds (and after each phase): where it is, states, memory in use, and the time left at
+    the pace so far."""
+    last = [-every]
 
     def show(report: dict[str, Any]) -> None:
         elapsed = time.monotonic() - started
-        if elapsed < quiet_for:
+        if elapsed < quiet_for or ("phase" in report and "done" in report and elapsed - last[0] < every):
             return
-        memory = f"{_resident() / 2**30:.1f} GiB in use"
+        last[0] = elapsed
+        memory = f"{resident() / 2**30:.1f} GiB in use"
         if "phase" not in report:
             left = report["steps"] - report["step"]
-            print(
+            line = (
                 f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, "
                 f"{report['states']} states, "
                 f"{memory}, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
-                f"(at that pace ~{left * report['step_seconds']:.0f} s left)",
-                file=sys.stderr,
-                flush=True,
+                f"(at that pace ~{left * report['step_seconds']:.0f} s left)"
             )
-        elif "tasks" not in report:
-            print(
-                f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far",
-                file=sys.stderr,
-                flush=True,
-            )
+        elif "done" not in report:
+            line = f"dp: {report['phase']}: {report['states']} states, {memory}, {elapsed:.0f} s so far"
         else:
-            done, known = report["done_weight"], report["known_weight"]
-            # tasks are weighed by their states and started heaviest first, so the pace so far holds
-            eta = report["elapsed"] * (known - done) / max(done, 1)
-            left = f"~{eta:.0f} s left" if report["walk_done"] else f"~{eta:.0f} s left for the tasks started so far"
-            print(
-                f"dp: middle row: {report['tasks_done']}/{report['tasks']}{'' if report['walk_done'] else '+'} tasks "
-                f"({100 * done / max(known, 1):.0f}% of the states known so far), {report['leaves']} leaves, "
-                f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, {left}",
-                file=sys.stderr,
-                flush=True,
+            done = report["done"]
+            # a node's share of the walk is split between its children by their states: the pace so far holds
+            eta = report["elapsed"] * (1 - done) / max(done, 1e-9)
+            line = (
+                f"dp: middle row: {100 * done:.0f}% done, {report['leaves']} leaves, "
+                f"{report['boards_so_far']} boards so far, {memory}, {elapsed:.0f} s so far, ~{eta:.0f} s left"
             )
+        print(line, file=sys.stderr, flush=True)
 
     return show
-
-
-def _resident() -> int:
-    """This process's resident memory in bytes (0 where /proc does not say)."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 class DpHexiom:

@@ -2,9 +2,10 @@
 
 Why: the row-by-row program (``hexiom_runs``) must carry every partial board
 of the upper half past the middle, where level 40's layers pass 400 million
-states.  But a level that the mirror across its middle row (call it mu, row
-r <-> row 2m - r) leaves unchanged has a lower half that *is* its upper half
-upside down, so one table of the upper half answers for both.
+states.  But the mirror across the middle row (call it mu, row r <-> row
+2m - r) turns the lower half of a board into the upper half of a board of
+the mirrored level, so two tables of upper halves (one, used twice, when mu
+keeps the level) answer for the whole board.
 
 Split a board at rows m-1, m, m+1 (m the middle row):
 
@@ -14,27 +15,32 @@ Split a board at rows m-1, m, m+1 (m the middle row):
   differing there never merge.
 * ``A[occ(m), occ(m+1)]``: rows 0..m+1 decided, rows 0..m final: the same
   program one row further, for one occupancy of row m at a time.
+* ``T'``: the table T of the level mirrored by mu (T itself when mu keeps the level).
 
-Read through mu, ``T[mu(occ(m+1)), occ(m)]`` is the lower half: rows m..2m
+Read through mu, ``T'[mu(occ(m+1)), occ(m)]`` is the lower half: rows m..2m
 decided, rows m+1..2m final.  Every cell is final in exactly one half, and
 the halves overlap in rows m and m+1, whose empty cells and defect both
 tallies count.  So
 
     boards = sum over occ(m), occ(m+1) of sum over tallies t of
-             A[occ(m), occ(m+1)][t] * T[mu(occ(m+1)), occ(m)][target + overlap - t]
+             A[occ(m), occ(m+1)][t] * T'[mu(occ(m+1)), occ(m)][target + overlap - t]
 
 where "target" is the full tally (E* empty cells, defect D*, every tracked
 number shown in full; the two derived numbers then follow).  Each term of
-the sum counts distinct boards, so uint64 holds every product.
+the sum counts distinct boards, so the sum is exact modulo 2**64, and the
+counter refuses levels whose count could reach that (``RunPlan.fits_kernels``).
 
-The work is organised by row m's occupancy: the middle row's first cells
-are decided depth first (each prefix a task for a worker thread), the rest
-of the row breadth first; each full occupancy of row m is then one leaf:
-its T entries, and its A table by three more layers' worth of work.  A leaf
-and its left-right mirror image (when the level has that mirror too) count
-the same, so only one of each pair is computed, counted twice (or both are,
-and compared, with ``check_mirror``).  Memory stays at the upper half's
-middle layer plus a few leaves, and two threads share it.
+The work is organised by row m's occupancy, depth first: from the upper
+half at the end of row m-1, each cell of row m is decided both ways (the
+two children computed, the parent's memory given back), down to one full
+occupancy of row m, a *leaf*: its T entries, its A table (one more row,
+breadth first) and their join.  A leaf and its left-right mirror image (when
+the level has that mirror) count the same, so only one of each pair is
+computed, counted twice (or both are, and compared, with ``check_mirror``),
+and prefixes whose every leaf is counted through its image are never
+started.  One thread drives the walk; every big step is split between two
+threads (``hexiom_runs.RunCounter``), and every layer lives in a reused
+buffer of one pool that the memory budget holds.
 
 A run stopped by a limit still returns the boards of the leaves it finished:
 a true lower bound, reported as ``N+``.
@@ -42,11 +48,10 @@ a true lower bound, reported as ``N+``.
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Collection
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -54,11 +59,8 @@ from numba import njit
 
 from ...models.hexiom import Level
 from ..base import report_partial_count
-from .hexiom_plan import Outcome, ProgressSink, Stopped, fold, make_plan
-from .hexiom_runs import EMPTY, FRONTIER_BITS, Layer, RunCounter, RunPlan
-
-#: cells of the middle row decided depth first before a task is handed to a worker
-TASK_DEPTH = 5
+from .hexiom_plan import Budget, Outcome, Stopped, fold, make_plan
+from .hexiom_runs import EMPTY, FRONTIER_BITS, PARALLEL_FROM, Buffers, Layer, RunCounter, RunPlan, note_compiling
 
 
 @dataclass(frozen=True)
@@ -66,51 +68,79 @@ class Halves:
     """Where the middle rows are in the plan, and the mirrors that relate their cells."""
 
     plan: RunPlan
+    #: the plan of the level mirrored by mu, whose upper half is this level's lower half (None: mu keeps the level)
+    lower_plan: RunPlan | None
     ends: tuple[int, ...]  # ends[r]: steps done when row r is decided
+    lower_ends: tuple[int, ...]  # the same in the lower table's plan
     middle: int  # m
     upper: tuple[int, ...]  # the usable cells of rows m-1, m, m+1, in reading order
     row: tuple[int, ...]
     lower: tuple[int, ...]
-    #: per usable cell of row m+1 (frontier position at the end of row m+1): the ghost bit of its mu image in row m-1
+    #: per usable cell of row m+1 (frontier position at the end of row m+1): the ghost bit of its mu image
+    #: in row m-1 of the lower table's level
     ghost_of_lower: tuple[int, ...]
     #: per usable cell of row m: the position of its left-right mirror image (None: no such symmetry)
     row_mirror: tuple[int, ...] | None
 
 
+def mirrored_level(level: Level, mu: tuple[int, ...]) -> Level:
+    """The level moved by the board symmetry ``mu``: a tile locked on c is locked on mu(c), and so on."""
+    return Level(
+        level.board,
+        level.tile_counts,
+        tuple(sorted((mu[c], n) for c, n in level.locked_tiles)),
+        frozenset(mu[c] for c in level.blocked_cells),
+        level.name,
+    )
+
+
 def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
-    """The split for this level, or None when the mirror across the middle row does not keep the level."""
+    """The split for this level, or None when the halves cannot count it (see the conditions below)."""
     board = level.board
     if level.side < 3:
         return None
     run_plan = run_plan or RunPlan(level, make_plan(fold(level)))
     if not run_plan.fits_kernels:
         return None
-    rows = [tuple(c for c in r if c not in level.blocked_cells) for r in board.rows]
     m = level.side - 1
     row_of = {c: (r, j) for r, cells in enumerate(board.rows) for j, c in enumerate(cells)}
     mu = next(
-        (
-            p
-            for p in level.symmetries
-            if all(row_of[p[c]][0] == 2 * m - row_of[c][0] for c in range(board.size))
-            and all(p[c] == c for c in board.rows[m])
-        ),
-        None,
+        p
+        for p in board.symmetries
+        if all(row_of[p[c]][0] == 2 * m - row_of[c][0] for c in range(board.size))
+        and all(p[c] == c for c in board.rows[m])
     )
-    if mu is None:
-        return None
-    ends, done = [], 0
-    for cells in rows:
-        done += len(cells)
-        ends.append(done)
+    lower_plan = None
+    other = level
+    if mu not in level.symmetries:
+        other = mirrored_level(level, mu)
+        lower_plan = RunPlan(other, make_plan(fold(other)))
+        if not np.array_equal(lower_plan.bits, run_plan.bits):
+            # the join reads the lower table's tallies with the upper plan's layout: give both the wider one
+            widths = np.maximum(lower_plan.bits, run_plan.bits).tolist()
+            run_plan = RunPlan(level, make_plan(fold(level)), widths)
+            lower_plan = RunPlan(other, make_plan(fold(other)), widths)
+        if not (run_plan.fits_kernels and lower_plan.fits_kernels):
+            return None
+
+    def row_ends(blocked: frozenset[int]) -> tuple[int, ...]:
+        ends, done = [], 0
+        for cells in board.rows:
+            done += sum(1 for c in cells if c not in blocked)
+            ends.append(done)
+        return tuple(ends)
+
+    ends, other_ends = row_ends(level.blocked_cells), row_ends(other.blocked_cells)
+    rows = [tuple(c for c in r if c not in level.blocked_cells) for r in board.rows]
     upper, row, lower = rows[m - 1], rows[m], rows[m + 1]
-    steps = run_plan.steps
+    other_upper = tuple(c for c in board.rows[m - 1] if c not in other.blocked_cells)
     # the joins read rows m and m+1 off the frontier: every one of their cells must still be in it
-    if not row or steps[ends[m] - 1].cells != row or steps[ends[m + 1] - 1].cells != lower:
+    for plan, at, before in ((run_plan, ends, upper), (lower_plan or run_plan, other_ends, other_upper)):
+        if not row or plan.steps[at[m] - 1].cells != row or len(before) > 62 - FRONTIER_BITS:
+            return None
+    if run_plan.steps[ends[m + 1] - 1].cells != lower:
         return None
-    if len(upper) > 62 - FRONTIER_BITS:
-        return None
-    ghost = ghost_bits(upper)
+    ghost = ghost_bits(other_upper)
     if any(mu[c] not in ghost for c in lower):
         return None
     sigma = next(
@@ -123,7 +153,9 @@ def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
     )
     position = {c: j for j, c in enumerate(row)}
     row_mirror = tuple(position[sigma[c]] for c in row) if sigma is not None else None
-    return Halves(run_plan, tuple(ends), m, upper, row, lower, tuple(ghost[mu[c]] for c in lower), row_mirror)
+    return Halves(
+        run_plan, lower_plan, ends, other_ends, m, upper, row, lower, tuple(ghost[mu[c]] for c in lower), row_mirror
+    )
 
 
 def ghost_bits(upper: tuple[int, ...]) -> dict[int, int]:
@@ -156,17 +188,20 @@ def _join(
     maxima,
     empties,
     defect,
+    first,
+    last,
     per_frontier,
 ):
     """Sum over A's states of A's count times the count of T's complementary state (see the module's formula).
 
-    ``per_frontier``, when as long as A's frontiers, receives each frontier's (each occupancy of row m+1's) share.
+    Only A's frontiers ``first..last-1``; ``per_frontier``, when as long as A's frontiers, receives each
+    frontier's (each occupancy of row m+1's) share.
     """
     total = np.uint64(0)
     n_fields = shifts.shape[0]
     comp = np.empty(n_fields, np.int64)
     width = lower_defect.shape[0]
-    for k in range(a_frontiers.shape[0]):
+    for k in range(first, last):
         f = a_frontiers[k]
         # row m+1's occupancy: the overlap's empty cells and defect, and the ghost key of the lower half
         ghost = np.int64(0)
@@ -187,7 +222,7 @@ def _join(
         if lo >= t_ghosts.shape[0] or t_ghosts[lo] != ghost:
             continue
         before = total
-        first, last = t_starts[lo], t_starts[lo + 1]
+        run_first, run_last = t_starts[lo], t_starts[lo + 1]
         for q in range(a_starts[k], a_starts[k + 1]):
             code = a_tallies[q]
             ok = True
@@ -208,8 +243,8 @@ def _join(
             target = np.int64(0)
             for j in range(n_fields):
                 target |= (comp[j] + offsets[j]) << shifts[j]
-            at = first + np.searchsorted(t_tallies[first:last], target)
-            if at < last and t_tallies[at] == target:
+            at = run_first + np.searchsorted(t_tallies[run_first:run_last], target)
+            if at < run_last and t_tallies[at] == target:
                 total += a_counts[q] * t_counts[at]
         if per_frontier.shape[0] > k:
             per_frontier[k] = total - before
@@ -220,37 +255,26 @@ def _join(
 
 
 @dataclass
-class _Shared:
-    """What the worker threads report to each other and to the progress sink."""
+class _Tally:
+    """What the walk has counted so far, for the result and the progress reports."""
 
-    stop: threading.Event = field(default_factory=threading.Event)
-    lock: threading.Lock = field(default_factory=threading.Lock)
     boards: int = 0
     leaves: int = 0
     mirrored: int = 0
-    peak_states: int = 0
+    done: float = 0.0  # share of the walk's work finished (each node's share split by its children's states)
     mismatches: list = field(default_factory=list)
-    #: CPU seconds per part of the work, over all threads
-    seconds: dict = field(default_factory=lambda: {"middle row": 0.0, "lower row": 0.0, "join": 0.0})
-
-    def spent(self, part: str, since: float) -> float:
-        now = time.thread_time()
-        with self.lock:
-            self.seconds[part] += now - since
-        return now
+    #: CPU seconds (the whole process: both threads) per part of the work
+    seconds: dict = field(default_factory=lambda: {"upper half": 0.0, "middle row": 0.0, "lower row": 0.0, "join": 0.0})
 
 
 class HalvesCounter:
-    """One level's count by halves: the upper half to row m-1, then tasks over row m."""
+    """One level's count by halves: the upper half to row m-1, then a walk over row m's occupancies."""
 
     def __init__(
         self,
         halves: Halves,
+        budget: Budget | None = None,
         *,
-        deadline: float | None = None,
-        memory: int | None = None,
-        progress: ProgressSink | None = None,
-        threads: int = 2,
         check_mirror: bool = False,
         on_leaf: Callable[[tuple[bool, ...], int, list[tuple[tuple[bool, ...], int]]], None] | None = None,
         leaves: Collection[tuple[bool, ...]] | None = None,
@@ -259,20 +283,25 @@ class HalvesCounter:
         self.halves = halves
         #: called per computed leaf: (row m's occupancy, its weight, [(row m+1's occupancy, boards)])
         self.on_leaf = on_leaf
-        self.deadline = deadline
-        self.memory = memory
-        self.progress = progress
-        self.threads = max(1, threads)
+        budget = budget or Budget()
+        self.progress = budget.progress
+        self.threads = max(1, budget.threads)
         self.check_mirror = check_mirror or halves.row_mirror is None
-        self.shared = _Shared()
+        self.buffers = Buffers(budget.memory)
+        steps = replace(budget, progress=None)  # the halves report their phases themselves, not each step
+        self.upper = RunCounter(halves.plan, steps, buffers=self.buffers)
+        self.lower = (
+            self.upper if halves.lower_plan is None else RunCounter(halves.lower_plan, steps, buffers=self.buffers)
+        )
+        self.tally = _Tally()
         self.started = time.monotonic()
-        self.budget: int | None = None
+        self.walk_started = self.started
+        self._last_report = 0.0
+        self._pool: ThreadPoolExecutor | None = None
         #: with check_mirror: boards of leaves whose mirror image has not come yet
         self._mirror_seen: dict[tuple[bool, ...], int] = {}
         #: viable[k][prefix]: some occupancy of row m starting with these k+1 cells is its mirror class's leaf
         self._viable = _viable_prefixes(len(halves.row), None if self.check_mirror else halves.row_mirror, leaves)
-        self.walk_started = self.started
-        self.walk_done = False
         # what the joins need of rows m and m+1 whatever row m's occupancy: 6 - degree, adjacency, ghost bits
         neighbours = halves.plan.level.board.neighbours
         self._defect_of = {step.cell: step.defect for step in halves.plan.steps}
@@ -282,215 +311,204 @@ class HalvesCounter:
         )
         self._ghost_of_lower = np.array(halves.ghost_of_lower, np.int64)
 
-    def _counter(self) -> RunCounter:
-        """A counter for one thread that also stops when another thread has stopped (or hit a limit)."""
-        counter = RunCounter(self.halves.plan)
-        stop = self.shared.stop
-
-        def check() -> None:
-            if stop.is_set():
-                raise Stopped("stopped")
-            if self.deadline is not None and time.monotonic() >= self.deadline:
-                raise Stopped("time limit")
-
-        counter.check_clock = check  # type: ignore[method-assign]
-        return counter
-
     def count(self) -> Outcome:
-        h = self.halves
-        plan = h.plan
-        main = self._counter()
-        main.memory = self.memory
-        first_upper = h.ends[h.middle - 2] if h.middle >= 2 else 0
-        ghost = ghost_bits(h.upper)
         try:
-            layer = main.run(0, first_upper)
-            for i in range(first_upper, h.ends[h.middle - 1]):  # row m-1, recording its occupancy
-                layer = main.advance(layer, i, ghost_bit=ghost.get(plan.steps[i].cell, -1))
+            return self._count()
+        finally:
+            for counter in {self.upper, self.lower}:
+                counter.close()
+            if self._pool is not None:
+                self._pool.shutdown()
+            self.buffers.clear()
+
+    def _count(self) -> Outcome:
+        h = self.halves
+        clock = time.process_time()
+        try:
+            tops = [self._upper_half(self.upper, h.ends)]
+            if self.lower is not self.upper:
+                tops.append(self._upper_half(self.lower, h.lower_ends))
         except Stopped as stop:
-            return Outcome(0, False, str(stop), self._stats(main))
-        self._report("upper half to row m-1", layer)
-        if self.memory is not None:
-            self.budget = max(0, self.memory - layer.nbytes) // (self.threads + 1)
-        main.memory = self.budget
-        stopped: str | None = None
-        pending: set[Future] = set()
-        weights: list[int] = []
-        done_weight = [0]
-        with ThreadPoolExecutor(max_workers=self.threads, thread_name_prefix="dp-halves") as pool:
+            return Outcome(0, False, str(stop), self._stats())
+        self.tally.seconds["upper half"] += time.process_time() - clock
+        self._report_phase("upper half to row m-1", tops[0])
+        self.walk_started = time.monotonic()
+        try:
+            self._walk(tops[0], tops[-1], 0, [], 1.0)
+        except Stopped as stop:
+            return Outcome(self.tally.boards, False, str(stop), self._stats())
+        if self.tally.mismatches:
+            raise RuntimeError(f"dp halves: leaves and their mirror images disagree: {self.tally.mismatches[:3]}")
+        return Outcome(self.tally.boards, True, None, self._stats())
 
-            def submit(root: Layer, at: int) -> None:
-                weight = root.states
-                weights.append(weight)
-                future = pool.submit(self._task, root, at)
-                future.weight = weight  # type: ignore[attr-defined]
-                pending.add(future)
+    def _upper_half(self, counter: RunCounter, ends: tuple[int, ...]) -> Layer:
+        """Rows 0..m-1 decided, row m-1's occupancy in the ghost bits."""
+        h = self.halves
+        plan = counter.plan
+        first_upper = ends[h.middle - 2] if h.middle >= 2 else 0
+        layer = counter.run(0, first_upper)
+        ghost = ghost_bits(tuple(plan.steps[i].cell for i in range(first_upper, ends[h.middle - 1])))
+        for i in range(first_upper, ends[h.middle - 1]):
+            following = counter.advance(layer, i, ghost_bit=ghost.get(plan.steps[i].cell, -1))
+            self.buffers.release(layer)
+            layer = following
+        return layer
 
-            def settle(block: bool) -> None:
-                nonlocal stopped
-                while pending and (block or len(pending) > self.threads):
-                    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        pending.discard(future)
-                        error = future.exception()
-                        if isinstance(error, Stopped):
-                            stopped = stopped or str(error)
-                            self.shared.stop.set()
-                        elif error is not None:
-                            self.shared.stop.set()
-                            raise error
-                        done_weight[0] += future.weight  # type: ignore[attr-defined]
-                        self._report_task(done_weight[0], sum(weights), len(weights) - len(pending), len(weights))
-                    block = block and bool(pending)
+    # ------------------------------------------------------------- the walk
 
-            depth = min(TASK_DEPTH, len(h.row))
-            start_step = h.ends[h.middle - 1]
-
-            def walk(node: Layer, at: int) -> None:
-                if at == start_step + depth or self.shared.stop.is_set():
-                    if not self.shared.stop.is_set():
-                        settle(False)
-                        submit(node, at)
-                    return
-                for choice in (1, 0):  # the fullest prefixes are the heaviest: start them first
-                    prefix = path[: at - start_step] + [choice]
-                    if self._viable is not None and not self._viable[len(prefix) - 1][_bits(prefix)]:
-                        continue  # every leaf below is counted through its mirror image
-                    path[at - start_step :] = [choice]
-                    child = main.advance(node, at, forced=choice)
-                    if child.states:
-                        walk(child, at + 1)
-                    del child
-                del path[at - start_step :]
-
-            path: list[int] = []
-            self.walk_started = time.monotonic()
+    def _walk(self, node: Layer, lower_node: Layer, k: int, path: list[int], share: float) -> None:
+        """Decide cell k of row m both ways below ``node`` (and ``lower_node``, the lower table's, when it has
+        its own), give the nodes' memory back, then go down the children: the larger first."""
+        h = self.halves
+        if k == len(h.row):
+            self._leaf(node, lower_node, path)
+            self.tally.done += share
+            self._report_walk()
+            self._release(node, lower_node)
+            return
+        clock = time.process_time()
+        children = []
+        try:
+            for choice in (1, 0):
+                prefix = path + [choice]
+                if self._viable is not None and not self._viable[k][_bits(prefix)]:
+                    continue  # every leaf below is counted through its mirror image (or not asked for)
+                child = self.upper.advance(node, h.ends[h.middle - 1] + k, forced=choice)
+                if self.lower is self.upper:
+                    lower_child = child
+                else:
+                    try:
+                        lower_child = self.lower.advance(lower_node, h.lower_ends[h.middle - 1] + k, forced=choice)
+                    except BaseException:
+                        self.buffers.release(child)
+                        raise
+                if child.states and lower_child.states:
+                    children.append((child, lower_child, choice))
+                else:
+                    self._release(child, lower_child)
+        except BaseException:
+            for child, lower_child, _ in children:
+                self._release(child, lower_child)
+            raise
+        finally:
+            self._release(node, lower_node)
+            self.tally.seconds["middle row"] += time.process_time() - clock
+        weight = sum(child.states for child, _, _ in children)
+        if not children:
+            self.tally.done += share
+        children.sort(key=lambda c: -c[0].states)
+        for n, (child, lower_child, choice) in enumerate(children):
             try:
-                walk(layer, start_step)
-            except Stopped as stop:
-                stopped = stopped or str(stop)
-                self.shared.stop.set()
-            self.walk_done = True
-            del layer
-            settle(True)
-        if self.shared.mismatches:
-            raise RuntimeError(f"dp halves: leaves and their mirror images disagree: {self.shared.mismatches[:3]}")
-        stats = self._stats(main)
-        if stopped is not None:
-            return Outcome(self.shared.boards, False, stopped, stats)
-        return Outcome(self.shared.boards, True, None, stats)
+                self._walk(child, lower_child, k + 1, path + [choice], share * child.states / weight)
+            except BaseException:
+                for later, later_lower, _ in children[n + 1 :]:
+                    self._release(later, later_lower)
+                raise
 
-    # ------------------------------------------------------------- a task
+    def _release(self, node: Layer, lower_node: Layer) -> None:
+        self.buffers.release(node)
+        if lower_node is not node:
+            self.buffers.release(lower_node)
 
-    def _task(self, root: Layer, at: int) -> None:
-        """Finish row m from a prefix of it, then every leaf (full occupancy of row m) it holds."""
-        h = self.halves
-        counter = self._counter()
-        clock = time.thread_time()
-        layer = root
-        for i in range(at, h.ends[h.middle]):
-            layer = self._prune(counter.advance(layer, i, budget=self.budget), i)
-        del root
-        self.shared.spent("middle row", clock)
-        row_width = len(h.row)
-        low = (np.int64(1) << FRONTIER_BITS) - 1
-        codes = layer.frontiers & low
-        occupancy = np.zeros(len(codes), np.int64)
-        for j in range(row_width):
-            occupancy |= (((codes >> (3 * j)) & 7) != EMPTY).astype(np.int64) << j
-        ghosts = layer.frontiers >> FRONTIER_BITS
-        order = np.lexsort((ghosts, occupancy))
-        occupancy = occupancy[order]
-        bounds = np.flatnonzero(np.diff(occupancy)) + 1
-        for first, group in zip(np.concatenate([[0], bounds]), np.split(order, bounds)):
-            if len(group):
-                self._leaf(counter, layer, group, int(occupancy[first]))
-        with self.shared.lock:
-            self.shared.peak_states = max(self.shared.peak_states, counter.peak_states)
+    # ------------------------------------------------------------- a leaf
 
-    def _prune(self, layer: Layer, i: int) -> Layer:
-        """Drop the frontiers of a layer inside row m whose every completion of the row is counted by its mirror."""
-        h = self.halves
-        if self._viable is None:
-            return layer
-        k = i - h.ends[h.middle - 1]
-        where = {c: q for q, c in enumerate(h.plan.steps[i].cells)}
-        prefix = np.zeros(len(layer.frontiers), np.int64)
-        for j in range(k + 1):
-            prefix |= (((layer.frontiers >> (3 * where[h.row[j]])) & 7) != EMPTY).astype(np.int64) << j
-        keep = self._viable[k][prefix]
-        return layer if keep.all() else select(layer, keep)
-
-    def _leaf(self, counter: RunCounter, layer: Layer, group: np.ndarray, pattern: int) -> None:
-        """One occupancy of row m: its T entries, its A table, and their join."""
+    def _leaf(self, t_layer: Layer, lower_layer: Layer, occupancy: list[int]) -> None:
+        """One occupancy of row m: its T entries (the node), its A table (one more row), and their join."""
         h = self.halves
         plan = h.plan
-        occupied = [bool(pattern >> j & 1) for j in range(len(h.row))]
+        occupied = [bool(o) for o in occupancy]
         weight = 1
         if not self.check_mirror:
             image = [occupied[h.row_mirror[j]] for j in range(len(h.row))]
-            if image < occupied:
-                return  # its mirror image counts it
-            weight = 1 if image == occupied else 2
-        # T: one run per ghost (row m-1's occupancy); the frontier is fixed by it and row m
-        t_ghosts = layer.frontiers[group] >> FRONTIER_BITS
-        runs = [(layer.starts[k], layer.starts[k + 1]) for k in group]
-        t_starts = np.zeros(len(group) + 1, np.int64)
-        t_starts[1:] = np.cumsum([b - a for a, b in runs])
-        t_tallies = np.concatenate([layer.tallies[a:b] for a, b in runs])
-        t_counts = np.concatenate([layer.counts[a:b] for a, b in runs])
+            weight = 1 if image == occupied else 2  # (the walk never reaches a leaf greater than its image)
         # A: drop the ghosts (states that differ only in row m-1 merge), then decide row m+1
-        clock = time.thread_time()
+        clock = time.process_time()
         low = (np.int64(1) << FRONTIER_BITS) - 1
-        a_layer = regroup(counter, layer, group, layer.frontiers[group] & low, h.ends[h.middle] - 1)
-        for k, i in enumerate(range(h.ends[h.middle], h.ends[h.middle + 1])):
-            a_layer = counter.advance(a_layer, i, budget=self.budget, slot=k % 2)
-        clock = self.shared.spent("lower row", clock)
-        row_empty, row_defect, cross = self._overlap(occupied)
-        shares = np.zeros(len(a_layer.frontiers) if self.on_leaf is not None else 0, np.uint64)
-        boards = int(
-            _join(
-                a_layer.frontiers,
-                a_layer.starts,
-                a_layer.tallies,
-                a_layer.counts,
-                self._lower_defect,
-                cross,
-                self._lower_adjacent,
-                self._ghost_of_lower,
-                t_ghosts,
-                t_starts,
-                t_tallies,
-                t_counts,
-                row_empty,
-                row_defect,
-                plan.shifts,
-                plan.bits,
-                plan.offsets,
-                plan.maxima,
-                plan.empties,
-                plan.defect,
-                shares,
-            )
+        group = np.arange(len(t_layer.frontiers), dtype=np.int64)
+        a_layer = self.upper.merge(
+            t_layer,
+            plan.steps[h.ends[h.middle] - 1],
+            t_layer.frontiers & low,
+            np.zeros(len(group), np.int64),
+            group,
+            t_layer.states,
         )
-        self.shared.spent("join", clock)
+        for i in range(h.ends[h.middle], h.ends[h.middle + 1]):
+            try:
+                following = self.upper.advance(a_layer, i)
+            finally:
+                self.buffers.release(a_layer)
+            a_layer = following
+        now = time.process_time()
+        self.tally.seconds["lower row"] += now - clock
+        try:
+            shares, boards = self._join(a_layer, lower_layer, occupied)
+        finally:
+            self.buffers.release(a_layer)
+        self.tally.seconds["join"] += time.process_time() - now
         if self.on_leaf is not None:
             lower = [tuple(((f >> (3 * j)) & 7) != EMPTY for j in range(len(h.lower))) for f in a_layer.frontiers]
-            with self.shared.lock:
-                self.on_leaf(tuple(occupied), weight, [(o, int(n)) for o, n in zip(lower, shares)])
-        with self.shared.lock:
-            self.shared.leaves += 1
-            if self.check_mirror and h.row_mirror is not None:
-                key = tuple(occupied)
-                image = tuple(occupied[h.row_mirror[j]] for j in range(len(h.row)))
-                other = self._mirror_seen.pop(image, None)
-                if other is not None:
-                    self.shared.mirrored += 1
-                    if other != boards:
-                        self.shared.mismatches.append((key, boards, other))
-                elif image != key:
-                    self._mirror_seen[key] = boards
-            self.shared.boards += weight * boards
+            self.on_leaf(tuple(occupied), weight, [(o, int(n)) for o, n in zip(lower, shares)])
+        self.tally.leaves += 1
+        if self.check_mirror and h.row_mirror is not None:
+            key = tuple(occupied)
+            image = tuple(occupied[h.row_mirror[j]] for j in range(len(h.row)))
+            other = self._mirror_seen.pop(image, None)
+            if other is not None:
+                self.tally.mirrored += 1
+                if other != boards:
+                    self.tally.mismatches.append((key, boards, other))
+            elif image != key:
+                self._mirror_seen[key] = boards
+        self.tally.boards += weight * boards
+        report_partial_count(self.tally.boards)  # a killed run keeps them: N+
+
+    def _join(self, a_layer: Layer, t_layer: Layer, occupied: list[bool]) -> tuple[np.ndarray, int]:
+        """The leaf's boards, and per frontier of A (occupancy of row m+1) its share when ``on_leaf`` wants it."""
+        plan = self.halves.plan
+        row_empty, row_defect, cross = self._overlap(occupied)
+        n = len(a_layer.frontiers)
+        shares = np.zeros(n if self.on_leaf is not None else 0, np.uint64)
+        t_ghosts = t_layer.frontiers >> FRONTIER_BITS
+
+        def join(first: int, last: int) -> int:
+            return int(
+                _join(
+                    a_layer.frontiers,
+                    a_layer.starts,
+                    a_layer.tallies,
+                    a_layer.counts,
+                    self._lower_defect,
+                    cross,
+                    self._lower_adjacent,
+                    self._ghost_of_lower,
+                    t_ghosts,
+                    t_layer.starts,
+                    t_layer.tallies,
+                    t_layer.counts,
+                    row_empty,
+                    row_defect,
+                    plan.shifts,
+                    plan.bits,
+                    plan.offsets,
+                    plan.maxima,
+                    plan.empties,
+                    plan.defect,
+                    first,
+                    last,
+                    shares,
+                )
+            )
+
+        if self.threads < 2 or a_layer.states < PARALLEL_FROM or n < 2:
+            return shares, join(0, n) % (1 << 64)
+        middle = int(np.searchsorted(a_layer.starts, a_layer.states // 2))
+        middle = min(max(middle, 1), n - 1)
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dp-join")
+        upper = self._pool.submit(join, middle, n)
+        total = join(0, middle) + upper.result()
+        return shares, total % (1 << 64)
 
     def _overlap(self, occupied: list[bool]) -> tuple[int, int, np.ndarray]:
         """Row m's part of the overlap tally (empty cells, defect), and per row m+1 cell its edges to row m's
@@ -506,47 +524,43 @@ class HalvesCounter:
 
     # ------------------------------------------------------------- reports
 
-    def _stats(self, main: RunCounter) -> dict[str, Any]:
-        stats = main.stats()
+    def _stats(self) -> dict[str, Any]:
+        stats = self.upper.stats()
+        if self.lower is not self.upper:
+            stats["peak_states"] = max(stats["peak_states"], self.lower.peak_states)
+            stats["frontier_transitions"] += self.lower.transitions
         stats.update(
             {
                 "method": "halves",
-                "leaves": self.shared.leaves,
-                "cpu_seconds": {k: round(v, 2) for k, v in self.shared.seconds.items()},
-                "peak_states": max(stats["peak_states"], self.shared.peak_states),
+                "leaves": self.tally.leaves,
+                "cpu_seconds": {k: round(v, 2) for k, v in self.tally.seconds.items()},
+                "lower_table": "the level's own (mu keeps it)" if self.lower is self.upper else "the mirrored level's",
             }
         )
         if self.check_mirror and self.halves.row_mirror is not None:
-            stats["mirror_checks"] = self.shared.mirrored
+            stats["mirror_checks"] = self.tally.mirrored
         return stats
 
-    def _report(self, what: str, layer: Layer) -> None:
+    def _report_phase(self, what: str, layer: Layer) -> None:
         if self.progress is not None:
             self.progress(
                 {
                     "phase": what,
                     "states": layer.states,
-                    "bytes": layer.nbytes,
+                    "bytes": self.buffers.capacity,
                     "elapsed": time.monotonic() - self.started,
                 }
             )
 
-    def _report_task(self, done: int, total: int, tasks_done: int, tasks: int) -> None:
-        with self.shared.lock:
-            leaves, boards = self.shared.leaves, self.shared.boards
-        report_partial_count(boards)  # a killed run keeps them: N+
+    def _report_walk(self) -> None:
         if self.progress is None:
             return
         self.progress(
             {
                 "phase": "middle row",
-                "done_weight": done,
-                "known_weight": total,
-                "tasks_done": tasks_done,
-                "tasks": tasks,
-                "walk_done": self.walk_done,
-                "leaves": leaves,
-                "boards_so_far": boards,
+                "done": self.tally.done,
+                "leaves": self.tally.leaves,
+                "boards_so_far": self.tally.boards,
                 "elapsed": time.monotonic() - self.walk_started,
             }
         )
@@ -576,43 +590,16 @@ def _viable_prefixes(
     return viable
 
 
-def select(layer: Layer, keep: np.ndarray) -> Layer:
-    """The layer's frontiers where ``keep`` holds, with their runs."""
-    kept = np.flatnonzero(keep)
-    lengths = layer.starts[kept + 1] - layer.starts[kept]
-    starts = np.zeros(len(kept) + 1, np.int64)
-    np.cumsum(lengths, out=starts[1:])
-    index = np.repeat(layer.starts[kept] - starts[:-1], lengths) + np.arange(int(starts[-1]))
-    return Layer(layer.frontiers[kept], starts, layer.tallies[index], layer.counts[index])
-
-
-def regroup(counter: RunCounter, layer: Layer, group: np.ndarray, codes: np.ndarray, step: int) -> Layer:
-    """The runs ``group`` of ``layer`` under new frontier codes, equal codes merged (tallies unchanged)."""
-    incoming = int((layer.starts[group + 1] - layer.starts[group]).sum())
-    return counter.merge(
-        layer,
-        counter.plan.steps[step],
-        codes.astype(np.int64),
-        np.zeros(len(group), np.int64),
-        group.astype(np.int64),
-        incoming,
-    )
-
-
 def count_by_halves(
     level: Level,
+    budget: Budget | None = None,
     *,
     run_plan: RunPlan | None = None,
-    deadline: float | None = None,
-    memory: int | None = None,
-    progress: ProgressSink | None = None,
-    threads: int = 2,
     check_mirror: bool = False,
 ) -> Outcome | None:
     """The level's plain count by halves, or None when the level does not split (see ``halves_for``)."""
     halves = halves_for(level, run_plan)
     if halves is None:
         return None
-    return HalvesCounter(
-        halves, deadline=deadline, memory=memory, progress=progress, threads=threads, check_mirror=check_mirror
-    ).count()
+    note_compiling(_join)
+    return HalvesCounter(halves, budget, check_mirror=check_mirror).count()

@@ -245,6 +245,20 @@ class Stopped(TrisolveError):
 ProgressSink = Callable[[dict[str, Any]], None]
 
 
+@dataclass(frozen=True)
+class Budget:
+    """What one count may spend, and whom it tells: the record every compiled counter (rows, halves) takes.
+
+    Why one record: the counters and their entry points all take the same limits, and a limit added to one
+    (or a default changed) must reach every one of them alike.
+    """
+
+    deadline: float | None = None  #: ``time.monotonic()`` at which the count stops ("time limit")
+    memory: int | None = None  #: bytes the count's layers may hold ("memory budget"); None: no limit
+    progress: ProgressSink | None = None  #: gets a dict after each step or finished part
+    threads: int = 2  #: threads a big step is split between
+
+
 def program_stats(
     vertices: int, width: int, peak_states: int, transitions: int, peak_bytes: int | None = None
 ) -> dict[str, Any]:

@@ -27,8 +27,9 @@ kernels that release the GIL, so the halves counter (``hexiom_halves``) can
 run two of them at once.
 
 Tally fields carry a guard bit: a shift that takes a field past its bound
-sets it, so every bound is one mask test.  Counts are uint64 (the level's
-number of boards with at most ``E*`` empty cells is checked to fit first).
+sets it, so every bound is one mask test.  Counts are uint64, exact modulo
+2**64 (they are only added and multiplied), so exact when the level's boards
+are fewer: at most C(movable tiles' cells, E*), checked first.
 
 ``advance`` can force a cell's choice and record chosen cells' occupancy in
 "ghost" bits above the frontier (so states that differ there never merge):
@@ -38,8 +39,11 @@ the halves counter needs both.  Everything comes from the rules in
 
 from __future__ import annotations
 
+import sys
+import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import comb
 from typing import Any
@@ -48,52 +52,65 @@ import numpy as np
 from numba import njit
 
 from ...models.hexiom import MAX_TILE, Level
-from .hexiom_plan import Outcome, Plan, ProgressSink, Stopped, program_stats
+from .hexiom_plan import Budget, Outcome, Plan, Step, Stopped, program_stats
 
 #: the frontier code: 3 bits a position, 0..6 the occupied-neighbour count so far, EMPTY an empty cell
 EMPTY = 7
 #: bits of a frontier code below the ghost bits
 FRONTIER_BITS = 40
-#: a tally box up to this many entries is merged through a dense scratch, larger ones by sorting
-DENSE_BOX = 1 << 22
 #: bytes an incoming state costs while a step runs: its tally and count in the step's output buffer
 BYTES_PER_STATE = 16
 
 
 @dataclass(frozen=True)
 class RunStep:
-    """Deciding one cell, as arrays the kernels read (positions index the extended frontier)."""
+    """Deciding one vertex (a cell, or a cycle of cells on a folded board), as arrays the kernels read (positions
+    index the extended frontier).  Counts are per cell of a vertex; sums (empty cells, defect, shown tiles,
+    edges) count cells, so a vertex of w cells weighs w."""
 
     old_width: int
-    neighbours: np.ndarray  # positions of the cell's decided neighbours
+    neighbours: np.ndarray  # positions of the vertex's decided neighbours
+    to_them: np.ndarray  # per decided neighbour: what this vertex, occupied, adds to its count
+    to_me: np.ndarray  # per decided neighbour: what it, occupied, adds to this vertex's count
+    edge_weight: np.ndarray  # per decided neighbour: edges between their cells
+    own: int  # this vertex's neighbours among its own cells (per cell)
+    weight: int  # cells of this vertex
     finalised: np.ndarray
+    final_weight: np.ndarray  # per finalised position: its cells
     keep: np.ndarray
-    room: np.ndarray  # per next-frontier position: undecided neighbours left
+    keep_weight: np.ndarray  # per next-frontier position: its cells
+    room: np.ndarray  # per next-frontier position: undecided neighbours left (per cell)
     keep_lock: np.ndarray  # per next-frontier position: locked number, -1 movable
     final_lock: np.ndarray  # per finalised position: locked number, -1 movable
-    defect: int  # 6 - degree of the cell
-    lock: int  # the cell's locked number, -1 movable
+    defect: int  # 6 - degree of each cell (the halves read it: one cell a vertex there)
+    empty_defect: int  # what the vertex adds to the defect when empty, before its edges to earlier empty ones
+    lock: int  # the vertex's locked number, -1 movable
     finalised_so_far: int  # cells final after this step
     edges_so_far: int  # edges between decided cells
     locks_final: int  # locked cells final after this step, and the sum of their numbers
     lock_sum_final: int
     free_left: int  # movable cells still undecided
-    cell: int  # the cell decided
-    cells: tuple[int, ...]  # the next frontier's cells
+    cell: int  # the vertex's first cell
+    cells: tuple[int, ...]  # the next frontier's vertices' first cells
 
 
 class RunPlan:
-    """The identity fold's plan with what the tally needs: its fields, bounds and per-step constants."""
+    """A fold's plan with what the tally needs: its fields, bounds and per-step constants.
 
-    def __init__(self, level: Level, plan: Plan) -> None:
-        if any(len(step.vertex.cells) != 1 for step in plan.steps):
-            raise ValueError("hexiom_runs counts the plain board (one cell a vertex), not a fold")
+    The plain board is the identity fold (one cell a vertex); a fold by a symmetry counts the boards it fixes,
+    whose empty cells and defect are those of any board of the level, so the same tally and bounds hold.
+    """
+
+    def __init__(self, level: Level, plan: Plan, widths: Sequence[int] | None = None) -> None:
+        """``widths``: per tally field, at least this many bits (two plans whose tallies must be read alike, as
+        the halves' upper and lower tables, are given the wider of their layouts)."""
         self.level = level
+        self.folded = any(len(step.vertex.cells) != 1 for step in plan.steps)
         movable = level.movable_counts
         self.movable = movable
-        cells = len(plan.steps)
+        cells = sum(step.vertex.weight for step in plan.steps)
         self.empties = cells - level.tile_total
-        edges = sum(step.vertex.degree for step in plan.steps) // 2
+        edges = sum(step.vertex.weight * step.vertex.degree for step in plan.steps) // 2
         number_sum = sum(d * level.tile_counts[d] for d in range(MAX_TILE + 1))
         self.defect = number_sum // 2 - edges + 6 * self.empties
         self.possible = (
@@ -114,9 +131,21 @@ class RunPlan:
             self.derived = ()
         self.tracked = tuple(d for d in present if d not in self.derived)
         maxima = [max(self.empties, 0), max(self.defect, 0)] + [movable[d] for d in self.tracked]
+        # the most one step adds to a field: a field must be wide enough that a live value plus that sets its
+        # guard bit and never carries past it into the next field
+        weight = max((step.vertex.weight for step in plan.steps), default=1)
+        grown = max(
+            (
+                _empty_defect(step) + sum(step.vertex.weight * dict(step.vertex.links)[u] for u in _earlier(plan, i))
+                for i, step in enumerate(plan.steps)
+            ),
+            default=1,
+        )
+        finalised = max((sum(step.weight_at[p] for p in step.finalised) for step in plan.steps), default=1)
+        adds = [weight, grown] + [finalised] * len(self.tracked)
         shifts, bits, offsets, shift = [], [], [], 0
-        for most in maxima:
-            width = max(1, int(most).bit_length())
+        for j, (most, add) in enumerate(zip(maxima, adds)):
+            width = max(1, int(most).bit_length(), int(add - 1).bit_length(), widths[j] if widths else 0)
             shifts.append(shift)
             bits.append(width)
             offsets.append((1 << width) - 1 - most)
@@ -129,12 +158,6 @@ class RunPlan:
         self.guards = int(sum(1 << (s + b) for s, b in zip(shifts, bits)))
         self.start_code = int(sum(o << s for o, s in zip(offsets, shifts)))
         self.full_code = int(sum(((1 << b) - 1) << s for s, b in zip(shifts, bits)))
-        box, weights = 1, []
-        for most in maxima:
-            weights.append(box)
-            box *= most + 1
-        self.box = box
-        self.weights = np.array(weights, np.int64)
         # number -> tally field (2.. for tracked), -1 derived, -2 no movable tile shows it
         self.field_of = np.full(8, -2, np.int64)
         for j, d in enumerate(self.tracked):
@@ -153,40 +176,55 @@ class RunPlan:
                 self.fits[v, r] = any(movable[d] > 0 for d in range(v, min(v + r, MAX_TILE) + 1))
         self.width = plan.width
         self.steps = self._steps(plan)
-        #: boards with at most E* empty cells: counts stay below this, so uint64 holds them
-        self.board_bound = sum(comb(cells, j) for j in range(max(self.empties, 0) + 1))
-        self.fits_kernels = 3 * self.width <= FRONTIER_BITS and self.tally_bits <= 62 and self.board_bound < 1 << 63
+        #: at most this many boards (E* empty cells among the movable tiles' cells): counts are sums and products,
+        #: exact modulo 2**64, so below 2**64 the count is exact whatever its parts did on the way
+        free = sum(step.vertex.weight for step in plan.steps if step.vertex.locked is None)
+        self.board_bound = comb(free, max(self.empties, 0)) if self.empties <= free else 0
+        self.fits_kernels = 3 * self.width <= FRONTIER_BITS and self.tally_bits <= 62 and self.board_bound < 1 << 64
 
     def _steps(self, plan: Plan) -> tuple[RunStep, ...]:
         steps = []
         final = edges = locks = lock_sum = 0
-        locked = [step.vertex.locked for step in plan.steps]
+        vertices = [step.vertex for step in plan.steps]
         for i, step in enumerate(plan.steps):
+            vertex = step.vertex
             extended = (plan.frontiers[i - 1] if i else ()) + (i,)
-            final += len(step.finalised)
-            edges += len(step.earlier)
+            final += sum(step.weight_at[p] for p in step.finalised)
+            # edges between this vertex's cells and earlier ones (each cell has m neighbours in a linked vertex)
+            link = dict(vertex.links)
+            edge_weight = [vertex.weight * link[extended[p]] for p, _, _ in step.earlier]
+            edges += sum(edge_weight) + vertex.weight * step.own // 2
             for p in step.finalised:
-                if locked[extended[p]] is not None:
-                    locks += 1
-                    lock_sum += locked[extended[p]]
+                number = vertices[extended[p]].locked
+                if number is not None:
+                    locks += step.weight_at[p]
+                    lock_sum += step.weight_at[p] * number
             lock_at = [-1 if n is None else n for n in step.locked_at]
             steps.append(
                 RunStep(
                     old_width=len(extended) - 1,
                     neighbours=np.array([p for p, _, _ in step.earlier], np.int64),
+                    to_them=np.array([t for _, t, _ in step.earlier], np.int64),
+                    to_me=np.array([m for _, _, m in step.earlier], np.int64),
+                    edge_weight=np.array(edge_weight, np.int64),
+                    own=step.own,
+                    weight=vertex.weight,
                     finalised=np.array(step.finalised, np.int64),
+                    final_weight=np.array([step.weight_at[p] for p in step.finalised], np.int64),
                     keep=np.array(step.keep, np.int64),
+                    keep_weight=np.array([step.weight_at[p] for p in step.keep], np.int64),
                     room=np.array(step.after_room, np.int64),
                     keep_lock=np.array([lock_at[p] for p in step.keep], np.int64),
                     final_lock=np.array([lock_at[p] for p in step.finalised], np.int64),
-                    defect=6 - step.vertex.degree,
-                    lock=-1 if step.vertex.locked is None else step.vertex.locked,
+                    defect=6 - vertex.degree,
+                    empty_defect=_empty_defect(step),
+                    lock=-1 if vertex.locked is None else vertex.locked,
                     finalised_so_far=final,
                     edges_so_far=edges,
                     locks_final=locks,
                     lock_sum_final=lock_sum,
-                    free_left=sum(1 for n in locked[i + 1 :] if n is None),
-                    cell=step.vertex.cells[0],
+                    free_left=sum(v.weight for v in vertices[i + 1 :] if v.locked is None),
+                    cell=vertex.cells[0],
                     cells=tuple(plan.steps[u].vertex.cells[0] for u in plan.frontiers[i]),
                 )
             )
@@ -203,6 +241,17 @@ class RunPlan:
         return code
 
 
+def _earlier(plan: Plan, i: int) -> list[int]:
+    """The vertices decided before step i that are linked to its vertex."""
+    return [u for u, _ in plan.steps[i].vertex.links if u < i]
+
+
+def _empty_defect(step: Step) -> int:
+    """What a step's vertex adds to the defect when empty, before its edges to earlier empty vertices: 6 -
+    degree per cell, and the edges among its own cells (each cell has ``own`` neighbours there)."""
+    return step.vertex.weight * (6 - step.vertex.degree) + step.vertex.weight * step.own // 2
+
+
 @dataclass
 class Layer:
     """The states after some step: per distinct frontier (sorted codes) a sorted run of tallies and counts."""
@@ -211,6 +260,8 @@ class Layer:
     starts: np.ndarray  # run k is [starts[k], starts[k+1])
     tallies: np.ndarray  # int64
     counts: np.ndarray  # uint64
+    #: the pooled buffer (``Buffers``) the tallies and counts live in, None for arrays of their own
+    buffer: tuple[np.ndarray, np.ndarray] | None = None
 
     @property
     def states(self) -> int:
@@ -229,12 +280,18 @@ def _transitions(
     frontiers,
     old_width,
     neighbours,
+    to_them,
+    to_me,
+    edge_weight,
+    own,
+    weight,
     finalised,
+    final_weight,
     keep,
     room,
     keep_lock,
     final_lock,
-    defect,
+    empty_defect,
     lock,
     fits,
     field_of,
@@ -258,20 +315,20 @@ def _transitions(
             for p in range(old_width):
                 values[p] = (f >> (3 * p)) & 7
             shift = 0
-            if c == 0:  # --- empty: one more empty cell, its defect and its edges to earlier empty cells
-                grown = defect
+            if c == 0:  # --- empty: more empty cells, their defect and their edges to earlier empty cells
+                grown = empty_defect
                 for j in range(neighbours.shape[0]):
                     if values[neighbours[j]] == EMPTY:
-                        grown += 1
+                        grown += edge_weight[j]
                 values[old_width] = EMPTY
-                shift += (np.int64(1) << shifts[0]) + (np.int64(grown) << shifts[1])
+                shift += (np.int64(weight) << shifts[0]) + (np.int64(grown) << shifts[1])
             else:  # --- occupied: it and its occupied decided neighbours see each other
-                seen = 0
+                seen = own
                 for j in range(neighbours.shape[0]):
                     q = neighbours[j]
                     if values[q] != EMPTY:
-                        values[q] += 1
-                        seen += 1
+                        values[q] += to_them[j]
+                        seen += to_me[j]
                 values[old_width] = seen
             ok = True
             # --- cells whose last neighbour this is show their final number
@@ -287,7 +344,7 @@ def _transitions(
                     ok = False
                     break
                 elif field_of[v] >= 0:
-                    shift += np.int64(1) << shifts[field_of[v]]
+                    shift += np.int64(final_weight[j]) << shifts[field_of[v]]
             if not ok:
                 continue
             # --- every open tile must still be able to reach a number it may show
@@ -314,6 +371,39 @@ def _transitions(
 
 
 @njit(cache=True, nogil=True)
+def _merge_two(a_codes, a_counts, a_first, a_last, b_first, b_last, out_codes, out_counts, at):
+    """Merge two sorted runs of ``a`` (equal codes added up) into ``out`` from ``at``; returns the end."""
+    i, j = a_first, b_first
+    while i < a_last and j < b_last:
+        x, y = a_codes[i], a_codes[j]
+        if x < y:
+            out_codes[at] = x
+            out_counts[at] = a_counts[i]
+            i += 1
+        elif y < x:
+            out_codes[at] = y
+            out_counts[at] = a_counts[j]
+            j += 1
+        else:
+            out_codes[at] = x
+            out_counts[at] = a_counts[i] + a_counts[j]
+            i += 1
+            j += 1
+        at += 1
+    while i < a_last:
+        out_codes[at] = a_codes[i]
+        out_counts[at] = a_counts[i]
+        i += 1
+        at += 1
+    while j < b_last:
+        out_codes[at] = a_codes[j]
+        out_counts[at] = a_counts[j]
+        j += 1
+        at += 1
+    return at
+
+
+@njit(cache=True, nogil=True)
 def _gather(
     order,
     codes,
@@ -322,65 +412,67 @@ def _gather(
     starts,
     tallies,
     counts,
+    first,
+    last,
     width,
     room,
+    keep_weight,
     guards,
     shifts,
     bits,
     offsets,
-    weights,
-    box,
-    dense_box,
     tracked_numbers,
     n_derived,
     low,
     low_max,
     high_max,
     empties,
-    defect_max,
     finalised_so_far,
     edges_so_far,
     locks_final,
     lock_sum_final,
     free_left,
-    scratch,
-    code_at,
     out_frontiers,
     out_starts,
     out_tallies,
     out_counts,
+    base,
 ):
-    """Add up the shifted runs that reach each next frontier (transitions sorted by it); returns (frontiers, states).
+    """Add up the shifted runs that reach each next frontier: transitions ``order[first:last]`` (sorted by
+    next frontier, whole groups); returns (frontiers, states) written.
 
-    ``scratch`` (zeros, box-sized when the box is dense) is left as it came.
+    A run shifted by a constant stays sorted (a field that would pass its bound sets its guard bit and is
+    dropped; it never carries into the next field), so the runs of one next frontier are merged, not sorted:
+    each run is filtered (states that can no longer reach the full tally dropped) into a buffer, the runs
+    are merged pairwise, equal tallies added up, and the last merge writes into ``out`` from state ``base``
+    (``out_starts`` holds absolute state indices).  (A one-pass merge over the runs' heads was slower.)
     """
-    nt = order.shape[0]
     n_frontiers = 0
     n_states = 0
-    out_starts[0] = 0
-    dense = box <= dense_box
-    touched = np.empty(1024, np.int64)
+    out_starts[0] = base
+    fields = shifts.shape[0]
+    masks = np.empty(fields, np.int64)
+    for j in range(fields):
+        masks[j] = (np.int64(1) << bits[j]) - 1
     buffer_codes = np.empty(1024, np.int64)
     buffer_counts = np.empty(1024, np.uint64)
-    e_mask = (np.int64(1) << bits[0]) - 1
-    d_mask = (np.int64(1) << bits[1]) - 1
-    n_fields = shifts.shape[0]
-    g = 0
-    while g < nt:
+    other_codes = np.empty(1024, np.int64)
+    other_counts = np.empty(1024, np.uint64)
+    runs = np.empty(64, np.int64)
+    merged = np.empty(64, np.int64)
+    e_least = empties - free_left
+    e_shift, e_mask, e_offset = shifts[0], masks[0], offsets[0]
+    d_shift, d_mask, d_offset = shifts[1], masks[1], offsets[1]
+    g = first
+    while g < last:
         target = codes[order[g]]
         h = g
-        incoming = 0
-        while h < nt and codes[order[h]] == target:
-            s = sources[order[h]]
-            incoming += starts[s + 1] - starts[s]
+        while h < last and codes[order[h]] == target:
             h += 1
-        if incoming > touched.shape[0]:
-            size = touched.shape[0]
-            while size < incoming:
-                size *= 2
-            touched = np.empty(size, np.int64)
-            buffer_codes = np.empty(size, np.int64)
-            buffer_counts = np.empty(size, np.uint64)
+        k = h - g
+        if k + 1 > runs.shape[0]:
+            runs = np.empty(2 * (k + 1), np.int64)
+            merged = np.empty(2 * (k + 1), np.int64)
         # what the next frontier says for the identity: its empty cells, their undecided edges, its counts so far
         frontier_empty = 0
         empty_room = 0
@@ -388,31 +480,49 @@ def _gather(
         for j in range(width):
             v = (target >> (3 * j)) & 7
             if v == EMPTY:
-                frontier_empty += 1
-                empty_room += room[j]
+                frontier_empty += keep_weight[j]
+                empty_room += keep_weight[j] * room[j]
             else:
-                partial_sum += v
-        m = 0
-        for k in range(g, h):
-            t = order[k]
+                partial_sum += keep_weight[j] * v
+        shown_base = finalised_so_far + frontier_empty - locks_final
+        sum_base = 2 * (edges_so_far + empty_room) - partial_sum - lock_sum_final
+        incoming = 0
+        for r in range(g, h):
+            s = sources[order[r]]
+            incoming += starts[s + 1] - starts[s]
+        if k > 1 and incoming > buffer_codes.shape[0]:
+            size = buffer_codes.shape[0]
+            while size < incoming:
+                size *= 2
+            buffer_codes = np.empty(size, np.int64)
+            buffer_counts = np.empty(size, np.uint64)
+            other_codes = np.empty(size, np.int64)
+            other_counts = np.empty(size, np.uint64)
+        # --- each run, shifted and filtered (one run goes straight to the output)
+        into_codes = out_tallies if k == 1 else buffer_codes
+        into_counts = out_counts if k == 1 else buffer_counts
+        m = base + n_states if k == 1 else 0
+        runs[0] = m
+        for r in range(g, h):
+            t = order[r]
             s = sources[t]
             by = shifts_by[t]
             for q in range(starts[s], starts[s + 1]):
                 code = tallies[q] + by
                 if code & guards:
                     continue  # a field past its bound
-                e = ((code >> shifts[0]) & e_mask) - offsets[0]
-                if e + free_left < empties:
+                e = ((code >> e_shift) & e_mask) - e_offset
+                if e < e_least:
                     continue  # too few cells left to be empty
                 if n_derived > 0:
                     # the derived numbers' shown tiles, from the identity on the decided part
-                    d_value = ((code >> shifts[1]) & d_mask) - offsets[1]
-                    shown = finalised_so_far - e + frontier_empty - locks_final
-                    number_sum = 2 * (edges_so_far - 6 * e + d_value + empty_room) - partial_sum - lock_sum_final
-                    for j in range(n_fields - 2):
-                        n = ((code >> shifts[2 + j]) & ((np.int64(1) << bits[2 + j]) - 1)) - offsets[2 + j]
+                    d_value = ((code >> d_shift) & d_mask) - d_offset
+                    shown = shown_base - e
+                    number_sum = sum_base + 2 * (d_value - 6 * e)
+                    for j in range(2, fields):
+                        n = ((code >> shifts[j]) & masks[j]) - offsets[j]
                         shown -= n
-                        number_sum -= tracked_numbers[j] * n
+                        number_sum -= tracked_numbers[j - 2] * n
                     if n_derived == 2:
                         high = number_sum - low * shown
                         below = shown - high
@@ -420,46 +530,309 @@ def _gather(
                             continue
                     elif shown < 0 or shown > low_max:
                         continue
-                if dense:
-                    index = 0
-                    for j in range(n_fields):
-                        index += (((code >> shifts[j]) & ((np.int64(1) << bits[j]) - 1)) - offsets[j]) * weights[j]
-                    if scratch[index] == 0:
-                        touched[m] = index
-                        code_at[index] = code
-                        m += 1
-                    scratch[index] += counts[q]
-                else:
-                    buffer_codes[m] = code
-                    buffer_counts[m] = counts[q]
-                    m += 1
+                into_codes[m] = code
+                into_counts[m] = counts[q]
+                m += 1
+            runs[r - g + 1] = m
+        if k > 1:
+            # --- merge the runs pairwise until two are left, then merge those into the output
+            n_runs = k
+            while n_runs > 2:
+                merged[0] = 0
+                n_merged = 0
+                for r in range(0, n_runs, 2):
+                    if r + 1 < n_runs:
+                        end = _merge_two(
+                            buffer_codes,
+                            buffer_counts,
+                            runs[r],
+                            runs[r + 1],
+                            runs[r + 1],
+                            runs[r + 2],
+                            other_codes,
+                            other_counts,
+                            merged[n_merged],
+                        )
+                    else:
+                        end = merged[n_merged]
+                        for q in range(runs[r], runs[r + 1]):
+                            other_codes[end] = buffer_codes[q]
+                            other_counts[end] = buffer_counts[q]
+                            end += 1
+                    n_merged += 1
+                    merged[n_merged] = end
+                buffer_codes, other_codes = other_codes, buffer_codes
+                buffer_counts, other_counts = other_counts, buffer_counts
+                runs, merged = merged, runs
+                n_runs = n_merged
+            m = _merge_two(
+                buffer_codes,
+                buffer_counts,
+                runs[0],
+                runs[1],
+                runs[1],
+                runs[2],
+                out_tallies,
+                out_counts,
+                base + n_states,
+            )
+        n_new = m - (base + n_states)
         g = h
-        if m == 0:
+        if n_new == 0:
             continue
-        if dense:
-            chosen = np.sort(touched[:m])
-            for k in range(m):
-                index = chosen[k]
-                out_tallies[n_states] = code_at[index]
-                out_counts[n_states] = scratch[index]
-                scratch[index] = 0
-                n_states += 1
-        else:
-            idx = np.argsort(buffer_codes[:m])
-            previous = np.int64(-1)
-            for k in range(m):
-                q = idx[k]
-                if buffer_codes[q] != previous:
-                    out_tallies[n_states] = buffer_codes[q]
-                    out_counts[n_states] = buffer_counts[q]
-                    n_states += 1
-                    previous = buffer_codes[q]
-                else:
-                    out_counts[n_states - 1] += buffer_counts[q]
+        n_states += n_new
         out_frontiers[n_frontiers] = target
         n_frontiers += 1
-        out_starts[n_frontiers] = n_states
+        out_starts[n_frontiers] = base + n_states
     return n_frontiers, n_states
+
+
+@njit(cache=True, nogil=True)
+def _move_down(tallies, counts, source, target, n):
+    """Move ``n`` states from ``source`` down to ``target`` (<= source) within the same buffers."""
+    for q in range(n):
+        tallies[target + q] = tallies[source + q]
+        counts[target + q] = counts[source + q]
+
+
+def kernel_cached(kernel: Any) -> bool:
+    """Whether this process has the kernel, or numba's on-disk cache holds it (True when it cannot tell)."""
+    try:
+        return bool(kernel.signatures) or bool(kernel._cache._cache_file._load_index())
+    except Exception:  # numba's cache internals moved: say nothing rather than something wrong
+        return True
+
+
+_noted = threading.Event()
+
+
+def note_compiling(*kernels: Any) -> None:
+    """Say on stderr, once per process, that the kernels are being compiled (seconds, once per machine)."""
+    if not _noted.is_set() and not all(kernel_cached(k) for k in kernels):
+        _noted.set()
+        print("dp: compiling kernels (once per machine) ...", file=sys.stderr, flush=True)
+
+
+def kernels_ready() -> bool:
+    """Whether the row counter's kernels load without compiling (this process has them, or numba's cache)."""
+    return kernel_cached(_transitions) and kernel_cached(_gather)
+
+
+# ------------------------------------------------------------------ the same step in numpy
+
+
+def transitions_numpy(
+    frontiers: np.ndarray, step: RunStep, plan: RunPlan, forced: int, ghost_bit: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``_transitions`` in numpy: per frontier and choice (index 2 i + c), the next frontier, the tally shift
+    and whether it can follow.  No compilation: what a fresh install counts small levels with."""
+    n = len(frontiers)
+    codes = np.zeros(2 * n, np.int64)
+    shifts_by = np.zeros(2 * n, np.int64)
+    ok = np.zeros(2 * n, np.bool_)
+    shifts = plan.shifts
+    old = ((frontiers[:, None] >> (3 * np.arange(step.old_width, dtype=np.int64))) & 7).astype(np.int64)
+    ghosts = frontiers & ~((np.int64(1) << FRONTIER_BITS) - 1)
+    for c in (0, 1):
+        if (c == 0 and step.lock >= 0) or (forced >= 0 and c != forced):
+            continue
+        values = np.empty((n, step.old_width + 1), np.int64)
+        values[:, : step.old_width] = old
+        shift = np.zeros(n, np.int64)
+        if c == 0:  # --- empty: more empty cells, their defect and their edges to earlier empty cells
+            grown = np.full(n, step.empty_defect, np.int64)
+            for q, edges in zip(step.neighbours, step.edge_weight):
+                grown += edges * (old[:, q] == EMPTY)
+            values[:, step.old_width] = EMPTY
+            shift += (np.int64(step.weight) << shifts[0]) + (grown << shifts[1])
+        else:  # --- occupied: it and its occupied decided neighbours see each other
+            seen = np.full(n, step.own, np.int64)
+            for q, them, me in zip(step.neighbours, step.to_them, step.to_me):
+                tile = old[:, q] != EMPTY
+                values[:, q] += them * tile
+                seen += me * tile
+            values[:, step.old_width] = seen
+        good = np.ones(n, np.bool_)
+        # --- cells whose last neighbour this is show their final number
+        for q, lock, weight in zip(step.finalised, step.final_lock, step.final_weight):
+            v = values[:, q]
+            tile = v != EMPTY
+            if lock >= 0:
+                good &= ~tile | (v == lock)
+            else:
+                field = plan.field_of[np.minimum(v, 7)]
+                good &= ~tile | (field != -2)
+                counted = tile & (field >= 0)
+                shift += np.where(counted, np.int64(weight) << shifts[np.maximum(field, 0)], 0)
+        # --- every open tile must still be able to reach a number it may show
+        code = np.zeros(n, np.int64)
+        for j, (q, room, lock) in enumerate(zip(step.keep, step.room, step.keep_lock)):
+            v = values[:, q]
+            tile = v != EMPTY
+            if lock >= 0:
+                good &= ~tile | ((v <= lock) & (lock <= v + room))
+            else:
+                good &= ~tile | plan.fits[np.minimum(v, 7), room]
+            code |= v << (3 * j)
+        code |= ghosts
+        if c == 1 and ghost_bit >= 0:
+            code |= np.int64(1) << ghost_bit
+        codes[c::2] = code
+        shifts_by[c::2] = shift
+        ok[c::2] = good
+    return codes, shifts_by, ok
+
+
+def gather_numpy(
+    layer: Layer,
+    step: RunStep,
+    plan: RunPlan,
+    codes: np.ndarray,
+    shifts_by: np.ndarray,
+    sources: np.ndarray,
+    buffers: Buffers,
+) -> Layer:
+    """``_gather`` in numpy: every state of run ``sources[t]`` shifted by ``shifts_by[t]`` under the next
+    frontier ``codes[t]``, those that cannot reach the full tally dropped, equal states added up (a sort)."""
+    lengths = layer.starts[sources + 1] - layer.starts[sources]
+    total = int(lengths.sum())
+    if total * NUMPY_BYTES_PER_STATE > buffers.room():
+        raise Stopped("memory budget")
+    first = np.cumsum(lengths) - lengths
+    index = np.repeat(layer.starts[sources] - first, lengths) + np.arange(total, dtype=np.int64)
+    of = np.repeat(np.arange(len(codes), dtype=np.int64), lengths)
+    tally = layer.tallies[index] + shifts_by[of]
+    counts = layer.counts[index]
+    del index
+    # what each next frontier says for the identity: its empty cells, their undecided edges, its counts so far
+    values = (codes[:, None] >> (3 * np.arange(len(step.keep), dtype=np.int64))) & 7
+    empty = values == EMPTY
+    frontier_empty = (empty * step.keep_weight).sum(axis=1)
+    empty_room = (empty * (step.keep_weight * step.room)).sum(axis=1)
+    partial_sum = (np.where(empty, 0, values) * step.keep_weight).sum(axis=1)
+    shown_base = step.finalised_so_far + frontier_empty - step.locks_final
+    sum_base = 2 * (step.edges_so_far + empty_room) - partial_sum - step.lock_sum_final
+    digits = [((tally >> s) & ((1 << b) - 1)) - o for s, b, o in zip(plan.shifts, plan.bits, plan.offsets)]
+    alive = (tally & plan.guards) == 0
+    alive &= digits[0] >= plan.empties - step.free_left
+    if plan.derived:
+        shown = shown_base[of] - digits[0]
+        number_sum = sum_base[of] + 2 * (digits[1] - 6 * digits[0])
+        for number, n in zip(plan.tracked, digits[2:]):
+            shown -= n
+            number_sum -= number * n
+        if len(plan.derived) == 2:
+            high = number_sum - plan.derived_low * shown
+            below = shown - high
+            alive &= (below >= 0) & (below <= plan.derived_low_max) & (high >= 0) & (high <= plan.derived_high_max)
+        else:
+            alive &= (shown >= 0) & (shown <= plan.derived_low_max)
+    del digits
+    next_frontiers, target = np.unique(codes, return_inverse=True)
+    key_target = target[of[alive]]
+    tally, counts = tally[alive], counts[alive]
+    order = np.lexsort((tally, key_target))
+    key_target, tally, counts = key_target[order], tally[order], counts[order]
+    if len(tally):
+        new = np.ones(len(tally), np.bool_)
+        new[1:] = (tally[1:] != tally[:-1]) | (key_target[1:] != key_target[:-1])
+        starts = np.flatnonzero(new)
+        tally, counts, key_target = tally[starts], np.add.reduceat(counts, starts), key_target[starts]
+    runs = np.searchsorted(key_target, np.arange(len(next_frontiers) + 1))
+    present = runs[1:] > runs[:-1]
+    frontier_starts = np.concatenate([runs[:-1][present], [len(tally)]]).astype(np.int64)
+    return Layer(next_frontiers[present], frontier_starts, tally.astype(np.int64), counts.astype(np.uint64))
+
+
+# ------------------------------------------------------------------ buffers
+
+#: bytes of free buffers the pool keeps whatever is taken (beyond it: no more than is taken)
+FREE_FLOOR = 64 << 20
+#: states a buffer must have unused (and a quarter of it) before it is cut down to its layer
+SHRINK_FROM = 1 << 20
+
+
+class Buffers:
+    """The big arrays of a count's layers (tallies and counts), reused from step to step, and the memory budget.
+
+    Why: a layer written into fresh memory costs the kernel a page fault and a zeroed page per 4 KB (and
+    compaction for huge pages); level 40 writes some hundred GB of layers, which cost a fifth of its time
+    when every step allocated its own.  A layer's buffer is given back when the layer is done with, and the
+    next step takes it again.  ``capacity`` (all buffers, taken or free) is what the budget holds: a step
+    that would need more stops the count ("memory budget") before anything is allocated.  Thread-safe.
+    """
+
+    def __init__(self, budget: int | None = None) -> None:
+        self.budget = budget
+        self.capacity = 0  # bytes of every buffer held, taken or free
+        self.peak = 0
+        self._free: list[tuple[np.ndarray, np.ndarray]] = []
+        self._lock = threading.Lock()
+
+    def take(self, size: int) -> tuple[np.ndarray, np.ndarray]:
+        """A pair (tallies, counts) with room for at least ``size`` states: the smallest free one that fits, else
+        a new one (free ones too small for it are dropped first: they are left over from smaller steps)."""
+        size = max(size, 1)
+        with self._lock:
+            fitting = [k for k, b in enumerate(self._free) if len(b[0]) >= size]
+            if fitting:
+                return self._free.pop(min(fitting, key=lambda k: len(self._free[k][0])))
+            room = size + size // 8 + (1 << 12)
+            need = room * BYTES_PER_STATE
+            self._drop()
+            if self.budget is not None and self.capacity + need > self.budget:
+                raise Stopped("memory budget")
+            self.capacity += need
+            self.peak = max(self.peak, self.capacity)
+        return np.empty(room, np.int64), np.empty(room, np.uint64)
+
+    def fit(self, buffer: tuple[np.ndarray, np.ndarray], size: int) -> tuple[np.ndarray, np.ndarray]:
+        """The buffer cut down to about ``size`` states when most of it is unused (the pages of the rest go back to
+        the system), so that the budget counts what a layer holds.  No view of the buffer may exist yet."""
+        room = size + size // 8 + (1 << 12)
+        if len(buffer[0]) - room < max(len(buffer[0]) // 4, SHRINK_FROM):
+            return buffer
+        tallies, counts = buffer
+        with self._lock:
+            self.capacity -= (len(tallies) - room) * BYTES_PER_STATE
+        tallies.resize(room, refcheck=False)  # realloc in place: shrinking never moves a block
+        counts.resize(room, refcheck=False)
+        return tallies, counts
+
+    def room(self) -> float:
+        """Bytes the budget leaves beyond the buffers held (infinite without a budget)."""
+        return float("inf") if self.budget is None else self.budget - self.capacity
+
+    def give(self, buffer: tuple[np.ndarray, np.ndarray] | None) -> None:
+        """A buffer back to the pool (None: nothing to give); free buffers beyond what is taken are dropped."""
+        if buffer is None:
+            return
+        with self._lock:
+            self._free.append(buffer)
+            free = sum(len(b[0]) for b in self._free) * BYTES_PER_STATE
+            if free > max(FREE_FLOOR, self.capacity - free):
+                self._drop(keep=self.capacity - free)
+
+    def _drop(self, keep: int = 0) -> None:
+        """Drop free buffers, largest first, until at most ``keep`` bytes of them are left."""
+        self._free.sort(key=lambda b: len(b[0]))
+        free = sum(len(b[0]) for b in self._free) * BYTES_PER_STATE
+        while self._free and free > keep:
+            dropped = self._free.pop()
+            free -= len(dropped[0]) * BYTES_PER_STATE
+            self.capacity -= len(dropped[0]) * BYTES_PER_STATE
+
+    def release(self, layer: Layer) -> None:
+        """The layer is done with: its buffer goes back to the pool (its arrays must not be read again)."""
+        self.give(layer.buffer)
+        layer.buffer = None
+
+    def clear(self) -> None:
+        """Drop the free buffers (the memory goes back to the system)."""
+        with self._lock:
+            for tallies, _ in self._free:
+                self.capacity -= len(tallies) * BYTES_PER_STATE
+            self._free.clear()
 
 
 # ------------------------------------------------------------------ counter
@@ -471,33 +844,58 @@ def shrunk(array: np.ndarray, size: int) -> np.ndarray:
     return array
 
 
+#: a counter whose kernels would have to be compiled (a fresh install) counts with numpy until it has moved
+#: this many states (about ten seconds; level 39 moves 29 million), then compiles them
+NUMPY_WORK = 40_000_000
+#: bytes one incoming state costs the numpy step (its index, tally, count, key and order, and their copies)
+NUMPY_BYTES_PER_STATE = 96
+#: a gather with at least this many incoming states is split between two threads
+PARALLEL_FROM = 1 << 17
+
+
 class RunCounter:
-    """Layers of one level's plain board, step by step, within a deadline and a memory budget."""
+    """Layers of one level's plain board, step by step, within a deadline and a memory budget.
+
+    ``threads`` > 1 splits each big step's gather between threads (the next frontiers in two halves of about
+    equal work); every layer lives in a buffer of ``buffers`` (shared by the counters of one count).
+    """
 
     def __init__(
         self,
         run_plan: RunPlan,
+        budget: Budget | None = None,
         *,
-        deadline: float | None = None,
-        memory: int | None = None,
-        progress: ProgressSink | None = None,
+        buffers: Buffers | None = None,
+        compiled: bool | None = None,
     ) -> None:
+        """``compiled``: run the numba kernels (True), numpy (False), or (None) the kernels when this process or
+        numba's cache has them, else numpy until the count has moved ``NUMPY_WORK`` states (then compile them)."""
         self.plan = run_plan
-        self.deadline = deadline
-        self.memory = memory
-        self.progress = progress
+        self.compiled = kernels_ready() if compiled is None else compiled
+        budget = budget if budget is not None else Budget(threads=1)
+        self.deadline = budget.deadline
+        self.progress = budget.progress
+        self.buffers = buffers if buffers is not None else Buffers(budget.memory)
+        self.threads = max(1, budget.threads)
+        self._pool: ThreadPoolExecutor | None = None
         self.peak_states = 1
-        self.peak_bytes = 0
         self.transitions = 0  # states fed to the gather kernel, over all steps
-        self._scratch: tuple[np.ndarray, np.ndarray] | None = None
-        self._slots: list[tuple[np.ndarray, np.ndarray]] = []
 
-    def scratch(self) -> tuple[np.ndarray, np.ndarray]:
-        """This counter's dense scratch for the gather kernel (allocated once: fresh pages cost system time)."""
-        if self._scratch is None:
-            size = self.plan.box if self.plan.box <= DENSE_BOX else 1
-            self._scratch = (np.zeros(size, np.uint64), np.zeros(size, np.int64))
-        return self._scratch
+    @property
+    def peak_bytes(self) -> int:
+        return self.buffers.peak
+
+    def close(self) -> None:
+        """Stop the helper thread (a counter with ``threads`` > 1 starts one on its first big step)."""
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+
+    def __enter__(self) -> RunCounter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def start(self) -> Layer:
         if not self.plan.possible:
@@ -519,57 +917,57 @@ class RunCounter:
         i: int,
         forced: int = -1,
         ghost_bit: int = -1,
-        budget: int | None = None,
-        slot: int | None = None,
     ) -> Layer:
         """Decide step i's cell (both ways, or only ``forced``), merging equal states.
 
-        ``ghost_bit`` >= 0 records the cell's occupancy in that bit of the frontier code.  With ``slot``, the
-        states are written into that slot of this counter's reused buffers (the input must not be in it).
+        ``ghost_bit`` >= 0 records the cell's occupancy in that bit of the frontier code.
         """
         self.check_clock()
         p = self.plan
         step = p.steps[i]
-        n = len(layer.frontiers)
-        codes = np.empty(2 * n, np.int64)
-        shifts_by = np.empty(2 * n, np.int64)
-        ok = np.empty(2 * n, np.bool_)
-        _transitions(
-            layer.frontiers,
-            step.old_width,
-            step.neighbours,
-            step.finalised,
-            step.keep,
-            step.room,
-            step.keep_lock,
-            step.final_lock,
-            step.defect,
-            step.lock,
-            p.fits,
-            p.field_of,
-            p.shifts,
-            forced,
-            ghost_bit,
-            codes,
-            shifts_by,
-            ok,
-        )
+        if not self.compiled:
+            codes, shifts_by, ok = transitions_numpy(layer.frontiers, step, p, forced, ghost_bit)
+        else:
+            n = len(layer.frontiers)
+            codes = np.empty(2 * n, np.int64)
+            shifts_by = np.empty(2 * n, np.int64)
+            ok = np.empty(2 * n, np.bool_)
+            _transitions(
+                layer.frontiers,
+                step.old_width,
+                step.neighbours,
+                step.to_them,
+                step.to_me,
+                step.edge_weight,
+                step.own,
+                step.weight,
+                step.finalised,
+                step.final_weight,
+                step.keep,
+                step.room,
+                step.keep_lock,
+                step.final_lock,
+                step.empty_defect,
+                step.lock,
+                p.fits,
+                p.field_of,
+                p.shifts,
+                forced,
+                ghost_bit,
+                codes,
+                shifts_by,
+                ok,
+            )
         chosen = np.flatnonzero(ok)
         sources = chosen // 2
         incoming = int((layer.starts[sources + 1] - layer.starts[sources]).sum())
-        limit = self.memory if budget is None else budget
-        if limit is not None and layer.nbytes + incoming * BYTES_PER_STATE > limit:
-            raise Stopped("memory budget")
+        if not self.compiled and (
+            self.transitions + incoming > NUMPY_WORK or incoming * NUMPY_BYTES_PER_STATE > self.buffers.room()
+        ):
+            note_compiling(_transitions, _gather)  # a count big enough for the kernels to pay for their compilation
+            self.compiled = True
         self.check_clock()
-        result = self.merge(
-            layer,
-            step,
-            codes[chosen],
-            shifts_by[chosen],
-            sources,
-            incoming,
-            None if slot is None else self.buffers(slot, incoming),
-        )
+        result = self.merge(layer, step, codes[chosen], shifts_by[chosen], sources, incoming)
         self.peak_states = max(self.peak_states, result.states)
         return result
 
@@ -581,96 +979,131 @@ class RunCounter:
         shifts_by: np.ndarray,
         sources: np.ndarray,
         incoming: int,
-        reused: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> Layer:
         """Run ``sources[t]`` of ``layer``, its tallies shifted by ``shifts_by[t]``, filed under the next frontier
-        ``codes[t]``, equal states merged (the gather kernel with step ``step``'s bounds).
-
-        ``incoming`` is the number of states the runs hold; the states go into fresh buffers, or into ``reused``
-        ones (a slot of ``buffers``), which stay whole for the next step.
-        """
+        ``codes[t]``, equal states merged (the gather kernel with step ``step``'s bounds), into a buffer of the
+        pool.  ``incoming`` is the number of states the runs hold."""
         p = self.plan
+        if not self.compiled:
+            self.transitions += incoming
+            return gather_numpy(layer, step, p, codes, shifts_by, sources, self.buffers)
         order = np.argsort(codes, kind="stable")
+        out_tallies, out_counts = buffer = self.buffers.take(incoming)
         out_frontiers = np.empty(len(codes), np.int64)
         out_starts = np.empty(len(codes) + 1, np.int64)
-        if reused is None:
-            out_tallies = np.empty(max(incoming, 1), np.int64)
-            out_counts = np.empty(max(incoming, 1), np.uint64)
-        else:
-            out_tallies, out_counts = reused
-        n_frontiers, n_states = _gather(
-            order,
-            codes,
-            shifts_by,
-            sources,
-            layer.starts,
-            layer.tallies,
-            layer.counts,
+        constants = (
             len(step.keep),
             step.room,
+            step.keep_weight,
             p.guards,
             p.shifts,
             p.bits,
             p.offsets,
-            p.weights,
-            p.box,
-            DENSE_BOX,
             p.tracked_numbers,
             len(p.derived),
             p.derived_low,
             p.derived_low_max,
             p.derived_high_max,
             p.empties,
-            p.defect,
             step.finalised_so_far,
             step.edges_so_far,
             step.locks_final,
             step.lock_sum_final,
             step.free_left,
-            *self.scratch(),
-            out_frontiers,
-            out_starts,
-            out_tallies,
-            out_counts,
         )
+
+        def gather(first: int, last: int, frontiers: np.ndarray, starts: np.ndarray, base: int) -> tuple[int, int]:
+            return _gather(
+                order,
+                codes,
+                shifts_by,
+                sources,
+                layer.starts,
+                layer.tallies,
+                layer.counts,
+                first,
+                last,
+                *constants,
+                frontiers,
+                starts,
+                out_tallies,
+                out_counts,
+                base,
+            )
+
+        split = self._split(order, codes, sources, layer.starts, incoming)
+        try:
+            if split is None:
+                n_frontiers, n_states = gather(0, len(codes), out_frontiers, out_starts, 0)
+            else:
+                t, below = split  # transitions order[:t] hold ``below`` incoming states
+                if self._pool is None:
+                    self._pool = ThreadPoolExecutor(max_workers=self.threads - 1, thread_name_prefix="dp-gather")
+                # the upper half writes its frontiers apart (its first start would be the lower half's last)
+                high_frontiers = np.empty(len(codes) - t, np.int64)
+                high_starts = np.empty(len(codes) - t + 1, np.int64)
+                upper = self._pool.submit(gather, t, len(codes), high_frontiers, high_starts, below)
+                n_low, s_low = gather(0, t, out_frontiers, out_starts, 0)
+                n_high, s_high = upper.result()
+                note_compiling(_move_down)
+                # the upper half's states follow the lower half's
+                _move_down(out_tallies, out_counts, below, s_low, s_high)
+                out_frontiers[n_low : n_low + n_high] = high_frontiers[:n_high]
+                out_starts[n_low + 1 : n_low + n_high + 1] = high_starts[1 : n_high + 1] - (below - s_low)
+                n_frontiers, n_states = n_low + n_high, s_low + s_high
+        except BaseException:
+            self.buffers.give(buffer)
+            raise
         self.transitions += incoming
-        self.peak_bytes = max(self.peak_bytes, layer.nbytes + out_tallies.nbytes + out_counts.nbytes)
-        if reused is None:
-            out_tallies, out_counts = shrunk(out_tallies, n_states), shrunk(out_counts, n_states)
-        else:
-            out_tallies, out_counts = out_tallies[:n_states], out_counts[:n_states]
-        return Layer(shrunk(out_frontiers, n_frontiers), shrunk(out_starts, n_frontiers + 1), out_tallies, out_counts)
+        buffer = self.buffers.fit(buffer, n_states)
+        return Layer(
+            shrunk(out_frontiers, n_frontiers),
+            shrunk(out_starts, n_frontiers + 1),
+            buffer[0][:n_states],
+            buffer[1][:n_states],
+            buffer,
+        )
 
-    def buffers(self, slot: int, size: int) -> tuple[np.ndarray, np.ndarray]:
-        """Slot ``slot`` of the reused output buffers, at least ``size`` states long.
-
-        Why: a layer written into fresh memory costs the kernel a page fault and a zeroed page per 4 KB or
-        2 MB; the lower rows of the halves counter write some hundred GB, so they reuse two slots instead.
-        """
-        while len(self._slots) <= slot:
-            self._slots.append((np.empty(0, np.int64), np.empty(0, np.uint64)))
-        tallies, counts = self._slots[slot]
-        if len(tallies) < size:
-            grown = max(size, len(tallies) + len(tallies) // 2, 1 << 16)
-            self._slots[slot] = (np.empty(0, np.int64), np.empty(0, np.uint64))
-            del tallies, counts
-            self._slots[slot] = (np.empty(grown, np.int64), np.empty(grown, np.uint64))
-        return self._slots[slot]
+    def _split(
+        self, order: np.ndarray, codes: np.ndarray, sources: np.ndarray, starts: np.ndarray, incoming: int
+    ) -> tuple[int, int] | None:
+        """Where to cut the sorted transitions for two threads: (transitions below, their incoming states), at a
+        change of next frontier near half the work; None when one thread does it all."""
+        if self.threads < 2 or incoming < PARALLEL_FROM:
+            return None
+        work = np.cumsum((starts[sources + 1] - starts[sources])[order])
+        t = int(np.searchsorted(work, incoming // 2))
+        sorted_codes = codes[order]
+        while 0 < t < len(order) and sorted_codes[t] == sorted_codes[t - 1]:
+            t += 1
+        if t <= 0 or t >= len(order):
+            return None
+        return t, int(work[t - 1])
 
     def finished(self, layer: Layer) -> int:
         """Boards of a last layer that showed every tile: the full tally on the empty frontier."""
         hits = layer.tallies == self.plan.full_code
         return int(sum(int(c) for c in layer.counts[hits]))
 
-    def run(self, first: int = 0, last: int | None = None, layer: Layer | None = None) -> Layer:
-        """Layers first..last (default: all steps), reporting each step to ``progress``."""
+    def run(
+        self, first: int = 0, last: int | None = None, layer: Layer | None = None, merges: dict | None = None
+    ) -> Layer:
+        """Layers first..last (default: all steps), reporting each step to ``progress``; each layer's buffer goes
+        back to the pool once the next is made.  ``merges`` (step -> frontier permutation) merges the states
+        of a frontier and its mirror image after those steps (see ``mirror_merges``)."""
         steps = len(self.plan.steps)
         last = steps if last is None else last
         layer = self.start() if layer is None else layer
         started = time.monotonic()
         for i in range(first, last):
             began = time.monotonic()
-            layer = self.advance(layer, i)
+            following = self.advance(layer, i)
+            self.buffers.release(layer)
+            layer = following
+            if merges and i in merges:
+                following = self.fold_mirror(layer, i, merges[i])
+                self.buffers.release(layer)
+                layer = following
             if self.progress is not None:
                 self.progress(
                     {
@@ -685,17 +1118,55 @@ class RunCounter:
                 )
         return layer
 
+    def fold_mirror(self, layer: Layer, i: int, positions: np.ndarray) -> Layer:
+        """Merge each frontier's states into its mirror image's where that code is smaller (step i's bounds).
+
+        After step i the decided cells are closed under the mirror, so a partial board and its mirror image
+        have the same completions: only their sum matters.
+        """
+        canonical = np.minimum(layer.frontiers, permuted_codes(layer.frontiers, positions))
+        group = np.arange(len(layer.frontiers), dtype=np.int64)
+        return self.merge(layer, self.plan.steps[i], canonical, np.zeros(len(group), np.int64), group, layer.states)
+
     def stats(self) -> dict[str, Any]:
         return program_stats(len(self.plan.steps), self.plan.width, self.peak_states, self.transitions, self.peak_bytes)
 
 
-def count_runs(
-    run_plan: RunPlan, *, deadline: float | None = None, memory: int | None = None, progress: ProgressSink | None = None
-) -> Outcome:
-    """The plain count row by row: every step breadth first."""
-    counter = RunCounter(run_plan, deadline=deadline, memory=memory, progress=progress)
-    try:
-        layer = counter.run()
-    except Stopped as stop:
-        return Outcome(0, False, str(stop), counter.stats() | {"method": "rows"})
-    return Outcome(counter.finished(layer), True, None, counter.stats() | {"method": "rows"})
+def permuted_codes(frontiers: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """Frontier codes with their positions permuted: position q of the result holds position positions[q]."""
+    out = frontiers & ~((np.int64(1) << FRONTIER_BITS) - 1)
+    for q, source in enumerate(positions):
+        out |= ((frontiers >> (3 * int(source))) & 7) << (3 * q)
+    return out
+
+
+def mirror_merges(level: Level, run_plan: RunPlan) -> dict[int, np.ndarray]:
+    """Steps after which the decided cells are closed under the level's left-right mirror (a symmetry of the
+    level that keeps every row), with the permutation it makes of the frontier's positions: the ends of rows."""
+    board = level.board
+    row_of = {c: r for r, row in enumerate(board.rows) for c in row}
+    mirror = next((p for p in level.symmetries[1:] if all(row_of[p[c]] == row_of[c] for c in range(board.size))), None)
+    if mirror is None:
+        return {}
+    merges = {}
+    decided: set[int] = set()
+    for i, step in enumerate(run_plan.steps):
+        decided.add(step.cell)
+        position = {c: q for q, c in enumerate(step.cells)}
+        closed = {mirror[c] for c in decided} == decided
+        if len(step.cells) > 1 and closed and all(mirror[c] in position for c in step.cells):
+            merges[i] = np.array([position[mirror[c]] for c in step.cells], np.int64)
+    return merges
+
+
+def count_runs(run_plan: RunPlan, budget: Budget | None = None, *, mirror: bool = True) -> Outcome:
+    """The plain count row by row: every step breadth first, a state merged with its mirror image's at the
+    end of every row when the level has a left-right mirror (``mirror``)."""
+    merges = mirror_merges(run_plan.level, run_plan) if mirror and not run_plan.folded else {}
+    with RunCounter(run_plan, budget or Budget()) as counter:
+        stats = {"method": "rows", "mirror_merges": len(merges)}
+        try:
+            layer = counter.run(merges=merges)
+        except Stopped as stop:
+            return Outcome(0, False, str(stop), counter.stats() | stats)
+        return Outcome(counter.finished(layer), True, None, counter.stats() | stats)

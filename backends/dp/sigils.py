@@ -21,6 +21,11 @@ the pieces' drawings, independently of the solver translators.
 Symmetry breaking is not supported (such runs answer ``unknown``).  A first-
 solution run keeps every layer and walks back from the full frame to rebuild
 one tiling.
+
+The memory budget (``--memory``, ``memory.DEFAULT_MEMORY`` by default) is
+kept in states: the placements' table is sized before it is built, and the
+states held (the layer being built, the one before it, and every kept layer
+of a first-solution run) are checked while a layer grows.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ from ...models.sigils import Level, Piece, Solution
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
 from ..catalog import Catalog
+from .memory import DEFAULT_MEMORY
 
 CATALOG = Catalog(
     default="scanline",
@@ -46,19 +52,36 @@ CATALOG = Catalog(
     symmetry_breaking=False,
 )
 
-#: States in one layer above which a run stops as incomplete (about 100 bytes each).
-DEFAULT_MAX_STATES = 8_000_000
-#: States processed between two looks at the clock.
+#: Bytes one held state costs: a dict slot (with the dict's spare room after it grows), its key (a Python
+#: int of a few hundred bits: the stock above the window) and its count.  Measured with tracemalloc on the
+#: 40x40 and 6x10 frames (90-160 bytes a state); ``tests/test_sigils.py`` holds a run to its budget.
+BYTES_PER_STATE = 200
+#: Bytes one placement costs in the scan's table (its object, its window mask), and per cell it covers (an
+#: entry of its cells' tuple and the cell's number): 285 bytes a tetromino's placement on the 40x40 frame.
+BYTES_PER_PLACEMENT = 160
+BYTES_PER_PLACED_CELL = 36
+#: States processed between two looks at the clock and the budget.
 CLOCK_EVERY = 4096
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Start:
     """A placement that starts on a scan cell: its type, its cells relative to it, the model's cells."""
 
     type: int
     relative: int  # bit k: the cell k steps later in scan order
     cells: tuple[int, ...]  # the model's cell numbers
+
+
+def placement_count(level: Level) -> int:
+    """How many placements the scan's table will hold (counted without building it)."""
+    total = 0
+    for piece in level.pieces:
+        for shape in orientations(piece, level.mirroring):
+            tall = max(r for r, _ in shape) + 1
+            wide = max(c for _, c in shape) + 1
+            total += max(0, level.height - tall + 1) * max(0, level.width - wide + 1)
+    return total
 
 
 class Scan:
@@ -123,14 +146,22 @@ class Stopped(TrisolveError):
 class Program:
     """The layered count: ``key = stock << window | covered`` maps to the number of partial tilings."""
 
-    def __init__(self, level: Level, *, deadline: float | None, max_states: int) -> None:
+    def __init__(self, level: Level, *, deadline: float | None, memory: int | None = DEFAULT_MEMORY) -> None:
+        placements = placement_count(level)
+        cells = sum(len(p.shape) for p in level.pieces) // max(1, len(level.pieces))
+        table = placements * (BYTES_PER_PLACEMENT + BYTES_PER_PLACED_CELL * cells) + level.cell_count * 64
+        if memory is not None and table > memory:
+            raise Stopped("memory budget")
         self.scan = Scan(level)
+        #: states the budget allows at once, over every layer held
+        self.max_states = None if memory is None else (memory - table) // BYTES_PER_STATE
+        #: states held in layers kept for the walk back (first-solution runs)
+        self.kept = 0
         counts = level.piece_counts
         self.field = max(counts, default=0).bit_length() + 1
         self.field_mask = (1 << self.field) - 1
         self.stock = sum(n << (self.field * t) for t, n in enumerate(counts))
         self.deadline = deadline
-        self.max_states = max_states
         self.widest = 0
         self.transitions = 0
 
@@ -142,9 +173,10 @@ class Program:
         field_mask = self.field_mask
         after: dict[int, int] = {}
         get = after.get
+        held = self.kept + len(layer)
         for seen, (key, ways) in enumerate(layer.items()):
-            if seen % CLOCK_EVERY == 0 and self.deadline is not None and time.monotonic() >= self.deadline:
-                raise Stopped("time limit")
+            if seen % CLOCK_EVERY == 0:
+                self._check(held + len(after))
             covered = key & low
             stock = key >> window
             if covered & 1:  # covered by an earlier piece: pass over it
@@ -157,10 +189,16 @@ class Program:
                 target = ((stock - (1 << shift)) << window) | ((covered | relative) >> 1)
                 after[target] = get(target, 0) + ways
                 self.transitions += 1
-        if len(after) > self.max_states:
-            raise Stopped(f"more than {self.max_states} states")
+        self._check(held + len(after))
         self.widest = max(self.widest, len(after))
         return after
+
+    def _check(self, states: int) -> None:
+        """Stop at the deadline, or when the states held pass the budget."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise Stopped("time limit")
+        if self.max_states is not None and states > self.max_states:
+            raise Stopped("memory budget")
 
     def run(self, keep: bool) -> Outcome:
         layer = {self.stock << self.scan.window: 1}
@@ -169,6 +207,7 @@ class Program:
             for i in range(self.scan.size):
                 layer = self.step(i, layer)
                 if layers is not None:
+                    self.kept += len(layers[-1])
                     layers.append(layer)
                 if not layer:
                     break
@@ -221,11 +260,10 @@ class DpSigils:
 
     family = "sigils"
 
-    def __init__(self, variant: str = CATALOG.default, max_states: int = DEFAULT_MAX_STATES) -> None:
+    def __init__(self, variant: str = CATALOG.default) -> None:
         CATALOG.require(variant, "dp", "sigils")
         self.variant = variant
         self.name = f"dp:{variant}"
-        self.max_states = max_states
 
     def run(self, level: Level, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumerate: count-only) or rebuild one tiling."""
@@ -238,7 +276,12 @@ class DpSigils:
             return Result(self.name, self.family, Status.UNSAT, (), True, 0, {"obstruction": level.obstruction}, {})
         deadline = limits.deadline(time.monotonic())
         watch.start("count")
-        program = Program(level, deadline=deadline, max_states=self.max_states)
+        memory = DEFAULT_MEMORY if options.memory is None else options.memory
+        try:
+            program = Program(level, deadline=deadline, memory=memory)
+        except Stopped as stop:  # the placements' table alone would pass the budget
+            watch.stop("count")
+            return self._unknown({}, watch, str(stop))
         outcome = program.run(keep=not options.enumerate)
         watch.stop("count")
         if not outcome.complete:
