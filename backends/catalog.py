@@ -7,7 +7,8 @@ Each translator module (``backends/<backend>/<family>.py``) starts with::
         variants={"count": "one line: what this encoding does", ...},
     )
 
-(``symmetry_breaking`` and ``count_only`` say what its runs can do.)  That
+(``symmetry_breaking`` and ``count_only`` say what its runs can do;
+``cross_check=False`` keeps it out of the cross-checker's unnamed set.)  That
 one declaration is read two ways: the engine imports the module and
 uses ``CATALOG`` as an object; the registry, ``trisolve backends`` and
 ``--help`` read the same lines *without* importing the module (``read``
@@ -41,6 +42,10 @@ class Catalog:
     symmetry_breaking: bool = True
     #: whether enumerations report a count without listing the solutions (dp)
     count_only: bool = False
+    #: whether a cross-check or a campaign runs these variants when no backend is named (False: the family has
+    #: instances out of the translator's reach, e.g. exactcover on large logic grids: it runs only when named;
+    #: tests and ``bench --portfolio`` take it still)
+    cross_check: bool = True
 
     def __post_init__(self) -> None:
         if self.default not in self.variants:

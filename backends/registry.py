@@ -412,13 +412,13 @@ def breaks_symmetries(spec: str, family: str) -> bool:
     return found is None or found.symmetry_breaking
 
 
-def variants(family: str, backends: Iterable[str] | None = None) -> list[str]:
+def variants(family: str, backends: Iterable[str] | None = None, *, checking: bool = False) -> list[str]:
     """Every registered ``backend:variant`` for a family, defaults first per backend (of ``backends``, else of
-    the backends run by default)."""
+    the backends run by default).  ``checking``: only those a cross-check runs unnamed (``Catalog.cross_check``)."""
     found = []
     for name in by_default() if backends is None else backends:
         offered = catalog(name, family)
-        if offered is not None:
+        if offered is not None and (offered.cross_check or not checking):
             found.extend(f"{name}:{v}" for v in offered.ordered())
     return found
 

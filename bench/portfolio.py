@@ -26,7 +26,9 @@ Runs are one at a time (timings are not shared with a neighbour run), in
 round-robin order within an instance, the order rotating from instance to
 instance, as in ``runner.plan``.  The run count, and so the run time, is
 bounded before anything starts (``Plan.most_runs``): each run takes at most
-the timeout plus the runner's grace.
+the timeout plus the runner's grace.  Before a family's runs,
+``runner.warm_machine`` lets each backend compile its kernels into numba's
+cache (once per machine, untimed), so a first compile is never timed as a run.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ from trisolve.backends import defaults
 from trisolve.backends.runner import INTERRUPT, grace_for
 from trisolve.models import FAMILIES
 
-from .runner import BenchRun, Settings, Trial, run_trial
+from .runner import BenchRun, Settings, Trial, run_trial, warm_machine
 from .summary import distribution, machine
 
 TASKS = defaults.TASKS
@@ -414,6 +416,9 @@ def run(
 
     turn = 0
     for family in config.families:
+        warm_machine(
+            {name: None for task in config.tasks for name in the_plan.backends.get((family, task), ())}, family
+        )
         for task in config.tasks:
             names = list(the_plan.backends.get((family, task), ()))
             if not names:

@@ -261,11 +261,12 @@ def _resolved(spec: str | None, family: str, task: str = "first", symmetry_break
 
 
 def backend_names(specs: Sequence[str], family: str) -> list[str]:
-    """A backends list made full (a bare name means all its variants); empty: every registered variant."""
+    """A backends list made full (a bare name means all its variants); empty: every registered variant a
+    cross-check runs unnamed (``Catalog.cross_check``)."""
     from trisolve.backends import registry
 
     try:
-        return registry.expand(list(specs), family) if specs else registry.variants(family)
+        return registry.expand(list(specs), family) if specs else registry.variants(family, checking=True)
     except (registry.UnknownBackend, registry.UnsupportedFamily) as problem:
         raise UsageError(str(problem)) from None
 

@@ -97,10 +97,11 @@ def _cached_kernel_exists() -> bool:
         folders = list(spec.submodule_search_locations or []) if spec else []
     except (ImportError, ValueError):
         return False
-    patterns = [os.path.join(folder, "__pycache__", "dancing_cells.algorithm_c-*.nbi") for folder in folders]
-    for root in (os.environ.get("NUMBA_CACHE_DIR"), os.path.join(os.path.expanduser("~"), ".cache", "numba")):
-        if root:
-            patterns.append(os.path.join(root, "**", "dancing_cells.algorithm_c-*.nbi"))
+    # numba looks in NUMBA_CACHE_DIR alone when it is set; else beside the package, then in the user's cache
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    patterns = [] if chosen else [os.path.join(f, "__pycache__", "dancing_cells.algorithm_c-*.nbi") for f in folders]
+    for root in [chosen] if chosen else [os.path.join(os.path.expanduser("~"), ".cache", "numba")]:
+        patterns.append(os.path.join(root, "**", "dancing_cells.algorithm_c-*.nbi"))
     return any(glob.glob(pattern, recursive=True) for pattern in patterns)
 
 

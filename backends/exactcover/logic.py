@@ -35,6 +35,7 @@ CATALOG = Catalog(
         "colours": "items: (category, position) and (category, value); one option per value and position; "
         "each clue an item whose options colour its values' positions; Algorithm C (xcover)",
     },
+    cross_check=False,
 )
 
 #: When a clue holds, stated on its values' positions (p) and its numbers (n) -- written
