@@ -360,7 +360,9 @@ def solve(
 
     ``timeout`` covers the whole run, from this call on: given a file (not a
     Level), the child parses it, so a parse that runs long is stopped too
-    (the Result's ``level.model`` is then None, and ``stopped_by`` says so).
+    (the Result's ``level.model`` is then None, and ``stopped_by`` says so);
+    only the first file a solver meets in this process is parsed here, before
+    the solver is imported, so that a bad file is refused at once.
     After Ctrl-C the run stops at once and ``stopped_by`` is ``interrupted``.
     """
     from trisolve.backends.base import Limits, Options, cpu_phase_times
@@ -418,10 +420,15 @@ def solve(
     return _result(level, record, race_info)
 
 
+#: (backend, family) pairs whose solver this process has imported (``registry.preload``).
+_PRELOADED: set[tuple[str, str]] = set()
+
+
 def _run_isolated(
     job: Any, level: Level, on_solution: Callable[[Solution], None] | None, started: float
 ) -> tuple[Level, RunRecord]:
-    """Run in a forked child; a level not parsed yet is parsed there, under the time limit."""
+    """Run in a forked child; a level not parsed yet is parsed there, under the time limit
+    (but the first of a solver, which is parsed here before the solver is imported)."""
     from dataclasses import replace
 
     from trisolve.backends import registry
@@ -436,8 +443,16 @@ def _run_isolated(
         if on_solution is not None and data is not None:
             on_solution(parsed[0].solution(data))
 
+    if not parsed and (job.backend, level.family) not in _PRELOADED:
+        # The first run of a solver in this process reads its level here, before the solver's library
+        # is imported (OR-Tools takes 0.5-1.5 s): a bad file is refused without paying for it.  Instance
+        # files are capped in size while read (models.errors), so this parse cannot run long.
+        began = time.monotonic()
+        level = replace(level, model=level.kind.parse(level.path), parse_time=time.monotonic() - began)
+        parsed.append(level)
     load = None if parsed else (lambda: level.kind.parse(level.path))
     registry.preload([job.backend], level.family)  # once per process: every later fork starts warm
+    _PRELOADED.add((job.backend, level.family))
     record = run_job(job, level.model, on_solution=stream, started=started, load=load, on_level=take_level)
     if not parsed:  # stopped (or crashed) before the parse was done
         return level, replace(record, stopped_by=record.stopped_by and f"{record.stopped_by} (while parsing)")

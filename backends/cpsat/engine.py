@@ -9,7 +9,9 @@ export needs it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -39,6 +41,36 @@ class CpsatModel:
     projection: list  # list[cp_model.IntVar]
     decode: Callable[[Sequence[int]], Any]
     parameters: Mapping[str, Any] = field(default_factory=dict)
+
+
+class OutOfTime(Exception):
+    """The run's time limit passed while its model was being built (``check_time``)."""
+
+
+#: When the model being built in this context must be done (None: no limit), set by ``CpsatBackend.run``.
+_BUILD_DEADLINE: ContextVar[float | None] = ContextVar("cpsat_build_deadline", default=None)
+
+
+def check_time() -> None:
+    """Raise ``OutOfTime`` once the run's time is up; translators call it in their long loops.
+
+    The time limit covers the whole run, and building a large model in Python
+    (a 40x40 sigils frame: tens of thousands of placements) can take longer
+    than the limit itself: the run then ends as "stopped by the time limit".
+    """
+    deadline = _BUILD_DEADLINE.get()
+    if deadline is not None and time.monotonic() >= deadline:
+        raise OutOfTime
+
+
+@contextmanager
+def building(deadline: float | None) -> Iterator[None]:
+    """Models built inside stop at ``deadline`` (``check_time``)."""
+    token = _BUILD_DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _BUILD_DEADLINE.reset(token)
 
 
 def cp_model() -> ModuleType:
@@ -72,22 +104,34 @@ class CpsatBackend:
     # ------------------------------------------------------------- public
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        # The limit covers the whole run: building the model spends it too, and
+        # the solver gets what is left.
+        deadline = limits.deadline()
         watch = base.Stopwatch()
         watch.start("import")
         module = cp_model()
         watch.stop("import")
         watch.start("translate")
-        encoding = self._translator.encode(level, self.variant, options)
+        try:
+            with building(deadline):
+                encoding = self._translator.encode(level, self.variant, options)
+        except OutOfTime:
+            encoding = None
         watch.stop("translate")
+        if encoding is None:
+            stats = {"model": "not built within the time limit", **_luck(options)}
+            return base.finish(
+                self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by="time limit"
+            )
         if options.enumerate:
-            return self._enumerate(module, encoding, limits, options, on_solution, watch)
-        return self._first(module, encoding, limits, options, on_solution, watch)
+            return self._enumerate(module, encoding, deadline, limits, options, on_solution, watch)
+        return self._first(module, encoding, deadline, limits, options, on_solution, watch)
 
     def export(self, level: Any, options: Options) -> str:
         """The model as protobuf text (``text_format.Parse`` reads it back)."""
         cp_model()
         encoding = self._translator.encode(level, self.variant, options)
-        return str(encoding.model.Proto())
+        return str(encoding.model.proto)
 
     # ---------------------------------------------------------- mechanics
 
@@ -95,6 +139,7 @@ class CpsatBackend:
         self,
         module: ModuleType,
         encoding: CpsatModel,
+        deadline: float | None,
         limits: Limits,
         options: Options,
         on_solution: SolutionSink | None,
@@ -106,11 +151,16 @@ class CpsatBackend:
         apply_parameters(params, {"num_workers": DEFAULT_WORKERS, **encoding.parameters})
         if options.workers:
             params.num_workers = options.workers
-        self._common(params, limits, options)
+        self._common(params, options)
 
         solutions: list[Any] = []
         status = None
-        if limits.solutions is None or limits.solutions > 0:
+        stopped_by = None
+        if limits.solutions is not None and limits.solutions <= 0:
+            stopped_by = "solution limit"
+        elif not _time_left(params, deadline):
+            stopped_by = "time limit"
+        else:
             watch.start("solve")
             status = solver.solve(encoding.model)
             watch.stop("solve")
@@ -122,6 +172,8 @@ class CpsatBackend:
                 solutions.append(solution)
                 if on_solution is not None:
                     on_solution(solution)
+            elif status == module.UNKNOWN:
+                stopped_by = "time limit"
         return base.finish(
             self.name,
             self.family,
@@ -130,13 +182,14 @@ class CpsatBackend:
             proved_unsat=status == module.INFEASIBLE,
             stats=self._stats(encoding, solver, status, options),
             times=watch.times,
-            stopped_by="solution limit" if status is None else ("time limit" if status == module.UNKNOWN else None),
+            stopped_by=stopped_by,
         )
 
     def _enumerate(
         self,
         module: ModuleType,
         encoding: CpsatModel,
+        deadline: float | None,
         limits: Limits,
         options: Options,
         on_solution: SolutionSink | None,
@@ -148,10 +201,9 @@ class CpsatBackend:
         apply_parameters(params, encoding.parameters)
         params.enumerate_all_solutions = True
         params.num_workers = 1
-        self._common(params, limits, options)
+        self._common(params, options)
 
         projection = encoding.projection
-        deadline = limits.deadline()
         seen: set[tuple[int, ...]] = set()
         solutions: list[Any] = []
         state: dict[str, Any] = {"duplicates": 0, "stopped_by": None, "decode": 0.0, "decode_cpu": 0.0}
@@ -182,6 +234,8 @@ class CpsatBackend:
         status = None
         if limits.solutions is not None and limits.solutions <= 0:
             state["stopped_by"] = "solution limit"
+        elif not _time_left(params, deadline):
+            state["stopped_by"] = "time limit"
         else:
             watch.start("solve")
             status = solver.solve(encoding.model, Collector())
@@ -205,7 +259,7 @@ class CpsatBackend:
         )
 
     @staticmethod
-    def _common(params: Any, limits: Limits, options: Options) -> None:
+    def _common(params: Any, options: Options) -> None:
         # CP-SAT would otherwise take over SIGINT in this process and leave it at
         # the OS default afterwards: Ctrl-C must stay Python's (the runner decides).
         params.catch_sigint_signal = False
@@ -214,21 +268,19 @@ class CpsatBackend:
             # CP-SAT shuffles its own input from random_seed: variable order and constraint order
             params.permute_variable_randomly = True
             params.permute_presolve_constraint_order = True
-        if limits.time is not None:
-            params.max_time_in_seconds = max(limits.time, 0.0)
 
     def _check(self, module: ModuleType, encoding: CpsatModel, status: int) -> None:
         if status == module.MODEL_INVALID:
-            raise RuntimeError(f"{self.name}: CP-SAT rejected the model: {encoding.model.Validate()}")
+            raise RuntimeError(f"{self.name}: CP-SAT rejected the model: {encoding.model.validate()}")
 
     @staticmethod
     def _stats(encoding: CpsatModel, solver: Any, status: int | None, options: Options) -> dict[str, Any]:
-        proto = encoding.model.Proto()
+        proto = encoding.model.proto
         stats: dict[str, Any] = {
             "variables": len(proto.variables),
             "constraints": len(proto.constraints),
             "workers": solver.parameters.num_workers,
-            **base.luck_stats(options, base.shuffle_seed(options), "variables and constraints permuted by CP-SAT"),
+            **_luck(options),
         }
         if status is not None:
             stats.update(
@@ -239,3 +291,18 @@ class CpsatBackend:
                 wall_time=solver.wall_time,
             )
         return stats
+
+
+def _time_left(params: Any, deadline: float | None) -> bool:
+    """Give the solver the time the run has left (None: no limit); False when there is none."""
+    if deadline is None:
+        return True
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return False
+    params.max_time_in_seconds = left
+    return True
+
+
+def _luck(options: Options) -> dict[str, Any]:
+    return base.luck_stats(options, base.shuffle_seed(options), "variables and constraints permuted by CP-SAT")
