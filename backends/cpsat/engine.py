@@ -8,6 +8,9 @@ export needs it.
 
 from __future__ import annotations
 
+import importlib
+import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -74,9 +77,41 @@ def building(deadline: float | None) -> Iterator[None]:
 
 
 def cp_model() -> ModuleType:
-    """The OR-Tools CP-SAT Python module, imported on first use."""
-    from ortools.sat.python import cp_model as module
+    """The OR-Tools CP-SAT Python module, imported on first use (see ``_import_cp_model``)."""
+    module = sys.modules.get("ortools.sat.python.cp_model")
+    return module if module is not None else _import_cp_model()
 
+
+def _import_cp_model() -> ModuleType:
+    """Import ``cp_model`` without importing pandas until something uses it.
+
+    ``cp_model`` imports pandas at its top for its ``*_series`` helpers, which
+    trisolve never calls; pandas is about two thirds of the import's time and
+    of the interpreter's exit (docs/bench/cpsat-profile.md).  While
+    ``cp_model`` is imported, ``pandas`` is a stand-in whose ``Index`` and
+    ``Series`` only serve the annotations read at import; afterwards the
+    stand-in (``cp_model.pd``) imports the real pandas on first use, so the
+    ``*_series`` helpers still work.  Only when no other thread could see the
+    stand-in and pandas is not loaded yet; any surprise falls back to a plain import.
+    """
+    if "pandas" in sys.modules or threading.active_count() > 1:
+        return importlib.import_module("ortools.sat.python.cp_model")
+    stand_in = ModuleType("pandas")
+    stand_in.Index = type("Index", (), {})  # type: ignore[attr-defined]
+    stand_in.Series = type("Series", (), {})  # type: ignore[attr-defined]
+    sys.modules["pandas"] = stand_in
+    try:
+        module = importlib.import_module("ortools.sat.python.cp_model")
+    except Exception:  # noqa: BLE001 - a cp_model that wants more of pandas at import: import it plainly
+        sys.modules.pop("ortools.sat.python.cp_model", None)
+        module = None
+    finally:
+        if sys.modules.get("pandas") is stand_in:
+            del sys.modules["pandas"]
+    if module is None or getattr(module, "pd", None) is not stand_in:
+        return importlib.import_module("ortools.sat.python.cp_model")
+    del stand_in.Index, stand_in.Series
+    stand_in.__getattr__ = lambda name: getattr(importlib.import_module("pandas"), name)  # type: ignore[attr-defined]
     return module
 
 
