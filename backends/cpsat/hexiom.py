@@ -170,14 +170,17 @@ def _count_tiles(model, level: Level, content: Sequence) -> None:
 #: Over all 41 levels this is 2.5x less CPU at the median than the same with
 #: quick restarts between heuristics (which earlier cut level 38's tail, now
 #: cut by the content sum), and less than two workers or any other single
-#: subsolver (docs/bench/cpsat-profile.md).  Asked for more workers, the
-#: second runs the default LP beside it.
+#: subsolver.  One presolve pass instead of three: presolve (symmetry
+#: detection and probing at each pass) was 40% of the solve time, and the
+#: search after one pass is the same (docs/bench/cpsat-profile.md).  Asked for
+#: more workers, the second runs the default LP beside it.
 _FIRST_SOLUTION: dict = {
     "num_workers": 1,
     "linearization_level": 2,
     "add_lp_constraints_lazily": False,
     "use_symmetry_in_lp": True,
     "subsolvers": ["max_lp_sym", "default_lp"],
+    "max_presolve_iterations": 1,
 }
 #: With lex-leader constraints the board's symmetry is gone from the model,
 #: and the LP no longer pays: no LP, one worker, was fastest.
