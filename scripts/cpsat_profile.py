@@ -85,6 +85,9 @@ def profile_levels(args: argparse.Namespace) -> None:
             solver = module.CpSolver()
             params = solver.parameters
             engine.apply_parameters(params, {"num_workers": engine.DEFAULT_WORKERS, **encoding.parameters})
+            for name, value in overrides.items():
+                if isinstance(value, list):  # a list given replaces the translator's
+                    getattr(params, name).clear()
             engine.apply_parameters(params, overrides)
             params.random_seed = seed
             params.permute_variable_randomly = params.permute_presolve_constraint_order = args.shuffle
