@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import base, registry
-from ..base import Limits, Options, Result, SolutionSink
+from ..base import Limits, Options, Result, SolutionSink, Stopwatch
 
 #: Workers for a first-solution run when neither ``options.workers`` nor the
 #: translator's ``parameters`` say: CP-SAT's default portfolio with one worker
@@ -133,8 +133,7 @@ class CpsatBackend:
         self.family = family
         self.variant = variant
         self.name = f"cpsat:{variant}"
-        self._translator = registry.translator("cpsat", family)
-        self._translator.CATALOG.require(variant, "cpsat", family)
+        self._translator = registry.checked_translator("cpsat", family, variant)
 
     # ------------------------------------------------------------- public
 
@@ -144,7 +143,7 @@ class CpsatBackend:
         deadline = limits.deadline()
         watch = base.Stopwatch()
         watch.start("import")
-        module = cp_model()
+        cp_model()
         watch.stop("import")
         watch.start("translate")
         try:
@@ -159,8 +158,8 @@ class CpsatBackend:
                 self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by="time limit"
             )
         if options.enumerate:
-            return self._enumerate(module, encoding, deadline, limits, options, on_solution, watch)
-        return self._first(module, encoding, deadline, limits, options, on_solution, watch)
+            return self._enumerate(encoding, deadline, limits, options, on_solution, watch)
+        return self._first(encoding, deadline, limits, options, on_solution, watch)
 
     def export(self, level: Any, options: Options) -> str:
         """The model as protobuf text (``text_format.Parse`` reads it back)."""
@@ -172,15 +171,15 @@ class CpsatBackend:
 
     def _first(
         self,
-        module: ModuleType,
         encoding: CpsatModel,
         deadline: float | None,
         limits: Limits,
         options: Options,
         on_solution: SolutionSink | None,
-        watch: base.Stopwatch,
+        watch: Stopwatch,
     ) -> Result:
         """Solve for one solution; workers and search from the translator unless options say."""
+        module = cp_model()  # imported by ``run`` already
         solver = module.CpSolver()
         params = solver.parameters
         apply_parameters(params, {"num_workers": DEFAULT_WORKERS, **encoding.parameters})
@@ -222,15 +221,15 @@ class CpsatBackend:
 
     def _enumerate(
         self,
-        module: ModuleType,
         encoding: CpsatModel,
         deadline: float | None,
         limits: Limits,
         options: Options,
         on_solution: SolutionSink | None,
-        watch: base.Stopwatch,
+        watch: Stopwatch,
     ) -> Result:
         """List every solution: one worker, a callback, de-duplication on the projection."""
+        module = cp_model()  # imported by ``run`` already
         solver = module.CpSolver()
         params = solver.parameters
         apply_parameters(params, encoding.parameters)
