@@ -16,8 +16,11 @@ before: the same model to a reader, but CP-SAT then needs minutes for level 38
 
 Levels are read with trisolve's parser and each solution is checked by its
 validator, so both sides do the same work around the solver.  Prints one line
-per level (its wall time and CP-SAT's solve time), then a ``total`` line that
-``scripts/side_by_side.py`` reads.
+per level (its wall time and CP-SAT's solve time), then a ``phases`` line
+(wall seconds summed over the levels: importing CPMpy and OR-Tools; parsing;
+building the CPMpy model; CPMpy posting it to CP-SAT, its transformations
+included; the ``solve`` call around CP-SAT; checking the solution), then a
+``total`` line that ``scripts/side_by_side.py`` reads.
 """
 
 from __future__ import annotations
@@ -28,16 +31,21 @@ import os
 import sys
 import time
 
-import cpmpy as cp
-
 from trisolve.models import hexiom
+
+_began = time.perf_counter()
+import cpmpy as cp  # noqa: E402 - timed: the import is one of the loop's phases
+from ortools.sat.python import cp_model  # noqa: E402, F401 - CPMpy imports it on first solve; timed here
+
+IMPORT_TIME = time.perf_counter() - _began
 
 EMPTY = -1
 
 
-def model_of(level: hexiom.Level, occupied_spelling: str) -> tuple[cp.Model, cp.core.NDVarArray]:
+def model_of(level: hexiom.Level, occupied_spelling: str, narrow: bool = False) -> tuple[cp.Model, cp.core.NDVarArray]:
     board = level.board
-    content = cp.cpm_array([cp.intvar(EMPTY, hexiom.MAX_TILE, name=f"cell{c}") for c in range(board.size)])
+    top = [len(board.neighbours[c]) if narrow else hexiom.MAX_TILE for c in range(board.size)]
+    content = cp.cpm_array([cp.intvar(EMPTY, top[c], name=f"cell{c}") for c in range(board.size)])
     if occupied_spelling == "!= -1":
         occupied = [content[c] != EMPTY for c in range(board.size)]
     else:
@@ -59,6 +67,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("paths", nargs="+", help="level files or folders of level*.txt")
     parser.add_argument("--occupied", choices=["!= -1", ">= 0"], default="!= -1")
+    parser.add_argument(
+        "--narrow", action="store_true", help="each cell's domain -1..(its number of neighbours), not -1..6"
+    )
+    parser.add_argument("--workers", type=int, help="CP-SAT's num_workers (default: CP-SAT's own, one per core)")
     args = parser.parse_args()
     paths = [
         p
@@ -67,19 +79,34 @@ def main() -> int:
     ]
     began = time.monotonic()
     solve_total = 0.0
+    phases = dict.fromkeys(("parse", "build", "post", "solve call", "check"), 0.0)
+    clock: list[float] = []
+
+    def lap(phase: str) -> None:
+        clock.append(time.perf_counter())
+        phases[phase] += clock[-1] - clock[-2]
+
     for path in paths:
-        started = time.monotonic()
+        clock[:] = [time.perf_counter()]
         level = hexiom.parse(path)
-        model, content = model_of(level, args.occupied)
-        if not model.solve("ortools"):
+        lap("parse")
+        model, content = model_of(level, args.occupied, args.narrow)
+        lap("build")
+        solver = cp.SolverLookup.get("ortools", model)  # what model.solve("ortools") does first
+        lap("post")
+        if not solver.solve(**({} if args.workers is None else {"num_workers": args.workers})):
             print(f"{path}: no solution found", file=sys.stderr)
             return 1
-        solve_total += model.status().runtime
+        lap("solve call")
+        runtime = solver.status().runtime
+        solve_total += runtime
         solution = hexiom.Solution(tuple(None if v == EMPTY else int(v) for v in content.value()))
         if hexiom.validate(level, solution):
             print(f"{path}: INVALID solution", file=sys.stderr)
             return 1
-        print(f"{path}: {time.monotonic() - started:.3f} s, CP-SAT solve {model.status().runtime:.3f} s")
+        lap("check")
+        print(f"{path}: {clock[-1] - clock[0]:.3f} s, CP-SAT solve {runtime:.3f} s")
+    print("phases (wall s, summed): " + ", ".join(f"{k} {v:.3f}" for k, v in {"import": IMPORT_TIME, **phases}.items()))
     print(f"total: {len(paths)} levels, {time.monotonic() - began:.3f} s in the loop, CP-SAT solve {solve_total:.3f} s")
     return 0
 

@@ -3,7 +3,7 @@ plain CPMpy loop on OR-Tools (``cpmpy_hexiom.py``), side by side, in interleaved
 
     .venv/bin/pip install -e '.[bench]'    # CPMpy (the yardstick) is in the bench extra
     python scripts/side_by_side.py [--rounds 5] [--folder levels/hexiom] [--backends cpsat,pysat,clingo]
-                                   [--baseline OTHER_CHECKOUT/.venv/bin/trisolve]
+                                   [--baseline OTHER_CHECKOUT/.venv/bin/trisolve] [--cpmpy-workers 1]
 
 Each round runs every contender once as its own process, the order rotating
 from round to round (so drifts in the machine's load hit all alike), and takes:
@@ -17,7 +17,12 @@ from round to round (so drifts in the machine's load hit all alike), and takes:
 
 An untimed warm-up round comes first (see ``environment``).  It prints each
 round's figures with each contender's ratio to the CPMpy loop of the same
-round, then the median and the worst of those ratios.
+round, then the median and the worst of those ratios, then where each
+contender's wall time went (median over rounds, seconds summed over the
+levels): for trisolve the phases its ``--jsonl`` records per level (parse,
+import, translate, solve, decode), the rest of each level's run (fork, pipe,
+checks) and the rest of the process (interpreter start, CLI, OR-Tools import,
+exit); for the CPMpy loop the phases it prints (``cpmpy_hexiom.py``).
 """
 
 from __future__ import annotations
@@ -38,7 +43,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 YARDSTICK = "CPMpy loop"
 
 
-def contenders(folder: str, backends: list[str], baseline: str | None, out: str) -> dict[str, list[str]]:
+def contenders(
+    folder: str, backends: list[str], baseline: str | None, cpmpy_workers: int | None, out: str
+) -> dict[str, list[str]]:
     trisolve = [os.path.join(os.path.dirname(sys.executable), "trisolve"), "solve", folder]
     runs = {
         f"trisolve {b}": [*trisolve, "--backend", b, "--jsonl", os.path.join(out, f"{b.replace(':', '_')}.jsonl")]
@@ -53,6 +60,14 @@ def contenders(folder: str, backends: list[str], baseline: str | None, out: str)
             backends[0],
             "--jsonl",
             os.path.join(out, "baseline.jsonl"),
+        ]
+    if cpmpy_workers:  # the same loop with CP-SAT's workers set: how much of the yardstick is its threads
+        runs[f"CPMpy, {cpmpy_workers} worker(s)"] = [
+            sys.executable,
+            os.path.join(HERE, "cpmpy_hexiom.py"),
+            folder,
+            "--workers",
+            str(cpmpy_workers),
         ]
     runs[YARDSTICK] = [sys.executable, os.path.join(HERE, "cpmpy_hexiom.py"), folder]
     return runs
@@ -85,16 +100,28 @@ def measure(command: list[str], env: dict[str, str]) -> tuple[float, float, str]
     return wall, cpu, done.stdout
 
 
-def solve_time(name: str, command: list[str], stdout: str, levels: int) -> float:
-    """The contender's summed in-process solve time, checking that every level was solved."""
-    if name == YARDSTICK:
+TRISOLVE_PHASES = ("parse", "import", "translate", "solve", "decode")
+
+
+def solve_time(name: str, command: list[str], stdout: str, levels: int, wall: float) -> tuple[float, dict[str, float]]:
+    """The contender's summed in-process solve time, checking that every level was solved, and its
+    wall time split into phases (seconds summed over the levels; see the module's docstring)."""
+    if "cpmpy_hexiom.py" in command[1]:
         found = re.search(r"^total: (\d+) levels, .* CP-SAT solve ([0-9.]+) s$", stdout, re.MULTILINE)
         assert found and int(found.group(1)) == levels, stdout[-500:]
-        return float(found.group(2))
+        split = re.search(r"^phases \(wall s, summed\): (.*)$", stdout, re.MULTILINE)
+        assert split, stdout[-500:]
+        phases = {k: float(v) for k, v in (item.rsplit(" ", 1) for item in split.group(1).split(", "))}
+        phases["rest of the process"] = wall - sum(phases.values())
+        return float(found.group(2)), phases
     with open(command[command.index("--jsonl") + 1], encoding="utf-8") as handle:
         lines = [json.loads(line) for line in handle]
     assert len(lines) == levels and all(r["status"] == "sat" and r["solutions"] for r in lines), name
-    return sum(r["time"].get("solve", 0.0) for r in lines)
+    phases = {p: sum(r["time"].get(p, 0.0) for r in lines) for p in TRISOLVE_PHASES}
+    runs = sum(r["time"]["wall"] for r in lines)
+    phases["rest of each run"] = runs - sum(phases.values())
+    phases["rest of the process"] = wall - runs
+    return phases["solve"], phases
 
 
 def main() -> None:
@@ -102,6 +129,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--folder", default="levels/hexiom")
     parser.add_argument("--backends", default="cpsat,pysat,clingo", help="trisolve backends, comma-separated")
+    parser.add_argument("--cpmpy-workers", type=int, help="also run the CPMpy loop with this many CP-SAT workers")
     parser.add_argument("--baseline", metavar="TRISOLVE", help="also run this trisolve executable on the first backend")
     args = parser.parse_args()
     levels = len(glob.glob(os.path.join(args.folder, "level*.txt")))
@@ -111,18 +139,21 @@ def main() -> None:
         flush=True,
     )
     with tempfile.TemporaryDirectory() as out:
-        runs = contenders(args.folder, args.backends.split(","), args.baseline, out)
+        runs = contenders(args.folder, args.backends.split(","), args.baseline, args.cpmpy_workers, out)
         env = environment(os.path.join(out, "bytecode"))
         for command in runs.values():  # the warm-up round: bytecode written, files in the page cache
             measure(command, env)
         names = list(runs)
         ratios: dict[str, list[tuple[float, float, float]]] = {name: [] for name in names}
+        splits: dict[str, list[dict[str, float]]] = {name: [] for name in names}
         for round_ in range(args.rounds):
             order = names[round_ % len(names) :] + names[: round_ % len(names)]
             figures = {}
             for name in order:
                 wall, cpu, stdout = measure(runs[name], env)
-                figures[name] = (wall, cpu, solve_time(name, runs[name], stdout, levels))
+                solve, phases = solve_time(name, runs[name], stdout, levels, wall)
+                figures[name] = (wall, cpu, solve)
+                splits[name].append(phases)
             base = figures[YARDSTICK]
             print(f"round {round_ + 1} (order: {', '.join(order)}):")
             for name in names:
@@ -141,6 +172,10 @@ def main() -> None:
     for name in names[:-1]:
         columns = [[r[i] for r in ratios[name]] for i in range(3)]
         print(f"| {name} | " + " | ".join(f"{statistics.median(c):.2f} ({max(c):.2f})" for c in columns) + " |")
+    print("\nwall time by phase, seconds summed over the levels, median over rounds:")
+    for name in names:
+        phases = {k: statistics.median(split[k] for split in splits[name]) for k in splits[name][0]}
+        print(f"  {name}: " + ", ".join(f"{k} {v:.2f}" for k, v in phases.items()))
 
 
 if __name__ == "__main__":
