@@ -13,7 +13,10 @@ from round to round (so drifts in the machine's load hit all alike), and takes:
   runs, OR-Tools' threads);
 * the summed in-process solve time: CP-SAT's own solve time per level in the
   CPMpy loop (``Model.status().runtime``), and ``time.solve`` of each line of
-  trisolve's ``--jsonl`` (which must hold one solved line per level).
+  trisolve's ``--jsonl`` (which must hold one solved line per level);
+* the summed solve CPU: the process's CPU over each solve call (CP-SAT's
+  worker threads included; ``time.solve_cpu`` in trisolve's lines), which the
+  machine's load stretches less than wall time.
 
 An untimed warm-up round comes first (see ``environment``).  It prints each
 round's figures with each contender's ratio to the CPMpy loop of the same
@@ -103,17 +106,19 @@ def measure(command: list[str], env: dict[str, str]) -> tuple[float, float, str]
 TRISOLVE_PHASES = ("parse", "import", "translate", "solve", "decode")
 
 
-def solve_time(name: str, command: list[str], stdout: str, levels: int, wall: float) -> tuple[float, dict[str, float]]:
-    """The contender's summed in-process solve time, checking that every level was solved, and its
-    wall time split into phases (seconds summed over the levels; see the module's docstring)."""
+def solve_time(
+    name: str, command: list[str], stdout: str, levels: int, wall: float
+) -> tuple[float, float, dict[str, float]]:
+    """The contender's summed in-process solve time and solve CPU, checking that every level was solved,
+    and its wall time split into phases (seconds summed over the levels; see the module's docstring)."""
     if "cpmpy_hexiom.py" in command[1]:
-        found = re.search(r"^total: (\d+) levels, .* CP-SAT solve ([0-9.]+) s$", stdout, re.MULTILINE)
+        found = re.search(r"^total: (\d+) levels, .* CPU ([0-9.]+) s, CP-SAT solve ([0-9.]+) s$", stdout, re.MULTILINE)
         assert found and int(found.group(1)) == levels, stdout[-500:]
         split = re.search(r"^phases \(wall s, summed\): (.*)$", stdout, re.MULTILINE)
         assert split, stdout[-500:]
         phases = {k: float(v) for k, v in (item.rsplit(" ", 1) for item in split.group(1).split(", "))}
         phases["rest of the process"] = wall - sum(phases.values())
-        return float(found.group(2)), phases
+        return float(found.group(3)), float(found.group(2)), phases
     with open(command[command.index("--jsonl") + 1], encoding="utf-8") as handle:
         lines = [json.loads(line) for line in handle]
     assert len(lines) == levels and all(r["status"] == "sat" and r["solutions"] for r in lines), name
@@ -121,7 +126,7 @@ def solve_time(name: str, command: list[str], stdout: str, levels: int, wall: fl
     runs = sum(r["time"]["wall"] for r in lines)
     phases["rest of each run"] = runs - sum(phases.values())
     phases["rest of the process"] = wall - runs
-    return phases["solve"], phases
+    return phases["solve"], sum(r["time"].get("solve_cpu", 0.0) for r in lines), phases
 
 
 def main() -> None:
@@ -144,33 +149,35 @@ def main() -> None:
         for command in runs.values():  # the warm-up round: bytecode written, files in the page cache
             measure(command, env)
         names = list(runs)
-        ratios: dict[str, list[tuple[float, float, float]]] = {name: [] for name in names}
+        ratios: dict[str, list[tuple[float, ...]]] = {name: [] for name in names}
         splits: dict[str, list[dict[str, float]]] = {name: [] for name in names}
         for round_ in range(args.rounds):
             order = names[round_ % len(names) :] + names[: round_ % len(names)]
             figures = {}
             for name in order:
                 wall, cpu, stdout = measure(runs[name], env)
-                solve, phases = solve_time(name, runs[name], stdout, levels, wall)
-                figures[name] = (wall, cpu, solve)
+                solve, solve_cpu, phases = solve_time(name, runs[name], stdout, levels, wall)
+                figures[name] = (wall, cpu, solve, solve_cpu)
                 splits[name].append(phases)
             base = figures[YARDSTICK]
             print(f"round {round_ + 1} (order: {', '.join(order)}):")
             for name in names:
-                wall, cpu, solve = figures[name]
-                ratio = (wall / base[0], cpu / base[1], solve / base[2])
+                wall, cpu, solve, solve_cpu = figures[name]
+                ratio = tuple(mine / theirs for mine, theirs in zip(figures[name], base))
                 ratios[name].append(ratio)
                 print(
-                    f"  {name:18s} wall {wall:6.2f} s  CPU {cpu:6.2f} s  solve {solve:6.2f} s   "
-                    f"ratio to {YARDSTICK}: wall {ratio[0]:.2f}  CPU {ratio[1]:.2f}  solve {ratio[2]:.2f}",
+                    f"  {name:18s} wall {wall:6.2f} s  CPU {cpu:6.2f} s  solve {solve:6.2f} s"
+                    f"  solve CPU {solve_cpu:6.2f} s"
+                    f"   ratio to {YARDSTICK}: wall {ratio[0]:.2f}  CPU {ratio[1]:.2f}  solve {ratio[2]:.2f}"
+                    f"  solve CPU {ratio[3]:.2f}",
                     flush=True,
                 )
     load = os.getloadavg()[0]
     print(f"\nratios to the {YARDSTICK} over {args.rounds} rounds, median (worst); load average {load:.1f} at the end")
-    print(f"| contender | wall / {YARDSTICK} | CPU / {YARDSTICK} | solve time / {YARDSTICK} |")
-    print("|---|---|---|---|")
+    print("| contender | wall | CPU | solve time | solve CPU |")
+    print("|---|---|---|---|---|")
     for name in names[:-1]:
-        columns = [[r[i] for r in ratios[name]] for i in range(3)]
+        columns = [[r[i] for r in ratios[name]] for i in range(4)]
         print(f"| {name} | " + " | ".join(f"{statistics.median(c):.2f} ({max(c):.2f})" for c in columns) + " |")
     print("\nwall time by phase, seconds summed over the levels, median over rounds:")
     for name in names:
