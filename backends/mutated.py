@@ -14,6 +14,7 @@ It is not a backend of its own (the registry lists no ``mutated``): like
 from __future__ import annotations
 
 import dataclasses
+import os
 from typing import Any
 
 from ..models.errors import UsageError, shorten
@@ -42,6 +43,38 @@ def base(spec: str) -> str:
     return split(spec)[0]
 
 
+def _check_lp(base: Any, original: str, replacement: str) -> None:
+    """A mutated rules file must be one the base backend loads, and its replacement a readable file:
+    otherwise the run would be the unmutated encoding, silently."""
+    loaded = getattr(base, "rules_loaded", None)
+    if loaded is None or not hasattr(base, "rules_replaced"):
+        raise UsageError(f"a mutated rules file needs a backend whose mutants are rules files, not {base.name}")
+    if original not in loaded():
+        raise UsageError(
+            f"mutated: {base.name} does not load {shorten(original)!r} for {base.family} "
+            f"(it loads {', '.join(sorted(loaded()))})"
+        )
+    from ..models import files
+
+    try:
+        files.read_bytes(replacement, what="mutant encoding", limit=files.MAX_PLUGIN_BYTES)
+    except files.FileProblem as problem:
+        raise UsageError(f"mutated: the replacement of {original!r}: {problem}") from None
+
+
+def _check_site(mutation: Any) -> None:
+    """A hook mutation must name a translator file of the package and a line in it."""
+    from .mutation import _ROOT
+
+    path = os.path.normpath(os.path.join(_ROOT, mutation.file))
+    if not path.startswith(_ROOT + os.sep) or not os.path.isfile(path):
+        raise UsageError(f"mutated: no translator file {shorten(mutation.file)!r} in the package")
+    with open(path, encoding="utf-8") as handle:
+        lines = handle.read().count("\n") + 1
+    if not 1 <= mutation.line <= lines:
+        raise UsageError(f"mutated: {shorten(mutation.file)} has no line {mutation.line}")
+
+
 class MutatedBackend:
     """Runs the base backend with the mutation switched on for its translation."""
 
@@ -57,9 +90,11 @@ class MutatedBackend:
         self.mutation: Mutation | None = None
         if change.startswith(LP_PREFIX):
             original, _, replacement = change[len(LP_PREFIX) :].partition("=")
+            _check_lp(base, original, replacement)
             self.lp_file = (original, replacement)
         else:
             self.mutation = Mutation.parse(change)
+            _check_site(self.mutation)
 
     def _applied(self):
         from contextlib import ExitStack

@@ -220,16 +220,31 @@ def _module(name: str) -> Any:
 def load_plugin(path: str) -> None:
     """Run a Python file that calls ``register`` (for --plugin); a file already loaded is not run again.
 
-    Whatever the file does wrong is a ``PluginError`` naming it: an exception, and ``sys.exit`` too
-    (a plugin cannot end the command).
+    The file is read as any input is (``models.files``: a regular file, at most ``MAX_PLUGIN_BYTES``,
+    UTF-8), then run as a module named ``trisolve_plugin`` (as ``runpy.run_path`` would).  Whatever the
+    file does wrong is a ``PluginError`` naming it: an exception, and ``sys.exit`` too (a plugin cannot
+    end the command).
     """
-    import runpy
+    import builtins
+    import sys
+    import types
+
+    from ..models import files
 
     path = os.path.abspath(path)
     if path in _PLUGIN_FILES:
         return
     try:
-        runpy.run_path(path, run_name="trisolve_plugin")
+        source = files.read_text(path, what="Python plugin file", limit=files.MAX_PLUGIN_BYTES)
+    except TrisolveError as problem:
+        raise PluginError(f"{problem} (a --plugin file)") from None
+    # as runpy.run_path runs it: a module of that name in sys.modules while it runs (dataclasses look it up)
+    module = types.ModuleType("trisolve_plugin")
+    module.__dict__.update(__file__=path, __builtins__=builtins, __loader__=None, __cached__=None)
+    previous = sys.modules.get("trisolve_plugin")
+    sys.modules["trisolve_plugin"] = module
+    try:
+        exec(compile(source, path, "exec"), module.__dict__)  # noqa: S102 - the user's own plugin, by design
     except SyntaxError as error:
         raise PluginError(f"{path}:{error.lineno}: {error.msg} (in a --plugin file)") from None
     except SystemExit as leaving:
@@ -239,6 +254,11 @@ def load_plugin(path: str) -> None:
         ) from None
     except Exception as error:  # noqa: BLE001 - the user's file: say where, without our traceback
         raise PluginError(f"{path}: {type(error).__name__}: {shorten(error, 300)} (in a --plugin file)") from None
+    finally:
+        if previous is None:
+            sys.modules.pop("trisolve_plugin", None)
+        else:
+            sys.modules["trisolve_plugin"] = previous
     _PLUGIN_FILES.append(path)
 
 

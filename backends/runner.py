@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from ..models.errors import UsageError
 from . import base
 from .base import Limits, Options, Result, Status
 
@@ -201,21 +202,79 @@ def die_with_parent() -> None:
         _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] | None) -> None:
-    """Child process body: parse (when asked), solve, streaming each solution, then send the record.
+#: In a run's child: where ``track_group`` sends the process groups the backend starts (None elsewhere).
+_GROUP_SINK: Callable[[int], None] | None = None
+#: Linux's prctl option that makes a process the reaper of its orphaned descendants.
+PR_SET_CHILD_SUBREAPER = 36
 
-    The time limit counts from ``started`` (the parent's clock, before the fork): parsing,
-    translating, solving and decoding all spend it.
+
+def reap_orphans() -> None:
+    """In a run's child: kill and reap every child process it has left (no-op elsewhere).
+
+    A run's child is its descendants' subreaper (``PR_SET_CHILD_SUBREAPER``): a helper that left the
+    run's process groups (a new session) and lost its parent comes here, and is found by its parent pid.
+    Only a run's child does this: its only children are the backend's helpers.
     """
+    if _GROUP_SINK is None:
+        return
+    me = os.getpid()
+    try:
+        names = [name for name in os.listdir("/proc") if name.isdigit()]
+    except OSError:
+        return
+    for name in names:
+        try:
+            with open(f"/proc/{name}/stat", encoding="ascii", errors="replace") as handle:
+                parent = int(handle.read().rpartition(")")[2].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == me:
+            try:
+                os.kill(int(name), signal.SIGKILL)
+                os.waitpid(int(name), 0)
+            except (OSError, ChildProcessError):
+                pass
+
+
+def track_group(pgid: int) -> None:
+    """A backend started a helper in its own process group ``pgid`` (the dimacs bridge's SAT command):
+    the runner kills that group too when the run ends, whatever happened (no-op outside a run's child)."""
+    if _GROUP_SINK is not None:
+        _GROUP_SINK(pgid)
+
+
+def _child(
+    job: Job, level: Any, conn, started: float, load: Callable[[], Any] | None, plugins: tuple[str, ...] = ()
+) -> None:
+    """Child process body: load plugins and parse (when asked), solve, streaming each solution, then send
+    the record.
+
+    The time limit counts from ``started`` (the parent's clock, before the fork): loading plugins,
+    parsing, translating, solving and decoding all spend it.
+    """
+    global _GROUP_SINK
     os.setpgid(0, 0)  # own process group, so a kill takes any helper processes too
     die_with_parent()
+    if _PRCTL is not None:  # orphaned helpers come to this process (reap_orphans), not to init
+        _PRCTL(PR_SET_CHILD_SUBREAPER, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    sending = threading.Lock()
+
+    def send_group(pgid: int) -> None:
+        with sending:
+            conn.send(("group", pgid))
+
+    _GROUP_SINK = send_group
     try:
         from trisolve.models.errors import LevelSyntaxError, UsageError
 
         from . import registry
 
+        if plugins:  # a Dask worker's runs load the --plugin files here, under the run's limit
+            for plugin in plugins:
+                registry.load_plugin(plugin)
+            conn.send(("plugins", None))
         if load is not None:
             began = time.monotonic()
             try:
@@ -230,15 +289,17 @@ def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] |
         limits = job.limits
         if limits.time is not None:
             limits = replace(limits, time=limits.time - (time.monotonic() - started))
-        backend = registry.get(job.backend, job.family)
+        try:  # after the level is read: a bad file is refused before any solver library is imported
+            backend = registry.get(job.backend, job.family)
+        except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as no:
+            conn.send(("unusable", f"{no}"))
+            return
 
         def stream(solution: Any) -> None:
             if job.keep_solutions:
                 conn.send(("solution", solution.to_json()))
             else:
                 conn.send(("solution", None))
-
-        sending = threading.Lock()
 
         def partial(count: int) -> None:
             with sending:
@@ -264,6 +325,7 @@ def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] |
         conn.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
     finally:
         conn.close()
+        reap_orphans()
 
 
 def _kill_group(process: multiprocessing.Process) -> None:
@@ -274,10 +336,41 @@ def _kill_group(process: multiprocessing.Process) -> None:
         try:
             os.killpg(process.pid, sig)
         except (ProcessLookupError, PermissionError):
-            pass
+            try:  # not its own group yet (killed right after the fork): the child alone
+                os.kill(process.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
         process.join(wait)
         if not process.is_alive():
             return
+
+
+def _end_groups(pgids: Iterable[int]) -> None:
+    """SIGKILL whatever is left in these process groups: helpers and grandchildren of a finished run.
+
+    The child's own group is killed before it is reaped where possible; after that, its number stays
+    reserved as long as any member of the group lives, so the signal reaches no stranger."""
+    for pgid in pgids:
+        try:
+            os.killpg(pgid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+
+
+def death_of(process: multiprocessing.Process) -> str:
+    """Why a run's child ended without sending its result: its exit code, or the signal that killed it."""
+    process.join(1.0)
+    code = process.exitcode
+    if code is None:
+        return "backend process stopped answering (it was killed)"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        hint = " (the kernel's out-of-memory killer sends SIGKILL)" if -code == signal.SIGKILL else ""
+        return f"backend process killed by {name}{hint}"
+    return f"backend process exited with code {code} before sending its result"
 
 
 def run_job(
@@ -290,6 +383,7 @@ def run_job(
     started: float | None = None,
     load: Callable[[], Any] | None = None,
     on_level: Callable[[Any, float], None] | None = None,
+    plugins: Iterable[str] = (),
 ) -> RunRecord:
     """Run ``job`` in a forked child; always returns a record, never hangs.
 
@@ -301,8 +395,13 @@ def run_job(
     limit covers parsing too: ``on_level(level, seconds)`` gets it back, and a
     parse error is raised here as the child's ``LevelSyntaxError``.  After
     ``interrupt`` (Ctrl-C), every run stops at once: its record says ``interrupted``.
+    ``plugins`` are ``--plugin`` files the child loads first, within the limit (a Dask worker's runs).
+
+    The child runs in its own process group; when the run ends, however it ends, that group and every
+    group the backend reported (``track_group``) are killed: no helper outlives its run.
     """
     started = time.monotonic() if started is None else started
+    plugins = tuple(plugins)
     if INTERRUPT.is_set():
         return record_of(
             job,
@@ -314,15 +413,22 @@ def run_job(
         )
     context = multiprocessing.get_context("fork")
     parent_conn, child_conn = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(job, level, child_conn, started, load), daemon=True)
+    process = context.Process(target=_child, args=(job, level, child_conn, started, load, plugins), daemon=True)
     with _FORK_LOCK:
         process.start()
+    try:  # also here, not only in the child: a kill right after the fork must find the group
+        os.setpgid(process.pid, process.pid)
+    except OSError:
+        pass
     child_conn.close()
+    groups: list[int] = [process.pid]
+    plugins_loaded = not plugins
     if grace is None and job.limits.time is not None:
         grace = grace_for(job.limits.time)
     hard_deadline = None if job.limits.time is None else started + job.limits.time + grace
 
     invalid: tuple | None = None
+    unusable: str | None = None
     solutions: list = []
     streamed = 0
     proved = 0  # the largest lower bound a count-only backend reported
@@ -331,7 +437,7 @@ def run_job(
     stopped_by: str | None = None
 
     def take(message: tuple) -> None:
-        nonlocal streamed, proved, final, error, invalid
+        nonlocal streamed, proved, final, error, invalid, plugins_loaded, unusable
         kind = message[0]
         if kind == "count":
             proved = max(proved, message[1])
@@ -349,6 +455,12 @@ def run_job(
             on_level(message[1], message[2])
         elif kind == "invalid":
             invalid = message[1]
+        elif kind == "group":
+            groups.append(message[1])
+        elif kind == "plugins":
+            plugins_loaded = True
+        elif kind == "unusable":
+            unusable = message[1]
 
     try:
         while True:
@@ -370,20 +482,25 @@ def run_job(
                     take(parent_conn.recv())
                 except EOFError:
                     if final is None and error is None:
-                        error = f"backend process died (exit code {process.exitcode})"
+                        error = death_of(process)
                     break
+                if final is not None or error is not None or invalid is not None or unusable is not None:
+                    break  # answered: a helper or grandchild still holding on is killed below, not waited for
                 continue
             if not process.is_alive() and not parent_conn.poll(0):
-                process.join(0.1)
                 if final is None and error is None:
-                    error = f"backend process died (exit code {process.exitcode})"
+                    error = death_of(process)
                 break
     except KeyboardInterrupt:  # Ctrl-C in the thread that runs this: keep what was found
         INTERRUPT.set()
         stopped_by = "interrupted"
     finally:
         if process.is_alive():
-            _kill_group(process)
+            if final is not None or error is not None or invalid is not None or unusable is not None:
+                process.join(0.05)  # it has answered and is on its way out
+            if process.is_alive():
+                _kill_group(process)
+        _end_groups(groups)
         process.join(1.0)
         try:  # what the child sent before it was stopped is kept (a final record, too)
             while final is None and parent_conn.poll(0):
@@ -391,14 +508,19 @@ def run_job(
         except (EOFError, OSError):
             pass
         parent_conn.close()
+        _end_groups(groups[1:])  # groups reported in the last messages
     wall = time.monotonic() - started
     if invalid is not None:
         from trisolve.models.errors import LevelSyntaxError, UsageError
 
         file, line, message, column = invalid
         raise LevelSyntaxError(file, line, message, column) if file is not None else UsageError(message)
+    if unusable is not None:
+        raise UnusableBackend(unusable)
     if final is not None:  # the child finished: its record stands, even if Ctrl-C came after
         return dataclasses.replace(RunRecord.from_json(final), solutions=tuple(solutions), wall=wall)
+    if not plugins_loaded and error is None and stopped_by == "killed at time limit":
+        error = "the --plugin files did not load within the time limit (a plugin that hangs when loaded)"
     # Killed, crashed or stopped: keep what was streamed (or proved), never call it complete.
     found = max(streamed, proved)
     return record_of(
@@ -411,6 +533,11 @@ def run_job(
         stopped_by=stopped_by,
         error=error,
     )
+
+
+class UnusableBackend(UsageError):
+    """The run's backend could not be made (unknown variant, missing library): found in the child, after
+    the level was read, and raised by ``run_job`` (a usage error: exit 2)."""
 
 
 def record_of(job: Job, **fields: Any) -> RunRecord:

@@ -18,7 +18,6 @@ Scoring, stated once:
 from __future__ import annotations
 
 import csv
-import json
 import math
 import os
 import platform
@@ -262,12 +261,17 @@ def count_disagreements(runs: Sequence[BenchRun]) -> list[dict]:
 
 
 def write_csv(runs: Sequence[BenchRun], path: str) -> None:
-    with open(path, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=list(CSV_COLUMNS))
-        writer.writeheader()
-        for run in runs:
-            data = run.to_json()
-            writer.writerow({column: _csv_value(data[column]) for column in CSV_COLUMNS})
+    import io
+
+    from trisolve.models import files
+
+    handle = io.StringIO(newline="")
+    writer = csv.DictWriter(handle, fieldnames=list(CSV_COLUMNS))
+    writer.writeheader()
+    for run in runs:
+        data = run.to_json()
+        writer.writerow({column: _csv_value(data[column]) for column in CSV_COLUMNS})
+    files.write_text(path, handle.getvalue(), what="results file")
 
 
 def _csv_value(value: Any) -> Any:
@@ -297,9 +301,9 @@ def write_json(
         "summary": summary,
         "runs": [run.to_json() for run in runs],
     }
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
+    from trisolve.models import files
+
+    files.write_text(path, files.dumps(data, indent=1) + "\n", what="results file")
 
 
 def _s(value: float | None) -> str:

@@ -365,20 +365,50 @@ def _verdict(path, family, records, findings, agreed, orbits, agreed_sb, expecte
     return Verdict(path, family.name, status, agreed, count_text, orbits, tuple(findings), tuple(records))
 
 
+#: What an ``expected.json`` entry holds (``models.files.KINDS``).
+EXPECTED_FIELDS = {"count": "count", "complete": "bool", "orbits": "count?"}
+
+
 def load_expected(path: str) -> dict[str, Expected]:
-    """``expected.json`` beside the instances: ``{stem: {count, complete, orbits?}}``."""
-    import json
+    """``expected.json`` beside the instances: ``{stem: {count, complete, orbits?}}`` (keys starting
+    with ``_`` are comments).  Read as every input is (``models.files``); a bad file or entry is a
+    ``FileProblem`` naming the file and the entry."""
     import os
 
-    if not os.path.exists(path):
+    from trisolve.models import files
+
+    if not os.path.lexists(path):
         return {}
-    with open(path, encoding="utf-8") as handle:
-        data = json.load(handle)
-    return {
-        stem: Expected(int(entry["count"]), bool(entry["complete"]), entry.get("orbits"))
-        for stem, entry in data.items()
-        if not stem.startswith("_")
-    }
+    data = files.read_json(path, what="expected.json")
+    if type(data) is not dict:
+        raise files.FileProblem(path, None, "an expected.json is a JSON object: {instance stem: {count, complete}}")
+    out = {}
+    for stem, entry in data.items():
+        if stem.startswith("_"):
+            continue
+        files.fields(entry, EXPECTED_FIELDS, path, required=("count", "complete"), what=f"entry {shorten(stem)!r}")
+        out[stem] = Expected(entry["count"], entry["complete"], entry.get("orbits"))
+    return out
+
+
+def _expected_cached(path: str) -> dict[str, Expected]:
+    """``load_expected``, read once per version of the file (a cross-check asks once per instance)."""
+    import os
+
+    try:
+        info = os.stat(path)
+        version = (info.st_mtime_ns, info.st_size, info.st_ino)
+    except OSError:
+        version = None
+    cached = _EXPECTED_CACHE.get(path)
+    if cached is not None and cached[0] == version and version is not None:
+        return cached[1]
+    loaded = load_expected(path)
+    _EXPECTED_CACHE[path] = (version, loaded)
+    return loaded
+
+
+_EXPECTED_CACHE: dict[str, tuple[Any, dict[str, Expected]]] = {}
 
 
 def expected_for(path: str) -> Expected | None:
@@ -386,19 +416,21 @@ def expected_for(path: str) -> Expected | None:
 
     folder = os.path.dirname(os.path.abspath(path))
     stem = os.path.splitext(os.path.basename(path))[0]
-    return load_expected(os.path.join(folder, "expected.json")).get(stem)
+    return _expected_cached(os.path.join(folder, "expected.json")).get(stem)
 
 
 def record_expected(path: str, verdicts: Sequence[Verdict]) -> None:
     """Merge the established counts into an ``expected.json`` at ``path``: exact where the plain runs agreed and
-    all completed (with the orbit count when known), else a lower bound that beats the one recorded."""
-    import json
+    all completed (with the orbit count when known), else a lower bound that beats the one recorded.
+
+    What is there must be an expected.json (checked field by field, a ``FileProblem`` otherwise); the merged
+    file replaces it whole (``models.files``: a full disk or a missing folder leaves it as it was)."""
     import os
 
-    data = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
+    from trisolve.models import files
+
+    load_expected(path)
+    data = files.read_json(path, what="expected.json") if os.path.lexists(path) else {}
     for verdict in verdicts:
         if verdict.failed:
             continue
@@ -417,6 +449,5 @@ def record_expected(path: str, verdicts: Sequence[Verdict]) -> None:
         else:
             continue
         data[stem] = entry
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(dict(sorted(data.items())), handle, indent=1)
-        handle.write("\n")
+    text = files.dumps(dict(sorted(data.items())), indent=1) + "\n"
+    files.write_text(path, text, what="expected.json", updating=True)  # merged from what it held

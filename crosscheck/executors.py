@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
@@ -93,23 +94,31 @@ def execute_local(
             on_record(record, False)
 
     if pending:
+        # set when this loop fails (a journal write, a broken pipe): the runs still going stop at their next poll
+        abandon = threading.Event()
         with ThreadPoolExecutor(max_workers=max(1, parallel)) as pool:
             futures: dict = {}
             waiting: set = set()
             try:
                 _preload(job for _, job in pending)
                 for index, job in pending:
-                    future = pool.submit(run_job, job, levels[job.path])
+                    future = pool.submit(run_job, job, levels[job.path], stop=abandon.is_set)
                     futures[future] = index
                     waiting.add(future)
                 for future in as_completed(futures):
                     waiting.discard(future)
                     take(futures[future], future.result())
-            except KeyboardInterrupt:  # INTERRUPT is set: every run returns within a poll
+            except KeyboardInterrupt:  # every run returns within a poll once INTERRUPT is set
+                INTERRUPT.set()  # a library call has no signal handler that sets it
                 for future in waiting:
                     future.cancel()
                 for future in as_completed(f for f in waiting if not f.cancelled()):
                     take(futures[future], future.result())
+            except BaseException:
+                abandon.set()
+                for future in waiting:
+                    future.cancel()
+                raise
     return [results[i] for i in sorted(results)]
 
 
@@ -128,8 +137,9 @@ def dask_job(job: Job, level: Any, plugins: Sequence[str] = ()) -> dict:
     """Run one job inside a Dask worker; returns the record as JSON (plain data crosses the wire).
 
     ``plugins`` are the --plugin files the submitting process loaded: a worker
-    is not forked from it, so it loads them itself (once; later jobs find them
-    registered).  Installed entry-point backends it finds on its own.
+    is not forked from it, so each run's child loads them, within the run's
+    time limit (a plugin that hangs or kills the process loading it costs
+    that run, not the worker).  Installed entry-point backends it finds on its own.
 
     ``run_job`` forks a child per run.  Dask's nanny starts workers as daemonic
     processes, which multiprocessing forbids to have children; the flag only
@@ -144,11 +154,9 @@ def dask_job(job: Job, level: Any, plugins: Sequence[str] = ()) -> dict:
     process._config["daemon"] = False
     from trisolve.backends import registry
 
-    for path in plugins:
-        registry.load_plugin(path)
     registry.preload([job.backend], job.family)  # once per worker process: later runs start warm
     try:
-        return run_job(job, level).to_json()
+        return run_job(job, level, plugins=plugins).to_json()
     finally:
         process._config["daemon"] = daemonic
 

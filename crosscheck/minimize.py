@@ -99,7 +99,13 @@ def minimise(
 
 
 def write_minimised(
-    verdicts: Sequence[Verdict], instances: Sequence[Any], folder: str, plan: Any, *, budget: float = 300.0
+    verdicts: Sequence[Verdict],
+    instances: Sequence[Any],
+    folder: str,
+    plan: Any,
+    *,
+    budget: float = 300.0,
+    problems: list[str] | None = None,
 ) -> list[dict]:
     """Shrink each instance with a disagreement or an invalid solution (a crash is reported, not chased) and
     write it to ``folder`` as ``<stem>-min<suffix>`` (the instance itself when it does not shrink), beside
@@ -107,12 +113,14 @@ def write_minimised(
 
     ``instances`` are ``run.Instance`` (path, family, level), ``plan`` the cross-check's ``run.Plan`` (the
     shrunk instance is checked as the original was); one dict per instance written: ``instance``, ``status``,
-    ``file``, ``steps`` and ``command``.
+    ``file``, ``steps`` and ``command``.  A folder or file that cannot be written (``models.files``) is a
+    ``FileProblem``; with ``problems``, its line goes there instead and the other instances are still shrunk.
     """
     timeout, limit, symmetry_breaking = plan.timeout, plan.limit, plan.symmetry_breaking
     import shlex
 
     from trisolve.backends import registry
+    from trisolve.models import files
 
     out = []
     by_path = {i.path: i for i in instances}
@@ -137,11 +145,20 @@ def write_minimised(
         )
         if result is None and family.format_level is None:
             continue  # neither shrunk nor writable: the verdict says it all
-        os.makedirs(folder, exist_ok=True)
         stem = os.path.splitext(os.path.basename(verdict.path))[0]
         target = os.path.join(folder, f"{stem}-min{family.suffix}")
-        with open(target, "w", encoding="utf-8") as handle:
-            handle.write(result.text if result is not None else family.format_level(instance.level))
+        try:
+            files.make_folder(folder, "minimise folder")
+            files.write_text(
+                target,
+                result.text if result is not None else family.format_level(instance.level),
+                what="minimised instance",
+            )
+        except files.FileProblem as problem:
+            if problems is None:
+                raise
+            problems.append(f"{problem} (minimised {verdict.path}; not written)")
+            continue
         parts = ["trisolve", "crosscheck", target, "--backends", ",".join(involved), "--no-expected"]
         parts += ["--family", family.name] + (["--timeout", f"{timeout:g}"] if timeout is not None else [])
         parts += (["--limit", str(limit)] if limit is not None else []) + (
@@ -151,11 +168,15 @@ def write_minimised(
             relative = os.path.relpath(plugin)
             parts.extend(["--plugin", plugin if relative.startswith("..") else relative])
         command = " ".join(shlex.quote(p) for p in parts)
-        with open(os.path.splitext(target)[0] + ".repro.md", "w", encoding="utf-8") as handle:
-            handle.write(f"# {stem}: {verdict.status}\n\n")
-            for finding in verdict.findings:
-                handle.write(f"- {finding.kind}: {finding.message}\n")
-            handle.write(f"\nReproduce with:\n\n    {command}\n")
+        repro = [f"# {stem}: {verdict.status}\n\n"]
+        repro += [f"- {finding.kind}: {finding.message}\n" for finding in verdict.findings]
+        repro.append(f"\nReproduce with:\n\n    {command}\n")
+        try:
+            files.write_text(os.path.splitext(target)[0] + ".repro.md", "".join(repro), what="repro note")
+        except files.FileProblem as problem:
+            if problems is None:
+                raise
+            problems.append(f"{problem} (the repro note of {verdict.path}; not written)")
         out.append(
             {
                 "instance": verdict.path,

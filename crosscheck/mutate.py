@@ -34,18 +34,18 @@ any instance set.
 from __future__ import annotations
 
 import dataclasses
-import json
 import os
-import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from trisolve.backends import mutation as hooks
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
-from trisolve.backends.runner import Job, RunRecord
-from trisolve.models.errors import UsageError, shorten
+from trisolve.backends.runner import INTERRUPT, Job, RunRecord
+from trisolve.models import files
+from trisolve.models.errors import TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
 
 from .compare import Verdict, expected_for, judge
@@ -150,6 +150,9 @@ class Report:
     reused: int = 0
     #: instance -> where the unmutated backends themselves failed on it (a finding: exit code 1)
     failures: Mapping[str, str] = field(default_factory=dict)
+    #: Ctrl-C or SIGTERM stopped it: the outcomes are those judged so far (the rest still "survived",
+    #: untried), the scores partial, and no suite was written
+    interrupted: bool = False
 
     @property
     def unexplained(self) -> list[Outcome]:
@@ -188,6 +191,7 @@ class Report:
             "runs": self.runs,
             "reused_runs": self.reused,
             "reference_failures": dict(self.failures),
+            "interrupted": self.interrupted,
         }
 
 
@@ -259,12 +263,11 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
             with open(sidecar, encoding="utf-8") as handle:
                 markers = handle.read()
         stem = os.path.splitext(name)[0]
-        os.makedirs(os.path.join(folder, stem), exist_ok=True)
+        files.make_folder(os.path.join(folder, stem), "mutants folder")
         for lp in lp_mutants.mutants(source, markers, file=os.path.basename(sidecar)):
             ident = f"{lp.line}:{lp.operator}" + (f"#{lp.index}" if lp.index else "")
             target = os.path.abspath(os.path.join(folder, stem, f"{ident.replace(':', '-').replace('#', '-')}.lp"))
-            with open(target, "w", encoding="utf-8") as handle:
-                handle.write(lp.text)
+            files.write_text(target, lp.text, what="mutant encoding")
             out.append(
                 Mutant(
                     id=f"{name}:{ident}",
@@ -353,6 +356,21 @@ class _Reference:
     orbits: int | None = None
 
 
+class _Stopped(TrisolveError):
+    """Ctrl-C (or SIGTERM) came: the runs so far are logged; judging stops here (never leaves ``run_mutate``)."""
+
+
+class _StoppingRuns(Runs):
+    """``Runs`` that stop the mutation run once Ctrl-C came: an interrupted run is no evidence, so nothing
+    after it is judged (a killed mutant or a survivor would be a guess)."""
+
+    def __call__(self, jobs: Sequence[Job], levels: Mapping[str, Any]) -> list[RunRecord]:
+        records = super().__call__(jobs, levels)
+        if INTERRUPT.is_set():
+            raise _Stopped
+        return records
+
+
 @dataclass
 class _Pass:
     """What every batch of a mutation run shares: how to run, and what was found so far."""
@@ -414,7 +432,9 @@ def run_mutate(
             )
         mutants = [m for m in mutants if m.id in ids]
     outcomes = {m.id: Outcome(m) for m in mutants}
-    runner = Runs(jsonl, resume=resume, executor=executor, parallel=parallel, scheduler=scheduler, on_record=on_record)
+    runner = _StoppingRuns(
+        jsonl, resume=resume, executor=executor, parallel=parallel, scheduler=scheduler, on_record=on_record
+    )
     state = _Pass(
         family,
         _reference_specs(family.name, mutants, registry.portfolio() if references is None else references),
@@ -424,7 +444,9 @@ def run_mutate(
         batch,
         seed,
     )
+    used: list[str] = []
     generated: list[Instance] = []
+    stopped = False
     try:
         used = _kill(state, instances, mutants, outcomes, deadline=None)
         _under_siblings(state, instances, outcomes)
@@ -432,12 +454,15 @@ def run_mutate(
             generated = list(generate())
             survivors = [o.mutant for o in outcomes.values() if o.status == "survived"]
             _kill(state, generated, survivors, outcomes, deadline=time.monotonic() + retry_budget)
+    except (_Stopped, KeyboardInterrupt):  # Ctrl-C while judging, or while generating the retry instances
+        INTERRUPT.set()
+        stopped = True
     finally:
         runner.close()
     for outcome in outcomes.values():
         explain(outcome)
     chosen = killing_suite(state.kills)
-    if suite:
+    if suite and not stopped:
         _write_suite(suite, chosen, state.agreed)
     return Report(
         family.name,
@@ -452,6 +477,7 @@ def run_mutate(
         runner.runs,
         runner.reused,
         state.failures,
+        interrupted=stopped,
     )
 
 
@@ -710,10 +736,10 @@ def killing_suite(kills: Mapping[str, Sequence[str]]) -> list[str]:
 def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Reference]) -> None:
     """Copy the suite's instances into ``folder`` with their agreed counts as ``expected.json``
     (what ``crosscheck`` and a later ``mutate --levels`` check against)."""
-    os.makedirs(folder, exist_ok=True)
+    files.make_folder(folder, "--suite folder")
     expected: dict[str, dict] = {}
     for path in paths:
-        shutil.copy(path, os.path.join(folder, os.path.basename(path)))
+        files.write_bytes(os.path.join(folder, os.path.basename(path)), files.read_bytes(path), what="suite instance")
         ref = agreed[path]
         stem = os.path.splitext(os.path.basename(path))[0]
         expected[stem] = {
@@ -722,9 +748,8 @@ def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Refere
             **({"orbits": ref.orbits} if ref.orbits is not None else {}),
         }
     if expected:
-        with open(os.path.join(folder, "expected.json"), "w", encoding="utf-8") as handle:
-            json.dump(expected, handle, indent=1, sort_keys=True)
-            handle.write("\n")
+        text = files.dumps(expected, indent=1, sort_keys=True) + "\n"
+        files.write_text(os.path.join(folder, "expected.json"), text, what="expected.json")
 
 
 __all__ = [

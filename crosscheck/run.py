@@ -18,9 +18,10 @@ from typing import Any
 
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import Job, RunRecord, interrupted
+from trisolve.models.errors import TrisolveError
 from trisolve.models.family import Family
 
-from .compare import Verdict, expected_for, judge, record_expected
+from .compare import Finding, Verdict, expected_for, judge, record_expected
 from .executors import execute
 from .jsonl import Log, read_log
 
@@ -75,6 +76,11 @@ def judge_all(instances: Sequence[Instance], records: Iterable[RunRecord], use_e
         expected = expected_for(instance.path) if use_expected else None
         verdicts.append(judge(instance.family, instance.level, instance.path, by_path.get(instance.path, []), expected))
     return verdicts
+
+
+def unreadable_verdict(path: str, family: str | None, problem: Exception) -> Verdict:
+    """The ERROR verdict of a file found in a folder that could not be read as an instance."""
+    return Verdict(path, family or "?", "ERROR", None, "?", findings=(Finding("error", f"unreadable: {problem}"),))
 
 
 class Runs:
@@ -143,6 +149,8 @@ class CrossCheck:
     minimised: tuple[Mapping[str, Any], ...] = ()
     #: Ctrl-C (or SIGTERM) cut it short: the verdicts judge the runs that finished
     interrupted: bool = False
+    #: what could not be written (the minimise folder, the expected.json), one line each: the verdicts stand
+    problems: tuple[str, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -169,7 +177,8 @@ def cross_check(
     instance files.  Then, unless Ctrl-C cut it short: each instance with a
     disagreement or an invalid solution is shrunk into the folder
     ``minimise_to`` (with the command that reproduces it), and the
-    established counts are merged into the file ``record_expected_in``.
+    established counts are merged into the file ``record_expected_in``.  A
+    file either cannot write is one line in ``problems`` (the verdicts stand).
     ``on_planned`` hears how many runs there are before the first starts.
     """
     started = time.monotonic()
@@ -181,12 +190,16 @@ def cross_check(
     verdicts = judge_all(instances, records, use_expected=expected)
     stopped = interrupted()
     minimised: list[Mapping[str, Any]] = []
+    problems: list[str] = []
     if minimise_to is not None and not stopped:
         from .minimize import write_minimised
 
-        minimised = write_minimised(verdicts, instances, minimise_to, plan, budget=minimise_budget)
+        minimised = write_minimised(verdicts, instances, minimise_to, plan, budget=minimise_budget, problems=problems)
     if record_expected_in is not None and not stopped:
-        record_expected(record_expected_in, verdicts)
+        try:
+            record_expected(record_expected_in, verdicts)
+        except TrisolveError as problem:  # a file that cannot be read or written: said after the verdicts
+            problems.append(str(problem))
     return CrossCheck(
         tuple(verdicts),
         runs=runs.runs - before[0],
@@ -194,4 +207,5 @@ def cross_check(
         wall=time.monotonic() - started,
         minimised=tuple(minimised),
         interrupted=stopped,
+        problems=tuple(problems),
     )

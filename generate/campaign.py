@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from trisolve.crosscheck.run import Instance, Plan, Runs, cross_check
-from trisolve.models import FAMILIES
-from trisolve.models.errors import UsageError
+from trisolve.models import FAMILIES, files
+from trisolve.models.errors import TrisolveError, UsageError, shorten
 
 from .common import generator, instance_seed, suffix, write_generated
 
@@ -45,6 +45,8 @@ class Summary:
     unique: int = 0
     #: a verdict with a disagreement, an invalid solution or a crashed run (exit code 1, docs/exit-codes.md)
     failed: bool = False
+    #: minimised levels that could not be written, one line each (exit code 2 after the summary)
+    problems: tuple[str, ...] = ()
 
     @property
     def throughput(self) -> float | None:
@@ -74,6 +76,7 @@ class Summary:
             "instances_per_minute": None if self.throughput is None else round(self.throughput, 2),
             "minimised": [dict(m) for m in self.minimised],
             "failed": self.failed,
+            **({"problems": list(self.problems)} if self.problems else {}),
         }
 
 
@@ -88,23 +91,18 @@ class CampaignMismatch(UsageError):
 
 def _check_manifest(folder: str, family: str, seed: int, params: Mapping[str, Any]) -> None:
     """Record what the folder's instances are made of; refuse to mix two campaigns in one folder."""
-    import json
-
     manifest = {"family": family, "seed": seed, "params": dict(sorted(params.items()))}
     path = os.path.join(folder, "campaign.json")
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as handle:
-            recorded = json.load(handle)
+    if os.path.lexists(path):
+        recorded = files.read_json(path, what="campaign manifest")
         if recorded != manifest:
             raise CampaignMismatch(
-                f"{folder} holds instances of another campaign ({recorded}); "
+                f"{folder} holds instances of another campaign ({shorten(recorded, 300)}); "
                 f"this one is {manifest}: use another --jsonl"
             )
         return
-    os.makedirs(folder, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(manifest, handle)
-        handle.write("\n")
+    files.make_folder(folder, "instance folder")
+    files.write_text(path, files.dumps(manifest) + "\n", what="campaign manifest")
 
 
 def prepare_instances(
@@ -129,7 +127,7 @@ def prepare_instances(
             try:
                 level = fam.parse(path)
                 unique += _sidecar_unique(sidecar)
-            except Exception:  # a torn file from a kill: regenerate it (same seed, same level)
+            except TrisolveError:  # a torn file from a kill: regenerate it (same seed, same level)
                 level = None
         if level is None:
             generated = make(instance_seed(seed, index), name=stem, **params)
@@ -144,10 +142,10 @@ def prepare_instances(
 
 
 def _sidecar_unique(path: str) -> bool:
-    import json
-
-    with open(path, encoding="utf-8") as handle:
-        return bool(json.load(handle).get("unique"))
+    """Whether the sidecar says its level's solution is unique (read as every input is: ``models.files``)."""
+    data = files.read_json(path, what="solution sidecar")
+    files.fields(data, {"unique": "bool"}, path, required=("unique",), what="solution sidecar")
+    return data["unique"]
 
 
 # ------------------------------------------------------------------ campaign
@@ -217,5 +215,6 @@ def run_campaign(
         minimised=checked.minimised,
         unique=unique,
         failed=checked.failed,
+        problems=checked.problems,
     )
     return summary, list(checked.verdicts)

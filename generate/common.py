@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from trisolve.backends.base import Limits, Options
+from trisolve.models import files
 
 #: The backend the generators count with (the fastest on every family); the
 #: campaign then cross-checks the final level on every backend.
@@ -62,7 +62,7 @@ def write_generated(generated: Generated, folder: str, stem: str) -> str:
 
     The sidecar ends in ``.json`` so instance-folder scans skip it.
     """
-    os.makedirs(folder, exist_ok=True)
+    files.make_folder(folder, "output folder")
     path = os.path.join(folder, stem + suffix(generated.family))
     sidecar = {
         "family": generated.family,
@@ -71,17 +71,12 @@ def write_generated(generated: Generated, folder: str, stem: str) -> str:
         **dict(generated.info),
         "solution": generated.solution.to_json(),
     }
-    _write_atomically(os.path.join(folder, stem + ".solution.json"), json.dumps(sidecar, indent=1) + "\n")
-    _write_atomically(path, generated.text)
+    # each written whole through a temporary file: a kill mid-write leaves the old file or none, never half
+    # ``updating``: the generator's own files, which a campaign reads back and rewrites when a kill tore them
+    sidecar_text = files.dumps(sidecar, indent=1) + "\n"
+    files.write_text(os.path.join(folder, stem + ".solution.json"), sidecar_text, updating=True)
+    files.write_text(path, generated.text, what="generated level", updating=True)
     return path
-
-
-def _write_atomically(path: str, text: str) -> None:
-    # a kill mid-write leaves the old file or none, never half a level
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        handle.write(text)
-    os.replace(temporary, path)
 
 
 def generating_families() -> list[str]:

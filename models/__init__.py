@@ -8,8 +8,9 @@ from __future__ import annotations
 import os
 
 from . import hexiom, logic, pictures, sigils
-from .errors import LevelSyntaxError, TrisolveError, UsageError, read_instance_text, whole_number
+from .errors import LevelSyntaxError, TrisolveError, UsageError, whole_number
 from .family import Family, Parameter
+from .files import read_instance_text
 
 
 def _first_line(text: str) -> str:

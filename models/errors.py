@@ -1,4 +1,4 @@
-"""The one exception root of trisolve, and reading instance files without trusting them.
+"""The one exception root of trisolve (reading files without trusting them is models/files.py).
 
 Every exception class the package defines derives from ``TrisolveError``
 (``tests/test_errors.py`` walks the package to hold this).  Its
@@ -10,10 +10,7 @@ traceback.
 
 from __future__ import annotations
 
-import errno
-import os
 import re
-import stat
 
 
 class TrisolveError(Exception):
@@ -87,66 +84,3 @@ def whole_number(text: str) -> int | None:
 
 
 MAX_FILE_BYTES = 1_000_000
-
-#: What a path is, for files that are not regular files (never read: a device or a pipe has no end).
-_SPECIAL = (
-    (stat.S_ISDIR, "is a folder; give an instance file"),
-    (stat.S_ISFIFO, "is a named pipe (FIFO), not an instance file"),
-    (stat.S_ISSOCK, "is a socket, not an instance file"),
-    (stat.S_ISCHR, "is a device, not an instance file"),
-    (stat.S_ISBLK, "is a device, not an instance file"),
-)
-
-
-def _open_problem(exc: OSError) -> str:
-    if exc.errno == errno.ENOENT:
-        return "no such file"
-    if exc.errno == errno.ELOOP:
-        return "symbolic link loop (the link points back to itself)"
-    if exc.errno == errno.EISDIR:
-        return _SPECIAL[0][1]
-    return f"cannot read file: {exc.strerror or exc}"
-
-
-def read_instance_text(path: str) -> str:
-    """Read a small instance file as text.
-
-    Only regular files are read, and at most ``MAX_FILE_BYTES`` of them: the
-    cap is applied while reading, since ``getsize`` says 0 for ``/dev/zero``
-    and a FIFO would block forever.  The file is opened non-blocking (a FIFO
-    with no writer opens at once) and checked with ``fstat`` on the open
-    descriptor, so what is checked is what is read.
-    """
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
-    except OSError as exc:
-        raise LevelSyntaxError(path, None, _open_problem(exc)) from None
-    try:
-        mode = os.fstat(fd).st_mode
-        for test, problem in _SPECIAL:
-            if test(mode):
-                raise LevelSyntaxError(path, None, problem)
-        if not stat.S_ISREG(mode):
-            raise LevelSyntaxError(path, None, "is not a regular file")
-        chunks: list[bytes] = []
-        size = 0
-        while size <= MAX_FILE_BYTES:
-            chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-    except OSError as exc:
-        raise LevelSyntaxError(path, None, _open_problem(exc)) from None
-    finally:
-        os.close(fd)
-    if size > MAX_FILE_BYTES:
-        raise InstanceTooLarge(
-            path, None, f"file is over {MAX_FILE_BYTES} bytes; instance files are at most {MAX_FILE_BYTES}"
-        )
-    raw = b"".join(chunks)
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise LevelSyntaxError(path, line, "file is not UTF-8 text") from None

@@ -18,7 +18,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text, shorten, whole_number
+from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
+from .files import read_instance_text
 
 FAMILY = "hexiom"
 MAX_TILE = 6
@@ -400,8 +401,11 @@ def canonical(level: Level, solution: Solution) -> tuple:
 
 
 def solution_from_json(level: Level, data: Mapping) -> Solution:
-    cells = data["cells"]
-    return Solution(tuple(None if v is None else int(v) for v in cells))
+    """``{"cells": [tile number or null, ...]}`` back, exactly: a cell of 1.9, true or " 1 " is a ValueError."""
+    from .files import listed, whole
+
+    cells = listed(data["cells"], "cells")
+    return Solution(tuple(None if v is None else whole(v, f"cell {i}") for i, v in enumerate(cells)))
 
 
 def apply_symmetry(perm: Sequence[int], solution: Solution) -> Solution:

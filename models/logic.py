@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from .errors import InstanceTooLarge, read_instance_text, shorten
+from .errors import InstanceTooLarge, shorten
+from .files import read_instance_text
 from .toml_lines import TomlSource, load_toml
 
 FAMILY = "logic"
@@ -661,14 +662,21 @@ def canonical(level: Level, solution: Solution) -> tuple:
 
 def solution_from_json(level: Level, data: Mapping) -> Solution:
     """Read ``{"positions": {category: {value: position}}}`` back (names as in the level)."""
+    from .files import whole
+
     table = data["positions"]
+    if not isinstance(table, Mapping):
+        raise ValueError("positions must be an object: {category: {value: position}}")
     rows = []
     for category in level.categories:
         placed = table[category.name]
+        if not isinstance(placed, Mapping):
+            raise ValueError(f"positions of category {shorten(category.name)!r} must be an object")
         unknown = set(placed) - set(category.values)
         if unknown:
-            raise ValueError(f"category {category.name!r} has no value(s) {sorted(unknown)}")
-        rows.append([int(placed[value]) for value in category.values])
+            shown = ", ".join(shorten(v, 30) for v in sorted(map(str, unknown))[:5])
+            raise ValueError(f"category {shorten(category.name)!r} has no value(s) {shown}")
+        rows.append([whole(placed[value], f"position of {shorten(value)!r}") for value in category.values])
     return Solution.of(level, rows)
 
 

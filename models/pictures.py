@@ -461,14 +461,13 @@ def logic_svg(
 
 def save(svg: str, path: str) -> None:
     """Write a picture as .svg, or as .png (needs cairosvg: ``pip install 'trisolve[png]'``)."""
+    from .files import write_bytes
+
     kind = os.path.splitext(path)[1].lower()
     if kind == ".svg":
-        with open(path, "w", encoding="utf-8") as handle:
-            handle.write(svg)
+        write_bytes(path, svg.encode("utf-8"), what="picture")
     elif kind == ".png":
-        png = to_png(svg)
-        with open(path, "wb") as handle:
-            handle.write(png)
+        write_bytes(path, to_png(svg), what="picture")
     else:
         raise ValueError(f"{path}: pictures are .svg or .png files")
 

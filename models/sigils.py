@@ -19,6 +19,7 @@ name on each cell.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections import Counter
@@ -26,7 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from .errors import InstanceTooLarge, LevelSyntaxError, read_instance_text, shorten, whole_number
+from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
+from .files import read_instance_text
 
 FAMILY = "sigils"
 #: Largest frame side accepted; checked before anything is built.
@@ -106,13 +108,7 @@ class Piece:
 
     def orientations(self, mirroring: bool = False) -> tuple[Shape, ...]:
         """The distinct shapes the piece takes when turned (and flipped, if allowed), sorted."""
-        found: set[Shape] = set()
-        starts = [self.shape, flip(self.shape)] if mirroring else [self.shape]
-        for shape in starts:
-            for _ in range(4):
-                found.add(shape)
-                shape = turn(shape)
-        return tuple(sorted(found))
+        return _orientations(self.shape, mirroring)
 
     def drawing(self, mark: str | None = None) -> str:
         """The shape as rows of ``mark`` (default: the name) and '.'."""
@@ -121,6 +117,18 @@ class Piece:
         width = 1 + max(c for _, c in self.shape)
         cells = set(self.shape)
         return "\n".join("".join(mark if (r, c) in cells else "." for c in range(width)) for r in range(height))
+
+
+@functools.lru_cache(maxsize=4096)
+def _orientations(shape: Shape, mirroring: bool) -> tuple[Shape, ...]:
+    """Piece.orientations, remembered: the validator asks once per placement of every listed tiling."""
+    found: set[Shape] = set()
+    starts = [shape, flip(shape)] if mirroring else [shape]
+    for start in starts:
+        for _ in range(4):
+            found.add(start)
+            start = turn(start)
+    return tuple(sorted(found))
 
 
 BUILTIN_PIECES: Mapping[str, Piece] = {
@@ -540,6 +548,9 @@ def validate(level: Level, solution: Solution) -> list[Violation]:
             continue
         cover.update(cells)
         used[placement.piece] += 1
+        if not cells:  # the referee takes any solution: an empty placement is a broken rule, not a crash
+            violations.append(Violation("cells", f"placement {number} ({placement.piece}) covers no cell"))
+            continue
         if len(set(cells)) != len(cells):
             violations.append(Violation("cells", f"placement {number} ({placement.piece}) lists a cell twice"))
             continue
@@ -737,7 +748,17 @@ def canonical(level: Level, solution: Solution) -> tuple:
 
 
 def solution_from_json(level: Level, data: Mapping) -> Solution:
-    return Solution.of((str(p["piece"]), [int(c) for c in p["cells"]]) for p in data["placements"])
+    """``{"placements": [{"piece": name, "cells": [cell, ...]}, ...]}`` back, exactly: a piece name that is
+    not a string, or a cell of 1.9, true or " 1 ", is a ValueError."""
+    from .files import listed, whole
+
+    placements = []
+    for number, placement in enumerate(listed(data["placements"], "placements"), 1):
+        if not isinstance(placement, Mapping) or type(placement.get("piece")) is not str:
+            raise ValueError(f"placement {number} must be an object with a piece name (a string)")
+        cells = listed(placement["cells"], f"placement {number} cells")
+        placements.append((placement["piece"], [whole(c, f"placement {number} cell") for c in cells]))
+    return Solution.of(placements)
 
 
 def symmetry_key(level: Level, solution: Solution) -> tuple:

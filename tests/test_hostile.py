@@ -53,13 +53,19 @@ def test_a_symlink_loop_is_reported_as_a_loop(tmp_path):
     refused(run_trisolve("crosscheck", str(loop)), "symbolic link loop")
 
 
-def test_special_files_inside_a_folder_are_refused_too(tmp_path):
+def test_a_special_file_inside_a_folder_is_that_instances_error_and_the_others_are_checked(tmp_path):
+    """One junk file does not stop ``crosscheck DIR``: it is its own ERROR verdict (exit 1), never read."""
     os.mkfifo(tmp_path / "p.txt")
-    refused(run_trisolve("crosscheck", str(tmp_path), "--family", "hexiom", timeout=30), "named pipe")
+    (tmp_path / "good.txt").write_text(open(HEXIOM).read())
+    done = run_trisolve("crosscheck", str(tmp_path), "--family", "hexiom", "--backends", "pysat", timeout=60)
+    assert done.returncode == 1, (done.stdout, done.stderr)
+    assert "named pipe" in done.stdout and "Traceback" not in done.stderr
+    assert re.search(r"^good\s+agree\s+12\b", done.stdout, re.MULTILINE), done.stdout
 
 
 def test_an_oversized_file_is_refused_by_what_is_read(tmp_path):
-    from trisolve.models.errors import MAX_FILE_BYTES, InstanceTooLarge, read_instance_text
+    from trisolve.models.errors import MAX_FILE_BYTES, InstanceTooLarge
+    from trisolve.models.files import read_instance_text
 
     big = tmp_path / "big.txt"
     big.write_bytes(b"#" * (MAX_FILE_BYTES + 1))

@@ -17,7 +17,8 @@ from typing import Any
 
 from trisolve.backends.catalog import Catalog
 from trisolve.models import Family
-from trisolve.models.errors import LevelSyntaxError, read_instance_text
+from trisolve.models.errors import LevelSyntaxError
+from trisolve.models.files import read_instance_text
 
 LINE = re.compile(r"^choose\s+(\d+)\s+(\d+)\s*$")
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from trisolve.backends import numbers
 from trisolve.models import FAMILIES, detect_family
-from trisolve.models.errors import LevelSyntaxError, UsageError, shorten
+from trisolve.models.errors import LevelSyntaxError, TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
 
 if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing machinery
@@ -124,18 +124,21 @@ class Solution:
 
 
 def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
-    """Parse an instance file, or an instance given as text (any string with a line break).
+    """Parse an instance file, or an instance given as text.
 
-    The family is told by the file's folder, then by its content (logic grids
-    given as text need ``family="logic"``).
+    A ``pathlib.Path`` (any ``os.PathLike``) is always a file; a ``str`` is
+    text when it holds a line break (every instance format has more than one
+    line) and a file name otherwise.  A file whose name holds a line break is
+    given as a ``pathlib.Path``.  The family is told by the file's folder,
+    then by its content (logic grids given as text need ``family="logic"``).
 
     Bad input raises ``LevelSyntaxError`` (a ``UsageError``) naming file and line.
     """
     started = time.monotonic()
     text = os.fspath(path_or_text)
     kind = _family(family) if family else None
-    if "\n" not in text:  # a path: every instance format has more than one line
-        # the reader refuses missing, special and oversized files (models.errors.read_instance_text)
+    if isinstance(path_or_text, os.PathLike) or "\n" not in text:
+        # the reader refuses missing, special and oversized files (models.files.read_instance_text)
         kind = kind or detect_family(text)
         model, path = kind.parse(text), text
     else:
@@ -184,16 +187,32 @@ def instance_files(paths: Iterable[str | os.PathLike]) -> list[str]:
     return found
 
 
-def _levels(levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLike], family: str | None) -> list[Level]:
-    """Levels given as Level objects, files or folders (folders expand to their instance files)."""
+def _levels(
+    levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLike],
+    family: str | None,
+    unreadable: list[tuple[str, TrisolveError]] | None = None,
+) -> list[Level]:
+    """Levels given as Level objects, files or folders (folders expand to their instance files).
+
+    With ``unreadable``, a file found inside a folder that cannot be read goes there (path, problem)
+    instead of stopping everything; a file named by itself always raises."""
+    from pathlib import Path
+
     if isinstance(levels, (Level, str, os.PathLike)):
         levels = [levels]
     out: list[Level] = []
     for item in levels:
         if isinstance(item, Level):
             out.append(item)
-        else:
-            out.extend(load(path, family) for path in instance_files([item]))
+            continue
+        inside_folder = unreadable is not None and os.path.isdir(item)
+        for path in instance_files([item]):
+            try:
+                out.append(load(Path(path), family))  # a Path: a name with a line break is still a name
+            except TrisolveError as problem:
+                if not inside_folder:
+                    raise
+                unreadable.append((path, problem))
     return out
 
 
@@ -219,13 +238,24 @@ def backend_name(spec: str | None, family: str, task: str = "first", symmetry_br
     table's winner (among those that break symmetries, if asked), else the family's fallback
     (``backends/defaults.py``).
     """
+    from trisolve.backends import registry
+
+    name = _resolved(spec, family, task, symmetry_breaking)
+    try:
+        registry.get(name, family)  # instantiation is cheap; solvers import lazily at run time
+    except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
+        raise UsageError(str(problem)) from None
+    return name
+
+
+def _resolved(spec: str | None, family: str, task: str = "first", symmetry_breaking: bool = False) -> str:
+    """``backend_name`` without making the backend (so without importing its solver): the run's child makes
+    it after reading the level, so a bad file is refused before any solver library is imported."""
     from trisolve.backends import defaults, registry
 
     try:
         chosen = spec or defaults.default_backend(family, task, symmetry_breaking=symmetry_breaking)
-        name = registry.resolve(chosen, family)
-        registry.get(name, family)  # instantiation is cheap; solvers import lazily at run time
-        return name
+        return registry.resolve(chosen, family)
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
         raise UsageError(str(problem)) from None
 
@@ -345,8 +375,8 @@ def export(
     file: str = "-",
     family: str | None = None,
 ) -> Export:
-    """``level`` as DIMACS, ASP facts or a CP-SAT model (``format``; the backends that write each say so with
-    ``EXPORTS``), from ``backend`` (default: the format's first writer).  ``command`` says how to run the
+    """``level`` as DIMACS, ASP facts, a CP-SAT model or exact cover (``format``; the backends that write each
+    say so with ``EXPORTS``), from ``backend`` (default: the format's first writer).  ``command`` says how to run the
     text once written to ``file`` (clingo's facts need the shipped rules beside them)."""
     from trisolve.backends import registry
     from trisolve.backends.base import Options
@@ -423,6 +453,11 @@ class Result:
         return f"{self.count}" if self.complete else f"{self.count}+"
 
     @property
+    def interrupted(self) -> bool:
+        """Ctrl-C (or SIGTERM) stopped the run: what it found is here, marked incomplete."""
+        return (self.stopped_by or "").startswith("interrupted")
+
+    @property
     def count_method(self) -> str:
         """How the count was made: plain enumeration, symmetry classes, orbits expanded (``/orbits``), or what a
         counter says of itself (``stats.count_method``: dp's dynamic programs)."""
@@ -470,6 +505,7 @@ def solve(
     memory: int | None = None,
     on_solution: Callable[[Solution], None] | None = None,
     family: str | None = None,
+    started: float | None = None,
 ) -> Result:
     """Solve a level: its first solution, or every solution (``all``), or the count (``count``).
 
@@ -479,7 +515,7 @@ def solve(
     stops an enumeration after that many solutions; ``timeout`` is seconds of
     wall clock.  With ``isolate`` (the default) the run is a forked child
     with a hard kill behind the backend's own time limit, and the solver is
-    imported once in this process so that later runs start warm; without it
+    imported once in this process (from the second run on) so that later runs start warm; without it
     the run happens in this process (no kill, exceptions propagate).
     ``on_solution`` sees each solution as it is found.  ``seed`` varies the
     search (pysat, which has no seed, renumbers its variables from it);
@@ -490,15 +526,16 @@ def solve(
 
     ``timeout`` covers the whole run, from this call on: given a file (not a
     Level), the child parses it, so a parse that runs long is stopped too
-    (the Result's ``level.model`` is then None, and ``stopped_by`` says so);
-    only the first file a solver meets in this process is parsed here, before
-    the solver is imported, so that a bad file is refused at once.
-    After Ctrl-C the run stops at once and ``stopped_by`` is ``interrupted``.
+    (the Result's ``level.model`` is then None, and ``stopped_by`` says so).
+    After Ctrl-C the run stops at once and ``stopped_by`` is ``interrupted`` (``Result.interrupted``).
+    ``started`` (a ``time.monotonic()`` value) moves the start of ``timeout`` earlier: the
+    command passes its own start, so that its whole run keeps the limit.
     """
+    if started is None:
+        started = time.monotonic()
     from trisolve.backends.base import Limits, Options, cpu_phase_times
     from trisolve.backends.runner import Job
 
-    started = time.monotonic()
     _new_request()
     timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
     limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
@@ -506,8 +543,9 @@ def solve(
     memory = numbers.MEMORY.check_optional(memory, "memory")
     if not isinstance(level, Level):
         path = os.fspath(level)
-        if "\n" in path or not isolate or backend == "auto":
-            level = load(path, family)
+        text = not isinstance(level, os.PathLike) and "\n" in path  # as ``load`` tells them apart
+        if text or not isolate or backend == "auto":
+            level = load(level, family)
         else:  # parsed in the run's child, within the time limit (_run_isolated)
             level = Level(family_of(path, family).name, None, path)
     enumerate_ = count or all
@@ -537,7 +575,10 @@ def solve(
         with cpu_phase_times():
             record, race_info = _race(level, limits, options, sat_command, started, task)
     else:
-        name = backend_name(backend, level.family, task, symmetry_breaking)
+        # a file not parsed yet is read in the child before the backend is made (and its solver imported):
+        # here the name is only resolved, and the child refuses an unusable backend after reading the file
+        resolve = _resolved if level.model is None else backend_name
+        name = resolve(backend, level.family, task, symmetry_breaking)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
         job = Job(level.run_path, level.family, name, limits, options)
@@ -545,7 +586,7 @@ def solve(
             if isolate:
                 level, record = _run_isolated(job, level, on_solution, started)
             else:
-                record = _run_here(job, level, stream)
+                record = _run_here(job, level, stream, started)
     return _result(level, record, race_info)
 
 
@@ -557,15 +598,14 @@ def task_for(count: bool, all: bool, limit: int | None) -> str:
     return "count" if count else "first"
 
 
-#: (backend, family) pairs whose solver this process has imported (``registry.preload``).
-_PRELOADED: set[tuple[str, str]] = set()
+#: (backend, family) this process has run once already (``_run_isolated`` preloads their solver)
+_RAN: set[tuple[str, str]] = set()
 
 
 def _run_isolated(
     job: Any, level: Level, on_solution: Callable[[Solution], None] | None, started: float
 ) -> tuple[Level, RunRecord]:
-    """Run in a forked child; a level not parsed yet is parsed there, under the time limit
-    (but the first of a solver, which is parsed here before the solver is imported)."""
+    """Run in a forked child; a level not parsed yet is parsed there, under the time limit."""
     from dataclasses import replace
 
     from trisolve.backends import registry
@@ -580,31 +620,32 @@ def _run_isolated(
         if on_solution is not None and data is not None:
             on_solution(parsed[0].solution(data))
 
-    if not parsed and (job.backend, level.family) not in _PRELOADED:
-        # The first run of a solver in this process reads its level here, before the solver's library
-        # is imported (OR-Tools takes 0.5-1.5 s): a bad file is refused without paying for it.  Instance
-        # files are capped in size while read (models.errors), so this parse cannot run long.
-        began = time.monotonic()
-        level = replace(level, model=level.kind.parse(level.path), parse_time=time.monotonic() - began)
-        parsed.append(level)
     load = None if parsed else (lambda: level.kind.parse(level.path))
-    registry.preload([job.backend], level.family)  # once per process: every later fork starts warm
-    _PRELOADED.add((job.backend, level.family))
+    if (job.backend, level.family) in _RAN:
+        # from the second run on, the solver is imported here once, and every later fork starts warm; the
+        # first run imports it in its child, under its time limit and the runner's kill (a one-off solve
+        # pays no import outside them)
+        registry.preload([job.backend], level.family)
+    _RAN.add((job.backend, level.family))
+    # an unusable backend is found in the child, after the file is read: runner.UnusableBackend, a UsageError
     record = run_job(job, level.model, on_solution=stream, started=started, load=load, on_level=take_level)
     if not parsed:  # stopped (or crashed) before the parse was done
         return level, replace(record, stopped_by=record.stopped_by and f"{record.stopped_by} (while parsing)")
     return parsed[0], record
 
 
-def _run_here(job: Any, level: Level, stream: Callable[[Any], None]) -> RunRecord:
+def _run_here(job: Any, level: Level, stream: Callable[[Any], None], started: float) -> RunRecord:
     from dataclasses import replace
 
     from trisolve.backends import registry
     from trisolve.backends.runner import record_from_result
 
-    started, cpu = time.monotonic(), time.process_time()
+    limits = job.limits
+    if limits.time is not None:  # the limit counts from ``started``, as in a child
+        limits = replace(limits, time=max(limits.time - (time.monotonic() - started), 1e-3))
+    cpu = time.process_time()
     result = registry.get(job.backend, level.family).run(
-        level.model, job.limits, job.options, on_solution=lambda s: stream(s.to_json())
+        level.model, limits, job.options, on_solution=lambda s: stream(s.to_json())
     )
     record = record_from_result(job, result, time.monotonic() - started)
     return replace(record, cpu=time.process_time() - cpu)
@@ -690,8 +731,8 @@ def solve_many(
     for level in _levels(levels, family):
         result = solve(level, backend, **options)
         yield result
-        if result.stopped_by and result.stopped_by.startswith("interrupted"):
-            return  # Ctrl-C stops the batch, not just this run
+        if result.interrupted:
+            return  # Ctrl-C stops the batch, not just this run: the last Result says so
 
 
 def _new_request() -> None:
@@ -717,6 +758,8 @@ class Report:
     minimised: tuple[Mapping[str, Any], ...] = ()
     #: Ctrl-C (or SIGTERM) cut the runs short: the verdicts judge those that finished
     interrupted: bool = False
+    #: what could not be written (``minimise_to``, ``record_expected``), one line each; the verdicts stand
+    problems: tuple[str, ...] = ()
 
     @property
     def failed(self) -> bool:
@@ -755,10 +798,12 @@ class Report:
             "wall_seconds": round(self.wall, 2),
             "minimized": [dict(m) for m in self.minimised],
             **({"interrupted": True} if self.interrupted else {}),
+            **({"problems": list(self.problems)} if self.problems else {}),
         }
 
     def __str__(self) -> str:
-        return "\n".join([self.table().rstrip("\n"), *self.findings, self.verdict])
+        stopped = ["interrupted: the verdicts judge the runs that finished"] if self.interrupted else []
+        return "\n".join([self.table().rstrip("\n"), *self.findings, self.verdict, *stopped, *self.problems])
 
 
 def cross_check(
@@ -788,11 +833,18 @@ def cross_check(
     with a disagreement or an invalid solution into that folder (the report's
     ``minimised`` says where, and the command that reproduces it);
     ``record_expected`` merges the established counts into that
-    ``expected.json``.  ``on_planned`` hears how many runs there are,
-    ``on_record`` each record as it finishes (and whether it was reused).
+    ``expected.json``; a file either cannot write is a line in the report's
+    ``problems`` (the verdicts stand).  ``on_planned`` hears how many runs
+    there are, ``on_record`` each record as it finishes (and whether it was reused).
+
+    A file inside a named folder that cannot be read is that instance's ERROR verdict (the others
+    are still checked); a file named by itself that cannot be read raises ``LevelSyntaxError``, and
+    so does a bad ``expected.json``, before anything runs.  Ctrl-C stops every run at once and the
+    report, of the runs that finished, says ``interrupted``.
     """
     _new_request()
-    from trisolve.crosscheck.run import Instance, Plan, Runs
+    from trisolve.crosscheck.compare import expected_for
+    from trisolve.crosscheck.run import Instance, Plan, Runs, unreadable_verdict
     from trisolve.crosscheck.run import cross_check as check
 
     if resume and not log:
@@ -802,7 +854,12 @@ def cross_check(
     limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
     seed = numbers.SEED.check(seed, "seed")
     backends = _backend_list(backends)
-    chosen = _levels(levels, family)
+    unreadable: list[tuple[str, TrisolveError]] = []
+    chosen = _levels(levels, family, unreadable)
+    if expected:  # a bad expected.json is bad input, found before anything runs
+        for level in chosen:
+            if level.path is not None:
+                expected_for(level.path)
     names: dict[str, list[str]] = {}
     for level in chosen:
         if level.family not in names:
@@ -823,13 +880,14 @@ def cross_check(
             on_planned=on_planned,
         )
     return Report(
-        checked.verdicts,
+        checked.verdicts + tuple(unreadable_verdict(path, family, problem) for path, problem in unreadable),
         tuple(chosen),
         runs=checked.runs,
         reused=checked.reused,
         wall=checked.wall,
         minimised=checked.minimised,
         interrupted=checked.interrupted,
+        problems=checked.problems,
     )
 
 
@@ -845,6 +903,9 @@ class Benchmark:
     settings: Any = field(repr=False)
     #: the benchmarked ``backend:variant`` names, in table order
     backends: tuple[str, ...] = ()
+    #: Ctrl-C (or SIGTERM) stopped it part way: ``runs`` are those that finished, of ``planned``
+    interrupted: bool = False
+    planned: int = 0
 
     def markdown(self, meta: Mapping[str, Any] | None = None) -> str:
         """The report ``trisolve bench`` prints and writes to summary.md."""
@@ -878,6 +939,8 @@ def benchmark(
     backends are interleaved so machine drift hits all alike.
     ``on_planned`` hears (runs, settings, backends) before the first run, ``on_run``
     each run as it finishes, ``skipped`` each default backend left out as unusable.
+    Ctrl-C stops the run in progress at once: the Benchmark of the runs that finished says
+    ``interrupted`` (and how many were ``planned``).
     """
     _new_request()
     from trisolve.bench.runner import Settings, plan, run_all
@@ -911,7 +974,10 @@ def benchmark(
     if on_planned is not None:
         on_planned(len(trials), settings, order)
     runs = run_all(trials, {name: FAMILIES[name] for name in chosen}, settings, on_run=on_run)
-    return Benchmark(tuple(runs), score(runs, settings, order), settings, tuple(order))
+    from trisolve.backends.runner import interrupted
+
+    stopped = interrupted()
+    return Benchmark(tuple(runs), score(runs, settings, order), settings, tuple(order), stopped, len(trials))
 
 
 def bench_backends(
@@ -1255,24 +1321,17 @@ def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solu
     lines (``solve --jsonl``, or ``--json`` over many files): then the line
     about this level's file is used; ``index`` picks one of its solutions.
     """
-    import json
+    from trisolve.models import files
 
     path = os.fspath(path)
     index = numbers.INDEX.check(index, "index")
+    # read as every input is (models.files): a regular file, size-capped, UTF-8, JSON with limits
+    text = files.read_text(path, what="solution file", limit=MAX_SOLUTION_BYTES)
     try:
-        if os.path.getsize(path) > MAX_SOLUTION_BYTES:
-            raise UsageError(f"{path}: larger than {MAX_SOLUTION_BYTES} bytes; not a solution file")
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as problem:
-        raise UsageError(f"{path}: cannot read: {problem.strerror or problem}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{path}: not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as problem:
-        if problem.msg != "Extra data":
-            raise UsageError(f"{path}:{problem.lineno}: not JSON: {problem.msg}") from None
+        data = files.parse_json(text, path)
+    except files.NotJson as problem:
+        if "Extra data" not in problem.message:
+            raise
         data = _line_about(path, text, level)
     if not isinstance(data, dict):
         raise UsageError(f"{path}: expected a JSON object (solve --json output or one solution)")
@@ -1291,6 +1350,8 @@ def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solu
         data = solutions[index - 1]
     elif index != 1:
         raise UsageError(f"{path}: holds one solution; index {index} is past the end")
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: solution {index} is not a JSON object")
     try:
         solution = level.solution(data)
     except (KeyError, TypeError, ValueError, AttributeError) as problem:
@@ -1306,15 +1367,9 @@ def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solu
 
 def _line_about(path: str, text: str, level: Level) -> dict:
     """From JSON lines, the record whose ``instance`` is the level's file (by path, else by name)."""
-    import json
+    from trisolve.models import files
 
-    records = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as problem:
-                raise UsageError(f"{path}:{number}: not a JSON line: {problem.msg}") from None
+    records = [files.parse_json(line, path, number) for number, line in enumerate(text.splitlines(), 1) if line.strip()]
     records = [r for r in records if isinstance(r, dict) and isinstance(r.get("instance"), str)]
     wanted = os.path.abspath(level.run_path)
     same = [r for r in records if os.path.abspath(r["instance"]) == wanted]

@@ -184,35 +184,109 @@ class _Call:
 def _call_solver(argv: list[str], path: str, deadline: float | None) -> _Call:
     """Run the binary on ``path`` until it answers or the deadline passes (then kill it)."""
     from ..pysat.engine import SolverOutputError
-    from ..runner import die_with_parent
+    from ..runner import die_with_parent, reap_orphans, track_group
 
     args = [path if a == "{}" else a for a in argv] if "{}" in argv else argv + [path]
     remaining = None if deadline is None else deadline - time.monotonic()
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     if remaining is not None and remaining <= 0:
         return _Call(None, 0.0, 0.0)
-    process = subprocess.Popen(
-        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=die_with_parent
-    )
+
+    def own_group() -> None:
+        os.setpgid(0, 0)  # the solver and any helper it starts: one group, killed after the call
+        die_with_parent()
+
     try:
-        output, errors = process.communicate(timeout=remaining)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        output, errors = None, ""
-    except BaseException:
-        process.kill()
+        process = subprocess.Popen(
+            args, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=own_group
+        )
+    except OSError as problem:
+        raise SolverOutputError(f"{argv[0]}: cannot run: {problem.strerror or problem}") from None
+    track_group(process.pid)  # killed by the runner too, should this process be killed mid-call
+    try:
+        output, errors = _communicate(process, remaining)
+    finally:
+        _kill_group(process.pid)  # helpers the solver left behind (and the solver, on a timeout or Ctrl-C)
         process.wait()
-        raise
+        reap_orphans()  # helpers that left the group (a new session) and were handed to this process
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
     peak = after.ru_maxrss / 1024.0  # largest child so far: an upper bound for this one
     if output is not None and not re.search(r"^s\s", output, re.MULTILINE):
-        tail = (errors or output).strip().splitlines()[-3:]
-        raise SolverOutputError(
-            f"{' '.join(argv)} exited with code {process.returncode} and no 's' line: " + " | ".join(tail)
-        )
+        tail = " | ".join(line[:200] for line in (errors or output).strip().splitlines()[-3:])
+        code = process.returncode
+        how = f"was killed by {_signal_name(-code)}" if code < 0 else f"exited with code {code}"
+        raise SolverOutputError(f"{' '.join(argv)} {how} and printed no 's' line" + (f": {tail}" if tail else ""))
     return _Call(output, cpu, peak)
+
+
+#: Most output read from a solver: its model lines for the largest instances are a few MB.
+MAX_OUTPUT_BYTES = 256_000_000
+
+
+def _communicate(process: subprocess.Popen, remaining: float | None) -> tuple[str | None, str]:
+    """The solver's (stdout, stderr) as text; stdout None when the deadline came first.
+
+    Reads until the solver exits, not until its pipes close: a helper it left in the background may
+    hold them open for ever (it is killed right after, with the solver's process group).  The pipes
+    are read raw, as bytes arrive, so what the solver printed is kept even then."""
+    import threading
+
+    chunks: dict[int, list[bytes]] = {1: [], 2: []}
+
+    def drain(fd: int, key: int) -> None:
+        size = 0
+        try:
+            while True:
+                piece = os.read(fd, 65536)
+                if not piece:
+                    return
+                size += len(piece)
+                if size <= MAX_OUTPUT_BYTES:
+                    chunks[key].append(piece)
+        except OSError:
+            return
+
+    readers = [
+        threading.Thread(target=drain, args=(process.stdout.fileno(), 1), daemon=True),
+        threading.Thread(target=drain, args=(process.stderr.fileno(), 2), daemon=True),
+    ]
+    for reader in readers:
+        reader.start()
+    try:
+        process.wait(timeout=remaining)
+    except subprocess.TimeoutExpired:
+        return None, ""
+    # the solver has exited and all it printed is in the pipes: its helpers have no business left, and
+    # may hold the pipes open; once they are dead the readers drain the pipes to their end
+    _kill_group(process.pid)
+    from ..runner import reap_orphans
+
+    reap_orphans()
+    for reader in readers:
+        reader.join(5.0)
+    # a helper that is still alive (outside a run's child, in a session of its own) holds the pipes:
+    # what arrived is what there is
+    text = {key: b"".join(parts).decode("utf-8", errors="replace") for key, parts in chunks.items()}
+    return text[1], text[2]
+
+
+def _kill_group(pgid: int) -> None:
+    import signal
+
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        pass
+
+
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _solver_stats(output: str | None) -> dict[str, int]:

@@ -131,6 +131,8 @@ class PysatBackend:
         if seed is not None:
             cnf = shuffled(cnf, seed, renumber=options.shuffle)
         watch.stop("translate")
+        # a translation that ran past the deadline: stop before loading the solver with it
+        late = deadline is not None and time.monotonic() >= deadline
 
         wanted = limits.solutions
         if not options.enumerate:
@@ -147,6 +149,10 @@ class PysatBackend:
             **({"first_solution": "lex-leaders only"} if lex_leaders_only else {}),
         }
 
+        if late:
+            return finish(
+                self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by="time limit"
+            )
         with solver_of(self.solver, cnf.clauses) as solver:
             while True:
                 if wanted is not None and len(solutions) >= wanted:

@@ -3,7 +3,6 @@ every backend per family and task and writes the table the defaults come from (`
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import sys
@@ -13,12 +12,15 @@ from dataclasses import asdict
 import click
 
 from trisolve.backends import numbers
-from trisolve.models.errors import UsageError
+from trisolve.models import files
+from trisolve.models.errors import TrisolveError, UsageError, shorten
 
 from .common import (
     COUNT,
     SEED,
     TIMEOUT,
+    instance_files,
+    load_level,
     load_plugins,
     plugin_option,
     split_list,
@@ -181,12 +183,11 @@ def command(
     if not paths:
         raise UsageError("give instance files or folders to benchmark (or --rescore)")
     load_plugins(plugins)
-    levels = [api.load(path, options["family"]) for path in api.instance_files(paths)]  # fails early, naming it
+    levels = [load_level(path, options["family"]) for path in instance_files(paths)]  # fails early, naming it
 
-    os.makedirs(out_dir, exist_ok=True)
+    files.make_folder(out_dir, "--out folder")
+    journal = files.Output(os.path.join(out_dir, "runs.jsonl"), what="bench journal")
     progress = _Progress(enabled=not quiet)
-    journal_path = os.path.join(out_dir, "runs.jsonl")
-    journal = open(journal_path, "w", encoding="utf-8")
 
     def planned(trials: int, settings, order: list[str]) -> None:
         _scatter_pair(scatter_pair, order)  # a bad pair is a usage problem before anything runs
@@ -197,13 +198,11 @@ def command(
                 f"{settings.mode} mode, timeout {settings.timeout:g} s; writing to {out_dir}/",
                 err=True,
             )
-        journal.write(json.dumps({"settings": asdict(settings), "backends": order}) + "\n")
-        journal.flush()
+        journal.write(files.dumps({"settings": asdict(settings), "backends": order}) + "\n")
 
     def finished(index: int, run) -> None:
         # each finished run goes to runs.jsonl at once: a killed benchmark keeps them (--rescore reads it)
-        journal.write(json.dumps(run.to_json()) + "\n")
-        journal.flush()
+        journal.write(files.dumps(run.to_json()) + "\n")
         progress.update(index, run)
 
     started = time.monotonic()
@@ -223,15 +222,18 @@ def command(
         "backends": order,
         "instances": [level.path for level in levels],
     }
+    if interrupted():
+        meta["partial"] = True
     write_csv(runs, os.path.join(out_dir, "results.csv"))
     write_json(runs, summary, settings, meta, os.path.join(out_dir, "results.json"))
     report = markdown(summary, settings, meta)
+    if interrupted():
+        report = "**INTERRUPTED: partial results (the finished runs only)**\n\n" + report
 
     if plots and not interrupted():  # after Ctrl-C: the summary of the finished runs, no plots
         report += _draw(summary, runs, settings, out_dir, pair)
-    with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as handle:
-        handle.write(report)
     click.echo(report, nl=False)
+    files.write_text(os.path.join(out_dir, "summary.md"), report, what="summary")
     if not quiet:
         click.echo(f"bench: {len(runs)} runs in {elapsed:.1f} s; results in {out_dir}/", err=True)
     if summary["invalid"]:
@@ -280,24 +282,24 @@ def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
 
     source = os.path.join(out_dir, "results.json")
     try:
-        if os.path.exists(source):
-            with open(source, encoding="utf-8") as handle:
-                data = json.load(handle)
+        if os.path.lexists(source):
+            data = files.read_json(source, what="bench results file")
         else:
             source = os.path.join(out_dir, "runs.jsonl")
             data = _read_journal(source)
         settings = Settings(**data["settings"])
         runs = [BenchRun.from_json(run) for run in data["runs"]]
-    except (OSError, ValueError, KeyError, TypeError) as problem:
-        raise UsageError(f"{source}: cannot be read as bench results ({problem})") from None
+    except TrisolveError:
+        raise
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as problem:
+        raise UsageError(f"{source}: cannot be read as bench results ({shorten(problem, 200)})") from None
     order = data.get("meta", {}).get("backends") or list(dict.fromkeys(r.backend for r in runs))
     summary = score(runs, settings, order)
     report = markdown(summary, settings, data.get("meta", {}))
     if plots:
         report += _draw(summary, runs, settings, out_dir, _scatter_pair(scatter_pair, order))
-    with open(os.path.join(out_dir, "summary.md"), "w", encoding="utf-8") as handle:
-        handle.write(report)
     click.echo(report, nl=False)
+    files.write_text(os.path.join(out_dir, "summary.md"), report, what="summary")
 
 
 def _read_journal(path: str) -> dict:

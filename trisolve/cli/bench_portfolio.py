@@ -43,9 +43,9 @@ def run(
     command: str | None,
 ) -> None:
     from trisolve.bench import portfolio
-    from trisolve.models import FAMILIES
+    from trisolve.models import FAMILIES, files
 
-    from .common import as_usage_problem, instance_files
+    from .. import api
 
     chosen = split_list(families) or list(FAMILIES)
     unknown = [f for f in chosen if f not in FAMILIES]
@@ -61,7 +61,7 @@ def run(
         limits = portfolio.parse_max_size(max_size, chosen)
     except ValueError as problem:
         raise UsageError(str(problem)) from None
-    files = tuple(instance_files(paths)) if paths else None
+    found = tuple(api.instance_files(paths)) if paths else None
     config = portfolio.Config(
         families=tuple(chosen),
         tasks=tuple(task_list),
@@ -70,14 +70,13 @@ def run(
         max_size=limits,
         backends=tuple(split_list(backends)),
         sat_command=sat_command,
-        paths=files,
+        paths=found,
     )
-    with as_usage_problem():
-        the_plan = portfolio.plan(config)
+    the_plan = portfolio.plan(config)
     if not the_plan.backends:
         raise UsageError("no usable backend for the families and tasks asked: nothing to measure")
     out_dir = out_dir or DEFAULT_OUT
-    os.makedirs(out_dir, exist_ok=True)
+    files.make_folder(out_dir, "--out folder")
 
     say = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
     for note in the_plan.notes:
@@ -90,7 +89,7 @@ def run(
         f"(most runs take far less); writing to {out_dir}/"
     )
 
-    journal = open(os.path.join(out_dir, "runs.jsonl"), "w", encoding="utf-8")
+    journal = files.Output(os.path.join(out_dir, "runs.jsonl"), what="portfolio journal")
     started = time.monotonic()
     load_start = portfolio.load_average()
     journal.write(json.dumps({"config": _config_json(config), "command": command, "load_start": load_start}) + "\n")
@@ -98,12 +97,10 @@ def run(
 
     def on_instance(instance) -> None:
         journal.write(json.dumps({"instance": instance.to_json()}) + "\n")
-        journal.flush()
 
     def on_run(task: str, one, instance) -> None:
         count[0] += 1
         journal.write(json.dumps({"task": task, "run": one.to_json()}) + "\n")
-        journal.flush()
         if quiet:
             return
         outcome = "solved" if one.solved else (one.error or one.stopped_by or one.status)
@@ -118,22 +115,20 @@ def run(
 
     def on_stop(stop) -> None:
         journal.write(json.dumps({"stop": asdict(stop)}) + "\n")
-        journal.flush()
         say(
             f"portfolio: {stop.backend} left a {stop.family} instance of size {stop.size} unsolved ({stop.task}): "
             f"no larger sizes for it ({stop.skipped} skipped, scored unsolved)"
         )
 
     try:
-        with as_usage_problem():
-            outcome = portfolio.run(
-                config,
-                the_plan,
-                os.path.join(out_dir, "instances"),
-                on_run=on_run,
-                on_instance=on_instance,
-                on_stop=on_stop,
-            )
+        outcome = portfolio.run(
+            config,
+            the_plan,
+            os.path.join(out_dir, "instances"),
+            on_run=on_run,
+            on_instance=on_instance,
+            on_stop=on_stop,
+        )
     finally:
         journal.close()
     seconds = time.monotonic() - started
@@ -239,6 +234,15 @@ def _write_defaults(data, page: str, plot: str | None, out_dir: str, table_path:
     if plot:
         shutil.copyfile(os.path.join(out_dir, plot), os.path.join(docs_dir, portfolio.PLOT_FILE))
     say(f"portfolio: wrote {_shown(os.path.join(docs_dir, portfolio.DOCS_PAGE))}")
+    readme = os.path.join(docs_dir, os.pardir, os.pardir, "README.md")
+    if os.path.isfile(readme):
+        with open(readme, encoding="utf-8") as handle:
+            text = handle.read()
+        updated = portfolio.replace_readme_table(text, data)
+        if updated != text:
+            with open(readme, "w", encoding="utf-8") as handle:
+                handle.write(updated)
+            say(f"portfolio: rewrote the table in {_shown(readme)}")
 
 
 def _shown(path: str) -> str:

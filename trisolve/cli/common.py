@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import signal
@@ -21,6 +22,26 @@ from trisolve.models.errors import TrisolveError
 #: (a disagreement, an invalid solution, a run that crashed, a surviving mutant) or trisolve's own failure,
 #: 2 bad input or usage, 3 stopped by a limit before an answer, 130 interrupted.
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: the reader of the output went away (``| head -1``): quiet, and 128 + SIGPIPE, the code a shell
+#: reports for a Unix tool that SIGPIPE ended (``set -o pipefail`` sees it as `yes | head -1`'s)
+EXIT_BROKEN_PIPE = 141
+#: OSErrors that are the user's file or disk, not a bug: one line, exit code 2
+_FILE_ERRNOS = {
+    errno.ENOSPC,
+    errno.EACCES,
+    errno.EPERM,
+    errno.ENOENT,
+    errno.ENOTDIR,
+    errno.EISDIR,
+    errno.EROFS,
+    errno.EDQUOT,
+    errno.EEXIST,
+    errno.ENAMETOOLONG,
+    errno.ELOOP,
+    errno.EFBIG,
+    errno.ENXIO,
+    errno.EIO,
+}
 
 
 class Failure(click.ClickException, TrisolveError):
@@ -52,6 +73,11 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
     except Failure as problem:
         problem.show()
         return problem.exit_code
+    except click.UsageError as problem:  # one line, as every bad input is (not click's usage block)
+        command = problem.ctx.command_path if problem.ctx is not None else "trisolve"
+        hint = f" (see {command} --help)" if problem.ctx is not None else ""
+        click.echo(f"{command}: {problem.format_message()}{hint}", err=True)
+        return EXIT_USAGE
     except click.ClickException as problem:
         problem.show()
         return problem.exit_code if problem.exit_code != 1 else EXIT_USAGE
@@ -62,9 +88,25 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
         click.echo(f"trisolve: {problem}", err=True)
         return problem.exit_code
     except BrokenPipeError:
-        return 0
+        return _broken_pipe()
     except SystemExit as leaving:
+        if _stdout_broken():  # click turns EPIPE into sys.exit(1)
+            return _broken_pipe()
         return int(leaving.code or 0) if not isinstance(leaving.code, str) else EXIT_USAGE
+    except OSError as problem:
+        if problem.errno == errno.EPIPE:
+            return _broken_pipe()
+        if problem.errno not in _FILE_ERRNOS:
+            click.echo("trisolve: internal error (please report):", err=True)
+            traceback.print_exc()
+            return EXIT_FAILED
+        # the last net under models.files: a file or a disk the user gave, not a bug
+        from trisolve.models.errors import shorten
+        from trisolve.models.files import os_problem
+
+        where = f"{shorten(problem.filename, 200)}: " if problem.filename else ""
+        click.echo(f"trisolve: {where}{os_problem(problem)}", err=True)
+        return EXIT_USAGE
     except Exception as exc:
         if _is_interruption(exc):
             click.echo("trisolve: interrupted", err=True)
@@ -78,6 +120,20 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
         for signum, handler in previous.items():
             # after an interruption the command is over: a late second signal must not kill the exit
             signal.signal(signum, signal.SIG_IGN if runner.interrupted() else handler)
+
+
+def _stdout_broken() -> bool:
+    return isinstance(sys.stdout, click.utils.PacifyFlushWrapper)
+
+
+def _broken_pipe() -> int:
+    """Nobody reads our output any more: stop quietly (Python would complain when it flushes stdout at exit)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.__stdout__.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass
+    return EXIT_BROKEN_PIPE
 
 
 def _catch_interrupts() -> dict:
@@ -121,6 +177,32 @@ def print_minimised(items: Iterable[Mapping[str, Any]]) -> None:
             f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  "
             f"{item['command']}"
         )
+
+
+def load_level(path: str, family_name: str | None = None):
+    """The library's Level for a file argument.
+
+    A file argument is always a path, even one whose name holds a line break (``api.load`` reads
+    a ``str`` with a line break as level text, a ``Path`` never)."""
+    from pathlib import Path
+
+    from .. import api
+
+    return api.load(Path(path), family_name)
+
+
+def instance_files(paths: Iterable[str]) -> list[str]:
+    """Files named, and instance files inside named folders (sorted), for batch commands.
+
+    They are this command's inputs: no output of it may overwrite one (``models.files.protect``),
+    even when a child process is the one that reads them."""
+    from trisolve.models import files
+
+    from .. import api
+
+    found = api.instance_files(paths)
+    files.protect(*found)
+    return found
 
 
 # ------------------------------------------------------------------ numeric options
@@ -174,6 +256,25 @@ def load_plugins(paths: Iterable[str]) -> None:
 
     for path in paths:
         registry.load_plugin(path)
+
+
+def process_started() -> float:
+    """When this process started, on ``time.monotonic``'s clock: the command's ``--timeout`` counts from
+    here, so starting Python and importing trisolve spend it too (the user's clock starts at the Enter key).
+
+    Linux gives the start time in /proc (boot-time clock ticks); elsewhere, or if that fails, it is now.
+    """
+    import time
+
+    now = time.monotonic()
+    try:
+        with open("/proc/self/stat", encoding="ascii") as handle:
+            fields = handle.read().rpartition(")")[2].split()
+        ticks = int(fields[19])  # field 22, counted after the command name
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now
+    return now - age if 0 <= age < 60 else now
 
 
 def print_json(data: Any) -> None:

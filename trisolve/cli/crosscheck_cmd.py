@@ -4,17 +4,21 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import click
 
 from trisolve.models.errors import UsageError
 
 from .common import (
+    EXIT_USAGE,
     JOBS,
     SEED,
     SOLUTION_LIMIT,
     TIMEOUT,
     RunProgress,
+    instance_files,
+    interrupted_exit,
     load_plugins,
     plugin_option,
     print_json,
@@ -69,11 +73,11 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, **option
     load_plugins(plugins)
     if options["resume"] and not options["log"]:
         raise UsageError("--resume needs --jsonl FILE")
-    levels = [api.load(path, options["family"]) for path in api.instance_files(paths)]
+    instance_files(paths)  # a missing path is a usage problem before anything runs; no output overwrites one
     progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
         report = api.cross_check(
-            levels,
+            [Path(path) for path in paths],  # a file in a folder that cannot be read: its instance's ERROR
             backends,
             minimise_to=minimize_dir if minimise_ else None,
             on_planned=progress.start,
@@ -96,4 +100,10 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, **option
             f"time limit {options['timeout']:g} s per run"
         )
         click.echo(report.verdict)
+    # a folder or file that could not be written is said after the table, which is printed whole
+    for problem in report.problems:
+        click.echo(f"trisolve: {problem}", err=True)
+    interrupted_exit()
+    if report.problems:
+        raise click.exceptions.Exit(EXIT_USAGE)
     verdict_exit(report.failed)

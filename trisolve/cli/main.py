@@ -67,7 +67,8 @@ def cli() -> None:
     1 a finding (backends disagree, an invalid solution, a crashed run, a
     surviving mutant) or trisolve's own failure; 2 bad input or usage; 3
     stopped by a limit before an answer; 130 interrupted (Ctrl-C or SIGTERM:
-    the partial result is printed).
+    the partial result is printed); 141 the output's reader went away
+    (``| head -1``: quiet, as Unix tools do).
     """
 
 

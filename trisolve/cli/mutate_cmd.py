@@ -105,6 +105,11 @@ def command(family, backend, show, as_json, plugins, **options):
         print_json(report.to_json())
     else:
         _print(report, show, options["suite"])
+    if report.interrupted:
+        click.echo(
+            "trisolve: INTERRUPTED: the mutants not yet run are listed as survivors and the scores are partial",
+            err=True,
+        )
     verdict_exit(report.failed)
 
 
@@ -129,7 +134,8 @@ def _print(report, show: int, suite_dir: str | None) -> None:
         )
 
     click.echo(
-        f"mutate {report.family} --backend {report.backend}: {len(report.outcomes)} mutants, "
+        ("INTERRUPTED (partial report): " if report.interrupted else "")
+        + f"mutate {report.family} --backend {report.backend}: {len(report.outcomes)} mutants, "
         f"{len(report.instances)} instances used, {len(report.generated)} generated for survivors\n"
     )
     table("encoding file", report.table(lambda o: o.mutant.file))
@@ -170,4 +176,7 @@ def _print(report, show: int, suite_dir: str | None) -> None:
     click.echo(
         f"killing suite: {len(report.suite)} instances{where}: " + ", ".join(os.path.basename(p) for p in report.suite)
     )
-    click.echo(f"{report.runs} runs ({report.reused} reused) in {report.wall:.1f} s")
+    click.echo(
+        f"{report.runs} runs ({report.reused} reused) in {report.wall:.1f} s"
+        + ("; INTERRUPTED: partial, scores cover the runs that finished" if report.interrupted else "")
+    )

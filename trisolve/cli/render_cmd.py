@@ -10,7 +10,7 @@ import click
 
 from trisolve.models.errors import UsageError
 
-from .common import EXIT_FAILED, EXIT_LIMIT, INDEX, TIMEOUT
+from .common import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_LIMIT, INDEX, TIMEOUT, load_level, process_started
 
 if TYPE_CHECKING:  # pragma: no cover
     from .. import api
@@ -59,7 +59,7 @@ def command(level, output, solution_file, index, solve_now, backend_spec, timeou
         raise UsageError("give either --solution or --solve, not both")
     if (backend_spec or timeout) and not solve_now:
         raise UsageError("--backend and --timeout go with --solve")
-    loaded = api.load(level, family)
+    loaded = load_level(level, family)
     drawn = loaded
     if solution_file:
         drawn = api.read_solution(solution_file, loaded, index)
@@ -72,12 +72,11 @@ def command(level, output, solution_file, index, solve_now, backend_spec, timeou
 def write_solution_pictures(directory: str, instance: str, solutions: Sequence[api.Solution]) -> list[str]:
     """``solve --svg DIR``: one picture per solution, named after the instance file
     (``level38.svg``; with several, ``level38-1.svg``, ``level38-2.svg``, ...)."""
+    from trisolve.models import files
+
     from .. import api
 
-    try:
-        os.makedirs(directory, exist_ok=True)
-    except OSError as problem:
-        raise UsageError(f"{directory}: cannot create folder: {problem.strerror or problem}") from None
+    files.make_folder(directory, "--svg folder")
     stem = os.path.splitext(os.path.basename(instance))[0]
     names = [f"{stem}.svg"] if len(solutions) == 1 else [f"{stem}-{k}.svg" for k in range(1, len(solutions) + 1)]
     return [api.render(solution, os.path.join(directory, name)) for name, solution in zip(names, solutions)]
@@ -87,7 +86,10 @@ def _solve(level: api.Level, backend_spec: str | None, timeout: float | None) ->
     """The first solution, from a run as ``solve`` makes it (own process, hard limit); None when none exists."""
     from .. import api
 
-    result = api.solve(level, backend_spec, timeout=timeout)
+    result = api.solve(level, backend_spec, timeout=timeout, started=process_started())
+    if result.interrupted:  # Ctrl-C or SIGTERM: nothing is drawn, and it is not "no solution"
+        click.echo(f"trisolve: interrupted before {result.backend} found a solution; nothing drawn", err=True)
+        raise click.exceptions.Exit(EXIT_INTERRUPTED)
     if result.error and not result.solutions:
         _fail(f"{result.backend} failed: {result.error}")
     if result.invalid:

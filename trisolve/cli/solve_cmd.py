@@ -6,10 +6,10 @@ prints each Result as text or JSON, and turns the runs into one exit code.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import click
@@ -26,9 +26,11 @@ from .common import (
     SEED,
     SOLUTION_LIMIT,
     TIMEOUT,
+    instance_files,
     interrupted_exit,
     load_plugins,
     plugin_option,
+    process_started,
 )
 
 #: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
@@ -103,7 +105,7 @@ def command(paths, backend_spec, family, as_json, jsonl, colour, svg_dir, memory
     """Solve each FILE (and each instance file in each DIR): the first solution, every solution
     (--all) or the count (--count). The solver is imported once; each run is a forked child
     with a hard kill behind --timeout. Exit code: the worst of the runs."""
-    from .. import api
+    from trisolve.models import files as io
 
     # the options not named in the signature are api.solve's own keyword arguments (all, count, limit, ...)
     if solving["all"] and solving["count"]:
@@ -116,23 +118,28 @@ def command(paths, backend_spec, family, as_json, jsonl, colour, svg_dir, memory
     if svg_dir and solving["count"]:
         raise UsageError("--svg draws the solutions shown; --count shows none (use --all)")
     solving["memory"] = None if memory is None else numbers.memory_size(memory)
-    files = api.instance_files(paths)
+    files = instance_files(paths)  # this command's inputs: --jsonl may not overwrite one
     many = len(files) > 1
     render_options = {"colour": sys.stdout.isatty() if colour is None else colour}
-    log = open(jsonl, "w", encoding="utf-8") if jsonl else None
+    log = io.Output(jsonl, what="--jsonl file") if jsonl else None
     show = _Show(as_json, log, render_options, many, svg_dir)
     worst = EXIT_OK
+    started = process_started()  # the first instance's --timeout counts from the command's start
     try:
         for index, path in enumerate(files):
             if many and not as_json:
                 click.echo(("\n" if index else "") + f"==> {path} <==")
-            code = _solve_one(path, family, backend_spec, solving, show)
+            code = _solve_one(path, family, backend_spec, {**solving, "started": started}, show)
+            started = None
             worst = max(worst, code, key=_SEVERITY.__getitem__)
             if code == EXIT_INTERRUPTED:  # Ctrl-C: what finished is printed; the rest is not started
                 break
     finally:
         if log is not None:
             log.close()
+    if log is not None and log.failed is not None:  # the answers are printed; the file is not whole
+        click.echo(f"trisolve: {log.failed}", err=True)
+        worst = max(worst, EXIT_USAGE, key=_SEVERITY.__getitem__)
     interrupted_exit()
     if worst:
         raise click.exceptions.Exit(worst)
@@ -153,6 +160,7 @@ class _Show:
 def _solve_one(path: str, family: str | None, backend_spec: str | None, solving: dict, show: _Show) -> int:
     """Solve one instance and print it; returns its exit code (bad input among many is reported, not raised)."""
     from trisolve.models.errors import TrisolveError
+    from trisolve.models.files import dumps
 
     from .. import api
 
@@ -169,15 +177,15 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
     try:
         kind = api.family_of(path, family)
         render_options = {k: v for k, v in render_options.items() if k in kind.render_options}
-        if backend_spec != "auto":  # checked before anything prints
-            api.backend_name(
-                backend_spec,
-                kind.name,
-                api.task_for(solving["count"], solving["all"], solving["limit"]),
-                solving["symmetry_breaking"],
-            )
-        # the file is parsed in the run's child, so --timeout covers parsing too
-        result = api.solve(path, backend_spec, family=kind.name, on_solution=on_solution, **solving)
+        # the file is parsed in the run's child, so --timeout covers parsing too, and before the backend is
+        # made there (its solver imported): a bad file is refused at once; an unusable backend, before any output
+        result = api.solve(
+            Path(path),  # a path, even with a line break in its name
+            backend_spec,
+            family=kind.name,
+            on_solution=on_solution,
+            **solving,
+        )
     except TrisolveError as problem:
         if not show.many:
             raise
@@ -192,11 +200,9 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
     if result.error:
         click.echo(f"trisolve: {result.backend} failed: {result.error}", err=True)
     record = result.to_json(solutions=all_ or not enumerate_)
-    if log is not None:
-        log.write(json.dumps(record) + "\n")
-        log.flush()
+    line = dumps(record) + "\n"
     if as_json:
-        sys.stdout.write(json.dumps(record) + "\n")
+        sys.stdout.write(line)
     else:
         click.echo(level.describe() if level.model is not None else f"{path}: not parsed within the time limit")
         if result.solutions and (not enumerate_ or (count and result.complete and result.count == 1)):
@@ -217,6 +223,11 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
         click.echo(
             f"trisolve: solution {i + 1} from {result.backend} is INVALID: " + "; ".join(violations[:5]), err=True
         )
+    if log is not None:  # after the answer is printed: a full disk must not cost the answer
+        try:
+            log.write(line)
+        except TrisolveError:
+            pass  # kept in log.failed, reported once at the end
     return _exit_code(result, solving["limit"])
 
 
