@@ -8,8 +8,13 @@ export needs it.
 
 from __future__ import annotations
 
+import importlib
+import sys
+import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -41,10 +46,72 @@ class CpsatModel:
     parameters: Mapping[str, Any] = field(default_factory=dict)
 
 
-def cp_model() -> ModuleType:
-    """The OR-Tools CP-SAT Python module, imported on first use."""
-    from ortools.sat.python import cp_model as module
+class OutOfTime(Exception):
+    """The run's time limit passed while its model was being built (``check_time``)."""
 
+
+#: When the model being built in this context must be done (None: no limit), set by ``CpsatBackend.run``.
+_BUILD_DEADLINE: ContextVar[float | None] = ContextVar("cpsat_build_deadline", default=None)
+
+
+def check_time() -> None:
+    """Raise ``OutOfTime`` once the run's time is up; translators call it in their long loops.
+
+    The time limit covers the whole run, and building a large model in Python
+    (a 40x40 sigils frame: tens of thousands of placements) can take longer
+    than the limit itself: the run then ends as "stopped by the time limit".
+    """
+    deadline = _BUILD_DEADLINE.get()
+    if deadline is not None and time.monotonic() >= deadline:
+        raise OutOfTime
+
+
+@contextmanager
+def building(deadline: float | None) -> Iterator[None]:
+    """Models built inside stop at ``deadline`` (``check_time``)."""
+    token = _BUILD_DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _BUILD_DEADLINE.reset(token)
+
+
+def cp_model() -> ModuleType:
+    """The OR-Tools CP-SAT Python module, imported on first use (see ``_import_cp_model``)."""
+    module = sys.modules.get("ortools.sat.python.cp_model")
+    return module if module is not None else _import_cp_model()
+
+
+def _import_cp_model() -> ModuleType:
+    """Import ``cp_model`` without importing pandas until something uses it.
+
+    ``cp_model`` imports pandas at its top for its ``*_series`` helpers, which
+    trisolve never calls; pandas is about two thirds of the import's time and
+    of the interpreter's exit (docs/bench/cpsat-profile.md).  While
+    ``cp_model`` is imported, ``pandas`` is a stand-in whose ``Index`` and
+    ``Series`` only serve the annotations read at import; afterwards the
+    stand-in (``cp_model.pd``) imports the real pandas on first use, so the
+    ``*_series`` helpers still work.  Only when no other thread could see the
+    stand-in and pandas is not loaded yet; any surprise falls back to a plain import.
+    """
+    if "pandas" in sys.modules or threading.active_count() > 1:
+        return importlib.import_module("ortools.sat.python.cp_model")
+    stand_in = ModuleType("pandas")
+    stand_in.Index = type("Index", (), {})  # type: ignore[attr-defined]
+    stand_in.Series = type("Series", (), {})  # type: ignore[attr-defined]
+    sys.modules["pandas"] = stand_in
+    try:
+        module = importlib.import_module("ortools.sat.python.cp_model")
+    except Exception:  # noqa: BLE001 - a cp_model that wants more of pandas at import: import it plainly
+        sys.modules.pop("ortools.sat.python.cp_model", None)
+        module = None
+    finally:
+        if sys.modules.get("pandas") is stand_in:
+            del sys.modules["pandas"]
+    if module is None or getattr(module, "pd", None) is not stand_in:
+        return importlib.import_module("ortools.sat.python.cp_model")
+    del stand_in.Index, stand_in.Series
+    stand_in.__getattr__ = lambda name: getattr(importlib.import_module("pandas"), name)  # type: ignore[attr-defined]
     return module
 
 
@@ -71,27 +138,45 @@ class CpsatBackend:
     # ------------------------------------------------------------- public
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        # The limit covers the whole run: building the model spends it too, and
+        # the solver gets what is left.
+        deadline = limits.deadline()
         watch = base.Stopwatch()
         watch.start("import")
         cp_model()
         watch.stop("import")
         watch.start("translate")
-        encoding = self._translator.encode(level, self.variant, options)
+        try:
+            with building(deadline):
+                encoding = self._translator.encode(level, self.variant, options)
+        except OutOfTime:
+            encoding = None
         watch.stop("translate")
+        if encoding is None:
+            stats = {"model": "not built within the time limit", **_luck(options)}
+            return base.finish(
+                self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by="time limit"
+            )
         if options.enumerate:
-            return self._enumerate(encoding, limits, options, on_solution, watch)
-        return self._first(encoding, limits, options, on_solution, watch)
+            return self._enumerate(encoding, deadline, limits, options, on_solution, watch)
+        return self._first(encoding, deadline, limits, options, on_solution, watch)
 
     def export(self, level: Any, options: Options) -> str:
         """The model as protobuf text (``text_format.Parse`` reads it back)."""
         cp_model()
         encoding = self._translator.encode(level, self.variant, options)
-        return str(encoding.model.Proto())
+        return str(encoding.model.proto)
 
     # ---------------------------------------------------------- mechanics
 
     def _first(
-        self, encoding: CpsatModel, limits: Limits, options: Options, on_solution: SolutionSink | None, watch: Stopwatch
+        self,
+        encoding: CpsatModel,
+        deadline: float | None,
+        limits: Limits,
+        options: Options,
+        on_solution: SolutionSink | None,
+        watch: Stopwatch,
     ) -> Result:
         """Solve for one solution; workers and search from the translator unless options say."""
         module = cp_model()  # imported by ``run`` already
@@ -100,11 +185,16 @@ class CpsatBackend:
         apply_parameters(params, {"num_workers": DEFAULT_WORKERS, **encoding.parameters})
         if options.workers:
             params.num_workers = options.workers
-        self._common(params, limits, options)
+        self._common(params, options)
 
         solutions: list[Any] = []
         status = None
-        if limits.solutions is None or limits.solutions > 0:
+        stopped_by = None
+        if limits.solutions is not None and limits.solutions <= 0:
+            stopped_by = "solution limit"
+        elif not _time_left(params, deadline):
+            stopped_by = "time limit"
+        else:
             watch.start("solve")
             status = solver.solve(encoding.model)
             watch.stop("solve")
@@ -116,6 +206,8 @@ class CpsatBackend:
                 solutions.append(solution)
                 if on_solution is not None:
                     on_solution(solution)
+            elif status == module.UNKNOWN:
+                stopped_by = "time limit"
         return base.finish(
             self.name,
             self.family,
@@ -124,11 +216,17 @@ class CpsatBackend:
             proved_unsat=status == module.INFEASIBLE,
             stats=self._stats(encoding, solver, status, options),
             times=watch.times,
-            stopped_by="solution limit" if status is None else ("time limit" if status == module.UNKNOWN else None),
+            stopped_by=stopped_by,
         )
 
     def _enumerate(
-        self, encoding: CpsatModel, limits: Limits, options: Options, on_solution: SolutionSink | None, watch: Stopwatch
+        self,
+        encoding: CpsatModel,
+        deadline: float | None,
+        limits: Limits,
+        options: Options,
+        on_solution: SolutionSink | None,
+        watch: Stopwatch,
     ) -> Result:
         """List every solution: one worker, a callback, de-duplication on the projection."""
         module = cp_model()  # imported by ``run`` already
@@ -137,10 +235,9 @@ class CpsatBackend:
         apply_parameters(params, encoding.parameters)
         params.enumerate_all_solutions = True
         params.num_workers = 1
-        self._common(params, limits, options)
+        self._common(params, options)
 
         projection = encoding.projection
-        deadline = limits.deadline()
         seen: set[tuple[int, ...]] = set()
         solutions: list[Any] = []
         state: dict[str, Any] = {"duplicates": 0, "stopped_by": None, "decode": 0.0, "decode_cpu": 0.0}
@@ -171,6 +268,8 @@ class CpsatBackend:
         status = None
         if limits.solutions is not None and limits.solutions <= 0:
             state["stopped_by"] = "solution limit"
+        elif not _time_left(params, deadline):
+            state["stopped_by"] = "time limit"
         else:
             watch.start("solve")
             status = solver.solve(encoding.model, Collector())
@@ -194,7 +293,7 @@ class CpsatBackend:
         )
 
     @staticmethod
-    def _common(params: Any, limits: Limits, options: Options) -> None:
+    def _common(params: Any, options: Options) -> None:
         # CP-SAT would otherwise take over SIGINT in this process and leave it at
         # the OS default afterwards: Ctrl-C must stay Python's (the runner decides).
         params.catch_sigint_signal = False
@@ -203,21 +302,19 @@ class CpsatBackend:
             # CP-SAT shuffles its own input from random_seed: variable order and constraint order
             params.permute_variable_randomly = True
             params.permute_presolve_constraint_order = True
-        if limits.time is not None:
-            params.max_time_in_seconds = max(limits.time, 0.0)
 
     def _check(self, module: ModuleType, encoding: CpsatModel, status: int) -> None:
         if status == module.MODEL_INVALID:
-            raise RuntimeError(f"{self.name}: CP-SAT rejected the model: {encoding.model.Validate()}")
+            raise RuntimeError(f"{self.name}: CP-SAT rejected the model: {encoding.model.validate()}")
 
     @staticmethod
     def _stats(encoding: CpsatModel, solver: Any, status: int | None, options: Options) -> dict[str, Any]:
-        proto = encoding.model.Proto()
+        proto = encoding.model.proto
         stats: dict[str, Any] = {
             "variables": len(proto.variables),
             "constraints": len(proto.constraints),
             "workers": solver.parameters.num_workers,
-            **base.luck_stats(options, base.shuffle_seed(options), "variables and constraints permuted by CP-SAT"),
+            **_luck(options),
         }
         if status is not None:
             stats.update(
@@ -228,3 +325,18 @@ class CpsatBackend:
                 wall_time=solver.wall_time,
             )
         return stats
+
+
+def _time_left(params: Any, deadline: float | None) -> bool:
+    """Give the solver the time the run has left (None: no limit); False when there is none."""
+    if deadline is None:
+        return True
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return False
+    params.max_time_in_seconds = left
+    return True
+
+
+def _luck(options: Options) -> dict[str, Any]:
+    return base.luck_stats(options, base.shuffle_seed(options), "variables and constraints permuted by CP-SAT")

@@ -7,7 +7,7 @@ Variants:
 
 * ``int``   one integer per cell, -1 for empty, else the tile's number;
             occupancy booleans channelled to it; tile counts by per-number
-            indicator booleans.
+            indicator booleans; the contents' sum, implied, for the LP.
 * ``bool``  one boolean per (cell, number); at most one per cell; the
             neighbour rule as a linear sum enforced by each boolean.
 * ``table`` one integer per cell; the neighbour rule as a table over the
@@ -20,9 +20,8 @@ lexicographically at most their image under each of the level's symmetries
 
 Each model carries the CP-SAT parameters measured best for it (see
 ``_FIRST_SOLUTION``): first solutions of ``int`` use one worker with the full
-LP and the board's symmetry used in it (the only setting measured to find
-level 38 quickly: docs/bench/timing-notes.md, "cpsat"); enumeration walks
-the occupancy in reading order without LP.
+LP and the board's symmetry used in it (docs/bench/cpsat-profile.md);
+enumeration walks the occupancy in reading order without LP.
 """
 
 from __future__ import annotations
@@ -96,10 +95,11 @@ def _encode_int(level: Level, options: Options) -> CpsatModel:
 
     _count_tiles(model, level, content)
     _implied_total(model, level, occupied)
+    _implied_content_sum(model, level, content)
 
     if options.symmetry_breaking:
         add_lex_leader(model, level, content)
-    return CpsatModel(model, content, _cells_decoder, _search(model, occupied, options))
+    return CpsatModel(model, content, _cells_decoder, _search(model, level, occupied, options))
 
 
 def _content_variables(model, level: Level) -> list:
@@ -108,7 +108,7 @@ def _content_variables(model, level: Level) -> list:
     content = []
     for cell in range(level.board.size):
         values = possible_numbers(level, cell) + ([EMPTY] if may_be_empty(level, cell) else [])
-        domain = cp.Domain.FromValues(sorted(values))
+        domain = cp.Domain.from_values(sorted(values))
         content.append(model.new_int_var_from_domain(domain, f"content_{cell}"))
     return content
 
@@ -136,12 +136,26 @@ def _implied_total(model, level: Level, occupied: Sequence) -> None:
         model.add(sum(occupied) == mutation.bound("implied: occupied cells = tiles", level.tile_total))
 
 
+def _implied_content_sum(model, level: Level, content: Sequence) -> None:
+    """Implied by the counts, for the LP: the cells' contents add up to the tiles' numbers, less one per empty cell.
+
+    One linear equation over every cell; with it the LP relaxation sees the
+    level's numbers as a whole, and level 38's first solution comes about four
+    times sooner at the median, with a far shorter tail (docs/bench/cpsat-profile.md).
+    """
+    numbers = sum(number * count for number, count in enumerate(level.tile_counts))
+    empty = level.board.size - level.tile_total
+    if mutation.keep("implied: contents add up"):
+        model.add(sum(content) == mutation.bound("implied: contents add up", numbers + EMPTY * empty))
+
+
 def _count_tiles(model, level: Level, content: Sequence) -> None:
     """Tile counts: per number, indicators "cell holds d" (defined both ways) summed."""
+    numbers = [possible_numbers(level, cell) for cell in range(len(content))]
     for number in range(MAX_TILE + 1):
         holders = []
         for cell, value in enumerate(content):
-            if number not in possible_numbers(level, cell):
+            if number not in numbers[cell]:
                 continue
             holds = model.new_bool_var(f"holds_{cell}_{number}")
             model.add(value == number).only_enforce_if(holds)
@@ -151,25 +165,39 @@ def _count_tiles(model, level: Level, content: Sequence) -> None:
             model.add(sum(holders) == mutation.bound("tile counts", level.tile_counts[number]))
 
 
-#: First solution: the LP over the whole model with the board's symmetry
-#: exploited in it (CP-SAT's "max_lp_sym") is what finds level 38 quickly
-#: (docs/bench/timing-notes.md, "cpsat").  One worker measured best; asked for
-#: more, the second runs the default LP beside it.  ``_search`` adds quick
-#: restarts between search heuristics: they cut the seed-dependent tail on
-#: level 38 (docs/bench/cpsat-level38-tail.md).
+#: First solution: one worker running CP-SAT's "max_lp_sym", the LP over the
+#: whole model with the board's symmetry used in it, at its own branching.
+#: Over all 41 levels this is 2.5x less CPU at the median than the same with
+#: quick restarts between heuristics (which earlier cut level 38's tail, now
+#: cut by the content sum), and less than two workers or any other single
+#: subsolver.  One presolve pass instead of three: presolve (symmetry
+#: detection and probing at each pass) was 40% of the solve time, and the
+#: search after one pass is the same (docs/bench/cpsat-profile.md).  Asked for
+#: more workers, the second runs the default LP beside it.
 _FIRST_SOLUTION: dict = {
     "num_workers": 1,
     "linearization_level": 2,
     "add_lp_constraints_lazily": False,
     "use_symmetry_in_lp": True,
     "subsolvers": ["max_lp_sym", "default_lp"],
+    "max_presolve_iterations": 1,
 }
+#: First solution on a board of side 3 or less (at most 19 cells): the search
+#: is over at once and the LP and symmetry detection above are most of the
+#: time; without them the 27 such levels took 35% less solve CPU.
+_FIRST_SOLUTION_SMALL: dict = {
+    "num_workers": 1,
+    "linearization_level": 0,
+    "symmetry_level": 0,
+    "max_presolve_iterations": 1,
+}
+SMALL_SIDE = 3
 #: With lex-leader constraints the board's symmetry is gone from the model,
 #: and the LP no longer pays: no LP, one worker, was fastest.
 _FIRST_SOLUTION_BROKEN: dict = {"num_workers": 1, "linearization_level": 0}
 
 
-def _search(model, occupied: Sequence, options: Options) -> dict:
+def _search(model, level: Level, occupied: Sequence, options: Options) -> dict:
     """Solver parameters for this mode; enumeration branches on occupancy in reading order.
 
     Enumeration (one worker, no LP) is a depth-first walk: occupied first,
@@ -180,7 +208,7 @@ def _search(model, occupied: Sequence, options: Options) -> dict:
     if not options.enumerate:
         if options.symmetry_breaking:
             return dict(_FIRST_SOLUTION_BROKEN)
-        return {**_FIRST_SOLUTION, "search_branching": cp.PORTFOLIO_WITH_QUICK_RESTART_SEARCH}
+        return dict(_FIRST_SOLUTION_SMALL if level.side <= SMALL_SIDE else _FIRST_SOLUTION)
     model.add_decision_strategy(list(occupied), cp.CHOOSE_FIRST, cp.SELECT_MAX_VALUE)
     return {"linearization_level": 0, "search_branching": cp.FIXED_SEARCH}
 
@@ -287,7 +315,7 @@ def _encode_table(level: Level, options: Options) -> CpsatModel:
 
     if options.symmetry_breaking:
         add_lex_leader(model, level, content)
-    return CpsatModel(model, content, _cells_decoder, _search(model, occupied, options))
+    return CpsatModel(model, content, _cells_decoder, _search(model, level, occupied, options))
 
 
 # -------------------------------------------------------- symmetry breaking

@@ -1,43 +1,46 @@
 """Sigils as CP-SAT models, in two genuinely different shapes.
 
 ``booleans``: one boolean per placement of a piece type (a type turned or
-flipped, then slid to an offset); ``AddExactlyOne`` per cell and a linear
+flipped, then slid to an offset); ``add_exactly_one`` per cell and a linear
 count per type.  Equal pieces are interchangeable: one boolean per
 placement of a *type*, never per copy, so a tiling is one assignment.
 
 ``copies``: one integer per piece *copy*, the number of its placement in
 its type's list; a boolean "copy covers cell" is reified on that
-integer's domain, and ``AddExactlyOne`` per cell.  Copies of one type are
+integer's domain, and ``add_exactly_one`` per cell.  Copies of one type are
 strictly ordered by placement number, so each tiling is one assignment,
 and those integers are the projection.
 
 (An interval model -- each copy an anchor and an orientation, every cell a
-1x1 box in ``AddNoOverlap2D`` -- was measured and dropped as far slower:
+1x1 box in ``add_no_overlap_2d`` -- was measured and dropped as far slower:
 docs/bench/timing-notes.md, "cpsat".)
 
 The orientations are worked out here, from the dihedral group's eight
-matrices, independently of the model's own code.
+matrices, independently of the model's own code.  OR-Tools is imported only
+when a model is built (``engine.cp_model``), and a large frame's model stops
+being built when the run's time is up (``engine.check_time``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
-
-from ortools.sat.python import cp_model
+from typing import TYPE_CHECKING, Any
 
 from ...models.sigils import Level, Piece, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
-from .engine import CpsatModel
+from .engine import CpsatModel, check_time, cp_model
+
+if TYPE_CHECKING:
+    from ortools.sat.python.cp_model import CpModel
 
 CATALOG = Catalog(
     default="booleans",
     variants={
-        "booleans": "a boolean per placement of a type; AddExactlyOne per cell; a linear count per type",
+        "booleans": "a boolean per placement of a type; add_exactly_one per cell; a linear count per type",
         "copies": "per piece copy an integer placement number; cover booleans reified on its domain; "
-        "AddExactlyOne per cell",
+        "add_exactly_one per cell",
     },
 )
 
@@ -59,19 +62,38 @@ def shapes(piece: Piece, mirroring: bool) -> list[Offsets]:
     return sorted(found)
 
 
-def fits(shape: Offsets, row: int, col: int, level: Level) -> bool:
-    return all(0 <= row + dr < level.height and 0 <= col + dc < level.width for dr, dc in shape)
+def placements(level: Level, piece: Piece) -> list[tuple[int, ...]]:
+    """Every set of cells the piece covers in the frame, in any orientation, by anchor in reading order.
+
+    The anchor is the shape's first cell in reading order, so the rows an
+    anchor can take are those where the shape's lowest row still fits, and
+    the columns those where its leftmost and rightmost columns do.  Cells
+    come sorted, as the offsets are sorted by row, then column.
+    """
+    found = []
+    for shape in shapes(piece, level.mirroring):
+        rows = level.height - max(dr for dr, _ in shape)
+        first = -min(dc for _, dc in shape)
+        last = level.width - max(dc for _, dc in shape)
+        offsets = [dr * level.width + dc for dr, dc in shape]
+        for row in range(rows):
+            check_time()
+            for col in range(first, last):
+                anchor = level.cell(row, col)
+                found.append(tuple(anchor + off for off in offsets))
+    found.sort()
+    return found
 
 
 def encode(level: Level, variant: str, options: Options) -> CpsatModel:
     if variant not in CATALOG.variants:
         raise ValueError(f"unknown cpsat sigils variant {variant!r}; known: {', '.join(CATALOG.variants)}")
-    model = cp_model.CpModel()
+    model = cp_model().CpModel()
     if level.obstruction:
         # plainly unsolvable (the areas differ, or a piece fits nowhere): say so at once
-        flag = model.NewBoolVar("no solution")
-        model.Add(flag == 1)
-        model.Add(flag == 0)
+        flag = model.new_bool_var("no solution")
+        model.add(flag == 1)
+        model.add(flag == 0)
         return CpsatModel(model, [], lambda values: Solution(()))
     if variant == "booleans":
         return _booleans(model, level, options)
@@ -90,20 +112,18 @@ def parameters(options: Options) -> dict[str, Any]:
 # ------------------------------------------------------------------ booleans
 
 
-def placement_booleans(model: cp_model.CpModel, level: Level) -> dict[PlacementKey, Any]:
+def placement_booleans(model: CpModel, level: Level) -> dict[PlacementKey, Any]:
     """A boolean per (type, cells) that fits in the frame."""
     place: dict[PlacementKey, Any] = {}
     for piece in level.pieces:
-        for shape in shapes(piece, level.mirroring):
-            for row in range(level.height):
-                for col in range(level.width):
-                    if fits(shape, row, col, level):
-                        cells = tuple(sorted(level.cell(row + dr, col + dc) for dr, dc in shape))
-                        place[piece.name, cells] = model.NewBoolVar(f"place {piece.name} {cells}")
+        for i, cells in enumerate(placements(level, piece)):
+            if i % 512 == 0:
+                check_time()
+            place[piece.name, cells] = model.new_bool_var(f"place {piece.name} {cells}")
     return place
 
 
-def _booleans(model: cp_model.CpModel, level: Level, options: Options) -> CpsatModel:
+def _booleans(model: CpModel, level: Level, options: Options) -> CpsatModel:
     place = placement_booleans(model, level)
 
     # Every cell is covered by exactly one chosen placement.
@@ -111,17 +131,20 @@ def _booleans(model: cp_model.CpModel, level: Level, options: Options) -> CpsatM
     for (_, cells), var in place.items():
         for cell in cells:
             covering[cell].append(var)
+    check_time()
     if mutation.keep("every cell covered once"):
         for here in covering.values():
-            model.AddExactlyOne(here)
+            model.add_exactly_one(here)
 
     # Each piece type is placed exactly as often as the level lists it.
     if mutation.keep("piece counts"):
         for piece, count in zip(level.pieces, level.piece_counts):
-            model.Add(
+            check_time()
+            model.add(
                 sum(var for (name, _), var in place.items() if name == piece.name)
                 == mutation.bound("piece counts", count)
             )
+    check_time()
 
     if options.symmetry_breaking:
         lex_leader(model, level, place)
@@ -129,11 +152,16 @@ def _booleans(model: cp_model.CpModel, level: Level, options: Options) -> CpsatM
     # Search order, enumerating: placements by anchor in reading order, "placed"
     # first -- a tiler filling the frame from its top-left corner (measured:
     # docs/bench/timing-notes.md, "cpsat").
+    # The order is given in consecutive chunks (CP-SAT takes the first strategy
+    # with a free variable, so they act as one list), each a chance to stop building.
     search = dict(parameters(options))
     if options.enumerate:
-        by_anchor = sorted(place, key=lambda key: (key[1][0], level.type_index[key[0]], key[1]))
-        model.AddDecisionStrategy([place[key] for key in by_anchor], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE)
-        search["search_branching"] = cp_model.FIXED_SEARCH
+        cp = cp_model()
+        by_anchor = [place[key] for key in sorted(place, key=lambda k: (k[1][0], level.type_index[k[0]], k[1]))]
+        for start in range(0, len(by_anchor), 2048):
+            check_time()
+            model.add_decision_strategy(by_anchor[start : start + 2048], cp.CHOOSE_FIRST, cp.SELECT_MAX_VALUE)
+        search["search_branching"] = cp.FIXED_SEARCH
 
     keys = list(place)
     projection = [place[k] for k in keys]
@@ -147,46 +175,43 @@ def _booleans(model: cp_model.CpModel, level: Level, options: Options) -> CpsatM
 # -------------------------------------------------------------------- copies
 
 
-def _copies(model: cp_model.CpModel, level: Level, options: Options) -> CpsatModel:
+def _copies(model: CpModel, level: Level, options: Options) -> CpsatModel:
+    domain = cp_model().Domain
     copies: list[tuple[str, list[tuple[int, ...]], Any]] = []  # (type, its placements, chosen index)
     covering: dict[int, list[Any]] = {cell: [] for cell in range(level.cell_count)}
     for piece, count in zip(level.pieces, level.piece_counts):
-        where = sorted(
-            tuple(sorted(level.cell(row + dr, col + dc) for dr, dc in shape))
-            for shape in shapes(piece, level.mirroring)
-            for row in range(level.height)
-            for col in range(level.width)
-            if fits(shape, row, col, level)
-        )
+        where = placements(level, piece)
+        over: dict[int, list[int]] = {}  # cell -> the placement numbers covering it
+        for i, cells in enumerate(where):
+            for cell in cells:
+                over.setdefault(cell, []).append(i)
         previous = None
         for copy in range(count):
-            chosen = model.NewIntVar(0, len(where) - 1, f"{piece.name}{copy} placement")
+            chosen = model.new_int_var(0, len(where) - 1, f"{piece.name}{copy} placement")
             # Copies of one type are interchangeable: list them by placement number.
             if previous is not None and mutation.keep("copies in placement order"):
-                model.Add(previous < chosen)
+                model.add(previous < chosen)
             previous = chosen
             copies.append((piece.name, where, chosen))
 
             # The copy covers a cell exactly when its placement is one of those over the cell.
-            for cell in range(level.cell_count):
-                over = [i for i, cells in enumerate(where) if cell in cells]
-                if not over:
-                    continue
-                covers = model.NewBoolVar(f"{piece.name}{copy} covers {cell}")
-                model.AddLinearExpressionInDomain(chosen, cp_model.Domain.FromValues(over)).OnlyEnforceIf(covers)
-                elsewhere = sorted(set(range(len(where))) - set(over))
+            for cell, numbers in sorted(over.items()):
+                check_time()
+                covers = model.new_bool_var(f"{piece.name}{copy} covers {cell}")
+                model.add_linear_expression_in_domain(chosen, domain.from_values(numbers)).only_enforce_if(covers)
+                elsewhere = sorted(set(range(len(where))) - set(numbers))
                 if elsewhere:
-                    model.AddLinearExpressionInDomain(chosen, cp_model.Domain.FromValues(elsewhere)).OnlyEnforceIf(
-                        covers.Not()
+                    model.add_linear_expression_in_domain(chosen, domain.from_values(elsewhere)).only_enforce_if(
+                        ~covers
                     )
                 else:
-                    model.Add(covers == 1)
+                    model.add(covers == 1)
                 covering[cell].append(covers)
 
     # Every cell is covered by exactly one copy.
     if mutation.keep("every cell covered once"):
         for here in covering.values():
-            model.AddExactlyOne(here)
+            model.add_exactly_one(here)
 
     if options.symmetry_breaking:
         lex_leader(model, level, _placements_of_copies(model, copies))
@@ -199,7 +224,7 @@ def _copies(model: cp_model.CpModel, level: Level, options: Options) -> CpsatMod
     return CpsatModel(model, projection, decode, parameters(options))
 
 
-def _placements_of_copies(model: cp_model.CpModel, copies: list) -> dict[PlacementKey, Any]:
+def _placements_of_copies(model: CpModel, copies: list) -> dict[PlacementKey, Any]:
     """Placement booleans defined from the copies, for symmetry breaking.
 
     ``place[type, cells]`` <=> some copy of that type has chosen that
@@ -207,22 +232,23 @@ def _placements_of_copies(model: cp_model.CpModel, copies: list) -> dict[Placeme
     """
     sources: dict[PlacementKey, list[Any]] = {}
     for name, where, chosen in copies:
+        check_time()
         for i, cells in enumerate(where):
-            here = model.NewBoolVar(f"{chosen.Name()} is {i}")
-            model.Add(chosen == i).OnlyEnforceIf(here)
-            model.Add(chosen != i).OnlyEnforceIf(here.Not())
+            here = model.new_bool_var(f"{chosen.name} is {i}")
+            model.add(chosen == i).only_enforce_if(here)
+            model.add(chosen != i).only_enforce_if(~here)
             sources.setdefault((name, cells), []).append(here)
     place: dict[PlacementKey, Any] = {}
     for key, here in sources.items():
-        place[key] = model.NewBoolVar(f"place {key}")
-        model.AddMaxEquality(place[key], here)
+        place[key] = model.new_bool_var(f"place {key}")
+        model.add_max_equality(place[key], here)
     return place
 
 
 # -------------------------------------------------------- symmetry breaking
 
 
-def lex_leader(model: cp_model.CpModel, level: Level, place: dict[PlacementKey, Any]) -> None:
+def lex_leader(model: CpModel, level: Level, place: dict[PlacementKey, Any]) -> None:
     """For every non-identity symmetry: the placement vector is >=lex its image.
 
     Placements are ordered as ``models.sigils.symmetry_key`` orders them
@@ -232,6 +258,7 @@ def lex_leader(model: cp_model.CpModel, level: Level, place: dict[PlacementKey, 
     """
     order = sorted(place, key=lambda p: (p[1][0], level.type_index[p[0]], p[1]))
     for s, symmetry in enumerate(level.symmetries):
+        check_time()
         pairs = []
         compared: set[frozenset[PlacementKey]] = set()
         for p in order:
@@ -245,17 +272,17 @@ def lex_leader(model: cp_model.CpModel, level: Level, place: dict[PlacementKey, 
         equal_so_far = None  # None: true
         for index, (x, y) in enumerate(pairs):
             # while everything before is equal, x may not be 0 where its image is 1
-            guard = [] if equal_so_far is None else [equal_so_far.Not()]
-            model.AddBoolOr([*guard, x, y.Not()])
+            guard = [] if equal_so_far is None else [~equal_so_far]
+            model.add_bool_or([*guard, x, ~y])
             if index == len(pairs) - 1:
                 break
-            same = model.NewBoolVar(f"lex {s} same {index}")
-            model.Add(x == y).OnlyEnforceIf(same)
-            model.Add(x != y).OnlyEnforceIf(same.Not())
-            nxt = model.NewBoolVar(f"lex {s} equal so far {index + 1}")
+            same = model.new_bool_var(f"lex {s} same {index}")
+            model.add(x == y).only_enforce_if(same)
+            model.add(x != y).only_enforce_if(~same)
+            nxt = model.new_bool_var(f"lex {s} equal so far {index + 1}")
             if equal_so_far is None:
-                model.Add(nxt == same)
+                model.add(nxt == same)
             else:
-                model.AddBoolAnd([equal_so_far, same]).OnlyEnforceIf(nxt)
-                model.AddBoolOr([equal_so_far.Not(), same.Not(), nxt])
+                model.add_bool_and([equal_so_far, same]).only_enforce_if(nxt)
+                model.add_bool_or([~equal_so_far, ~same, nxt])
             equal_so_far = nxt
