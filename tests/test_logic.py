@@ -235,11 +235,18 @@ def test_solution_json_round_trip_and_render():
 # -------------------------------------------------- the two readings of "left of"
 
 
+def _count_only(spec: str) -> bool:
+    """A count-only variant (ganak) lists no solutions: its answers are checked by count alone."""
+    return registry.catalog(spec.split(":")[0], "logic").count_only
+
+
 @pytest.mark.parametrize("spec", VARIANTS)
 def test_einstein_immediately_left_has_one_solution_german_owns_the_fish(spec: str):
     level = puzzle("einstein")
     result = solve_all(spec, level)
     assert (result.count, result.complete) == (1, True)
+    if _count_only(spec):
+        return
     assert logic.answer(level, result.solutions[0]) == "Who owns the fish? German (position 4)"
 
 
@@ -248,6 +255,8 @@ def test_einstein_somewhere_left_has_several(spec: str):
     level = puzzle("einstein-somewhere")
     result = solve_all(spec, level)
     assert result.complete and result.count == 7
+    if _count_only(spec):
+        return
     owners = {logic.answer(level, s).split("? ")[1].split(" (")[0] for s in result.solutions}
     assert len(owners) > 1  # the question no longer has one answer
 
@@ -257,6 +266,8 @@ def test_zebra_as_printed_japanese_owns_the_zebra_norwegian_drinks_water(spec: s
     level = puzzle("zebra")
     result = solve_all(spec, level)
     assert (result.count, result.complete) == (1, True)
+    if _count_only(spec):
+        return
     assert logic.answer(level, result.solutions[0]).splitlines() == [
         "Who drinks water? Norwegian (position 1)",
         "Who owns the zebra? Japanese (position 5)",
@@ -286,7 +297,7 @@ def test_expected_counts_cover_the_shipped_puzzles():
 
 
 #: (variant, puzzle) pairs that take seconds rather than milliseconds
-SLOW = {("cpsat:boolean", "beach-10")}
+SLOW = {("cpsat:boolean", "beach-10"), ("mip:highs", "market-8-loose"), ("mip:scip", "market-8-loose")}
 
 
 def count_cases():
@@ -301,7 +312,7 @@ def count_cases():
 def test_counts_match_expected(spec: str, stem: str):
     result = solve_all(spec, puzzle(stem))
     assert {"count": result.count, "complete": result.complete} == EXPECTED[stem]
-    assert len(set(result.solutions)) == result.count
+    assert len(set(result.solutions)) == (0 if _count_only(spec) else result.count)
 
 
 @pytest.mark.parametrize("spec", VARIANTS)

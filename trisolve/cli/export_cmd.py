@@ -1,9 +1,10 @@
 """``trisolve export``: an instance in a solver's own format, to run without trisolve.
 
 Each format is one backend's ``export(level, options)``: DIMACS from pysat
-(``c`` lines name each puzzle variable), ASP facts from clingo (they run with
-the shipped ``.lp`` rules under the plain ``clingo`` command, printed to
-stderr), the CP-SAT model proto as text from cpsat.
+(``c`` lines name each puzzle variable, ``c p show ... 0`` is the projection
+a model counter needs), ASP facts from clingo (they run with the shipped
+``.lp`` rules under the plain ``clingo`` command, printed to stderr), the
+CP-SAT model proto as text from cpsat.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .common import UsageProblem, check_backend, load_instance, load_plugins, pl
 
 #: format -> the backends whose export writes it (the first is the default)
 FORMATS: dict[str, tuple[str, ...]] = {
-    "dimacs": ("pysat", "dimacs"),
+    "dimacs": ("pysat", "dimacs", "ganak"),
     "asp": ("clingo",),
     "cpsat": ("cpsat",),
 }
@@ -31,7 +32,8 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "format_",
     type=click.Choice(list(FORMATS)),
     default=None,
-    help="dimacs (CNF), asp (facts for the .lp rules) or cpsat (model proto, text). Default: the --backend's format.",
+    help="dimacs (CNF with its projection line), asp (facts for the .lp rules) or cpsat (model proto, text). "
+    "Default: the --backend's format.",
 )
 @click.option(
     "--output",
