@@ -40,7 +40,7 @@ from .base import Backend, BackendUnavailable, UnsupportedFamily
 from .catalog import Catalog, from_tables, read
 
 #: Backends in the order tables show them; the cross-checker runs these by default.
-BACKENDS: tuple[str, ...] = ("pysat", "clingo", "cpsat", "dp", "ganak")
+BACKENDS: tuple[str, ...] = ("pysat", "clingo", "cpsat", "dp", "mip", "ganak")
 #: Backends ``--backend auto`` races for a first solution: the three paradigms.
 #: (``dp`` counts well but rebuilds a first solution slowly: docs/bench/timing-notes.md.)
 PORTFOLIO: tuple[str, ...] = ("pysat", "clingo", "cpsat")

@@ -4,7 +4,7 @@ Each format is one backend's ``export(level, options)``: DIMACS from pysat
 (``c`` lines name each puzzle variable, ``c p show ... 0`` is the projection
 a model counter needs), ASP facts from clingo (they run with the shipped
 ``.lp`` rules under the plain ``clingo`` command, printed to stderr), the
-CP-SAT model proto as text from cpsat.
+CP-SAT model proto as text from cpsat, the 0-1 model in CPLEX LP from mip.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "dimacs": ("pysat", "dimacs", "ganak"),
     "asp": ("clingo",),
     "cpsat": ("cpsat",),
+    "lp": ("mip",),
 }
 
 
@@ -32,8 +33,8 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "format_",
     type=click.Choice(list(FORMATS)),
     default=None,
-    help="dimacs (CNF with its projection line), asp (facts for the .lp rules) or cpsat (model proto, text). "
-    "Default: the --backend's format.",
+    help="dimacs (CNF with its projection line), asp (facts for the .lp rules), cpsat (model proto, text) "
+    "or lp (the 0-1 model, CPLEX LP). Default: the --backend's format.",
 )
 @click.option(
     "--output",
@@ -55,7 +56,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
 @plugin_option
 def command(level, format_, output, backend_spec, symmetry_breaking, family, plugins):
-    """Write LEVEL as DIMACS CNF, ASP facts or a CP-SAT model, e.g. export L --format dimacs -o L.cnf."""
+    """Write LEVEL as DIMACS CNF, ASP facts, a CP-SAT model or an LP file, e.g. export L --format dimacs -o L.cnf."""
     from trisolve.backends import registry
     from trisolve.backends.base import Options
 
@@ -85,7 +86,7 @@ def _format_and_backend(format_: str | None, spec: str | None) -> tuple[str, str
 
     if spec is None:
         if format_ is None:
-            raise UsageProblem("give --format dimacs|asp|cpsat (or a --backend)")
+            raise UsageProblem("give --format dimacs|asp|cpsat|lp (or a --backend)")
         return format_, FORMATS[format_][0]
     name, _ = split_spec(spec)
     writers = [f for f, names in FORMATS.items() if name in names]
