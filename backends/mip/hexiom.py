@@ -1,11 +1,12 @@
 """Hexiom as a 0-1 linear model, written from the rules (models/hexiom.py) alone: indicator sums.
 
 ``tile[c, d]`` is 1 when cell c holds a tile numbered d: the puzzle's own
-variables (the projection), and the only integer columns.  A cell's
-occupancy is the sum of its tile indicators, and its number is
-``sum(d * tile[c, d])``; the neighbour rule compares that weighted sum with
-the sum of the neighbours' occupancies, switched off for an empty cell by
-the cell's own occupancy (a big-M of the cell's degree, the tightest there is).
+variables (the projection).  A cell's occupancy is the sum of its tile
+indicators.  The neighbour rule goes through ``neighbours[c, k]``, 1 when
+exactly k neighbours of c are occupied: one per cell, their k equal to the
+sum of the neighbours' occupancies, and a tile d on c needs
+``neighbours[c, d]``.  Those auxiliaries are fixed by the tiles, and
+solutions are told apart on the tiles alone.
 
 Symmetry breaking: the cell contents in reading order (empty = -1,
 ``models.hexiom.symmetry_key``) are lexicographically at most their image
@@ -25,7 +26,8 @@ from .engine import LinearModel, MipEncoding, lex_leq, terms
 CATALOG = Catalog(
     default="highs",
     variants={
-        "highs": "0-1 indicators tile(cell, number), neighbour rule as weighted indicator sums; HiGHS",
+        "highs": "0-1 indicators tile(cell, number) and per cell 'exactly k occupied neighbours' (the rule's "
+        "convex hull per cell); HiGHS",
         "scip": "the same 0-1 model; SCIP through OR-Tools' pywraplp",
     },
 )
@@ -63,16 +65,19 @@ def encode(level: Level, variant: str, options: Options) -> MipEncoding:
             holders = [tile[c, d] for c in open_cells if (c, d) in tile]
             model.equal(terms(holders), mutation.bound("tile counts", level.tile_counts[d]), "tile counts")
 
-    # A tile numbered d has exactly d occupied neighbours:
-    #   occupied neighbours >= sum(d * tile[c, d])                       (0 for an empty cell)
-    #   occupied neighbours <= sum(d * tile[c, d]) + degree * (1 - occupied(c))
+    # A tile numbered d has exactly d occupied neighbours.  neighbours[c, k] is 1 when exactly k
+    # neighbours of c are occupied (one k per cell, and the occupied neighbours sum to that k);
+    # a tile d on c needs neighbours[c, d].  Per cell this is the convex hull of the rule: far
+    # tighter than comparing weighted sums with a big-M (docs/bench/mip.md).
     if mutation.keep("neighbour rule"):
         for c in open_cells:
             around = [t for n in neighbours[c] for t in occupied(n)]
-            number = [(column, -float(mutation.bound("neighbour count", d))) for column, d in on_cell[c]]
-            degree = float(len(neighbours[c]))
-            model.at_least([*around, *number], 0.0, "neighbour rule")
-            model.at_most([*around, *number, *((t, degree) for t, _ in occupied(c))], degree, "neighbour rule")
+            exactly = {k: model.binary(f"neighbours_{c}_{k}") for k in range(len(neighbours[c]) + 1)}
+            model.equal(terms(exactly.values()), 1.0, "neighbour rule")
+            model.equal([*around, *((column, -float(k)) for k, column in exactly.items())], 0.0, "neighbour rule")
+            for column, d in on_cell[c]:
+                k = mutation.bound("neighbour count", d)
+                model.at_most([(column, 1.0), *([(exactly[k], -1.0)] if k in exactly else [])], 0.0, "neighbour rule")
 
     # Symmetry breaking: the contents are the lex-leader of their orbit.
     if options.symmetry_breaking:
