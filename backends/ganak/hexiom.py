@@ -15,11 +15,11 @@ from ..base import Options
 from ..catalog import Catalog
 
 CATALOG = Catalog(
-    default="totalizer",
+    default="seqcounter+binomial",
     variants={
-        "totalizer": "pysat:totalizer CNF (tile counts by totalizer, per-cell unary neighbour counter), "
-        "projected on the tile variables",
         "seqcounter+binomial": "pysat:seqcounter+binomial CNF (sequential counters, binomial neighbour clauses), "
+        "projected on the tile variables",
+        "totalizer": "pysat:totalizer CNF (tile counts by totalizer, per-cell unary neighbour counter), "
         "projected on the tile variables",
     },
     count_only=True,

@@ -15,11 +15,11 @@ from ..base import Options
 from ..catalog import Catalog
 
 CATALOG = Catalog(
-    default="totalizer",
+    default="seqcounter",
     variants={
+        "seqcounter": "pysat:seqcounter CNF (sequential counters), projected on the placement variables",
         "totalizer": "pysat:totalizer CNF (pairwise one per cell, totalizer piece counts), "
         "projected on the placement variables",
-        "seqcounter": "pysat:seqcounter CNF (sequential counters), projected on the placement variables",
     },
     count_only=True,
 )
