@@ -146,20 +146,25 @@ class CountingChild:
         self.cpu = 0.0
         self.peak_rss_mb = 0.0
         self.calls = 0
+        self.ended = "running"
 
     def count(self, units: Sequence[int], deadline: float | None) -> Count | None:
         """The projected count with ``units`` added; None when ``deadline`` passed first."""
         if self.pid is None:
             return None
         self.calls += 1
-        _write_message(self._send, list(units))
-        reply = _read_message(self._receive, deadline)
+        try:
+            _write_message(self._send, list(units))
+        except BrokenPipeError:
+            reply = None
+        else:
+            reply = _read_message(self._receive, deadline)
         if reply is _TIMEOUT:
             self.close()
             return None
         if reply is None or reply[0] == "error":
-            message = "the Ganak process died" if reply is None else reply[1]
             self.close()
+            message = f"the Ganak process ended ({self.ended})" if reply is None else reply[1]
             raise GanakError(_explain(message))
         _, models, cache = reply
         return Count(models, cache)
@@ -177,7 +182,11 @@ class CountingChild:
             os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
-        _, _, usage = os.wait4(self.pid, 0)
+        _, status, usage = os.wait4(self.pid, 0)
+        if os.WIFSIGNALED(status):
+            self.ended = f"signal {signal.Signals(os.WTERMSIG(status)).name}"
+        else:
+            self.ended = f"exit status {os.WEXITSTATUS(status)}"
         self.cpu = usage.ru_utime + usage.ru_stime
         self.peak_rss_mb = usage.ru_maxrss / 1024.0
         self.pid = None
@@ -195,9 +204,9 @@ class GanakError(RuntimeError):
 
 
 def _explain(message: str) -> str:
-    if "bad_alloc" in message or "MemoryError" in message or "died" in message:
-        return f"Ganak stopped: {message} (most likely out of the memory allowed; see --memory)"
-    return f"Ganak stopped: {message}"
+    if "bad_alloc" in message or "MemoryError" in message:
+        return f"Ganak stopped: {message}: out of the memory allowed (--memory)"
+    return f"Ganak stopped: {message} (running out of the memory allowed, --memory, is the usual cause)"
 
 
 def _serve(module, clauses, variables, projection, seed, log, receive: int, send: int) -> None:
