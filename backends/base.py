@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
+from ..models.errors import UsageError
+
 
 class Status(str, Enum):
     SAT = "sat"
@@ -56,7 +58,8 @@ class Options:
     workers: int | None = None
     #: external SAT solver command line for the ``dimacs`` backend (e.g. ``"kissat"``)
     sat_command: str | None = None
-    #: bytes the ``dp`` counter may use for its layers (None: its default); the solvers ignore it
+    #: bytes the ``dp`` counter may use for its layers, and Ganak's counting process's address space (None: their
+    #: defaults); the other solvers ignore it
     memory: int | None = None
 
 
@@ -133,6 +136,9 @@ class Backend(Protocol):
         """The native model as text (DIMACS, ASP facts, CP-SAT proto)."""
         ...
 
+    # Optional: ``run_command(level, options, exported_file) -> str``, the command line that solves an exported
+    # file without trisolve (clingo has one: its facts need the shipped rules files beside them).
+
 
 def shuffle_seed(options: Options, seeded_solver: bool = True) -> int | None:
     """The seed a backend shuffles its input with, or None for the input as translated.
@@ -197,11 +203,25 @@ def cpu_phase_times() -> Iterator[None]:
         Stopwatch.record_cpu = previous
 
 
-class UnsupportedFamily(Exception):
+def install_hint(module: str, hint: str, *, load: bool = False) -> str | None:
+    """What a backend's ``available()`` returns: None when the Python module ``module`` is there, else ``hint``
+    (``"pip install ..."``).  With ``load`` the module is imported (cheap ones only: a broken install then shows
+    here, not mid-run); else it is only looked up (OR-Tools costs half a second to import).  Never raises."""
+    import importlib
+    import importlib.util
+
+    try:
+        found = importlib.import_module(module) is not None if load else importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    return None if found else hint
+
+
+class UnsupportedFamily(UsageError):
     """A backend was asked for a family it has no translator for."""
 
 
-class BackendUnavailable(Exception):
+class BackendUnavailable(UsageError):
     """The solver package is not installed; the message says how to install it."""
 
 

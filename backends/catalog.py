@@ -7,7 +7,8 @@ Each translator module (``backends/<backend>/<family>.py``) starts with::
         variants={"count": "one line: what this encoding does", ...},
     )
 
-That one declaration is read two ways: the engine imports the module and
+(``symmetry_breaking`` and ``count_only`` say what its runs can do.)  That
+one declaration is read two ways: the engine imports the module and
 uses ``CATALOG`` as an object; the registry, ``trisolve backends`` and
 ``--help`` read the same lines *without* importing the module (``read``
 parses the file), because a translator imports its solver library and
@@ -20,6 +21,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+
+from ..models.errors import UsageError, shorten
+
+
+class UnknownVariant(UsageError):
+    """A ``backend:variant`` whose variant the backend's catalog does not list."""
 
 
 @dataclass(frozen=True)
@@ -34,8 +41,6 @@ class Catalog:
     symmetry_breaking: bool = True
     #: whether enumerations report a count without listing the solutions (dp)
     count_only: bool = False
-    #: whether only a first solution can be asked for (no enumeration at all)
-    first_solution_only: bool = False
 
     def __post_init__(self) -> None:
         if self.default not in self.variants:
@@ -48,7 +53,9 @@ class Catalog:
     def require(self, variant: str, backend: str, family: str) -> None:
         """Refuse a variant this catalog does not list, naming the ones it does."""
         if variant not in self.variants:
-            raise ValueError(f"{backend} has no variant {variant!r} for {family}; known: {', '.join(self.variants)}")
+            raise UnknownVariant(
+                f"{backend} has no variant {shorten(variant)!r} for {family}; known: {', '.join(self.variants)}"
+            )
 
 
 def read(path: str) -> Catalog | None:
@@ -93,16 +100,3 @@ def read(path: str) -> Catalog | None:
                 raise ValueError(f"{path}:{node.lineno}: CATALOG must hold literals only") from None
             return Catalog(**fields)
     return None
-
-
-def from_tables(module: object, family: str) -> Catalog | None:
-    """A plugin module's catalog for a family, from its VARIANTS / DEFAULT_VARIANT / NO_SYMMETRY_BREAKING tables."""
-    variants = getattr(module, "VARIANTS", {}).get(family)
-    if not variants:
-        return None
-    default = getattr(module, "DEFAULT_VARIANT", {}).get(family, next(iter(variants)))
-    return Catalog(
-        default=default,
-        variants=dict(variants),
-        symmetry_breaking=family not in getattr(module, "NO_SYMMETRY_BREAKING", ()),
-    )

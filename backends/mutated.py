@@ -1,12 +1,14 @@
-"""The ``mutated`` backend: a shipped backend with one mutation applied (``trisolve mutate`` runs it).
+"""A shipped backend with one mutation applied (``trisolve mutate`` runs it), named ``mutated:<spec>``.
 
-Its variant is ``<backend>:<variant>~<mutation>``, e.g.
+The spec is ``<backend>:<variant>~<mutation>``, e.g.
 ``mutated:pysat:totalizer~drop-group@backends/pysat/hexiom.py:71[locked tiles]``
 (a translator hook, see ``backends/mutation.py``) or
 ``mutated:clingo:count~lp:hexiom_count.lp=/path/to/mutant.lp`` (the named
 ``.lp`` file replaced by a mutant file).  The whole mutation travels in the
 name, so a forked child or a Dask worker rebuilds it from the job alone.
-Never run unless asked for by name.
+It is not a backend of its own (the registry lists no ``mutated``): like
+``/orbits``, the prefix wraps the backend named after it, and the registry's
+``get`` builds the wrapper.
 """
 
 from __future__ import annotations
@@ -14,52 +16,50 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from ..models.errors import UsageError, shorten
 from .base import Limits, Options, Result, SolutionSink
-from .catalog import Catalog
 
+#: What a mutated backend's name starts with.
+PREFIX = "mutated:"
 #: Marks a replaced ASP rules file in a mutation spec.
 LP_PREFIX = "lp:"
 
 
-def catalog(family: str) -> Catalog:
-    """Any family: the base backend named in the variant says whether it really handles it."""
-    return Catalog(default="", variants={"": "a shipped backend with one mutation: BACKEND:VARIANT~MUTATION"})
+def is_mutated(spec: str) -> bool:
+    return spec.startswith(PREFIX)
 
 
-def available() -> str | None:
-    return None
+def split(spec: str) -> tuple[str, str]:
+    """``"mutated:pysat:totalizer~SPEC"`` -> ``("pysat:totalizer", "SPEC")``."""
+    base, sep, change = spec.removeprefix(PREFIX).partition("~")
+    if not is_mutated(spec) or not sep or not base or not change:
+        raise UsageError(f"a mutated backend is named mutated:BACKEND:VARIANT~MUTATION, not {shorten(spec)!r}")
+    return base, change
 
 
-def make(family: str, variant: str) -> MutatedBackend:
-    return MutatedBackend(family, variant)
-
-
-def split(variant: str) -> tuple[str, str]:
-    """``"pysat:totalizer~SPEC"`` -> ``("pysat:totalizer", "SPEC")``."""
-    base, sep, spec = variant.partition("~")
-    if not sep or not base or not spec:
-        raise ValueError(f"a mutated backend is named mutated:BACKEND:VARIANT~MUTATION, not {variant!r}")
-    return base, spec
+def base(spec: str) -> str:
+    """The backend a mutated spec mutates: ``"mutated:pysat:totalizer~SPEC"`` -> ``"pysat:totalizer"``."""
+    return split(spec)[0]
 
 
 class MutatedBackend:
     """Runs the base backend with the mutation switched on for its translation."""
 
-    def __init__(self, family: str, variant: str) -> None:
-        from . import registry
+    def __init__(self, family: str, spec: str, base: Any) -> None:
+        """``base`` is the backend ``split(spec)[0]`` names, ready (the registry's ``get`` makes both)."""
         from .mutation import Mutation
 
-        base, spec = split(variant)
+        change = split(spec)[1]
         self.family = family
-        self.name = f"mutated:{variant}"
-        self.base = registry.get(base, family)
+        self.name = spec
+        self.base = base
         self.lp_file: tuple[str, str] | None = None
         self.mutation: Mutation | None = None
-        if spec.startswith(LP_PREFIX):
-            original, _, replacement = spec[len(LP_PREFIX) :].partition("=")
+        if change.startswith(LP_PREFIX):
+            original, _, replacement = change[len(LP_PREFIX) :].partition("=")
             self.lp_file = (original, replacement)
         else:
-            self.mutation = Mutation.parse(spec)
+            self.mutation = Mutation.parse(change)
 
     def _applied(self):
         from contextlib import ExitStack
@@ -68,10 +68,8 @@ class MutatedBackend:
 
         stack = ExitStack()
         stack.enter_context(mutation.active(self.mutation))
-        if self.lp_file is not None:
-            from .clingo import engine
-
-            stack.enter_context(engine.replaced_encoding(*self.lp_file))
+        if self.lp_file is not None:  # a backend whose MUTANTS are "rules" loads a mutant rules file instead
+            stack.enter_context(self.base.rules_replaced(*self.lp_file))
         return stack
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:

@@ -31,6 +31,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from ..models.errors import shorten
+
 #: Hook kind -> the operators that apply to it.
 OPERATORS: dict[str, tuple[str, ...]] = {
     "group": ("drop-group",),
@@ -45,7 +47,8 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 @dataclass(frozen=True)
 class Site:
-    """One hook call in a translator: ``backends/pysat/hexiom.py:71 [locked tiles]``."""
+    """One hook call in a translator, of one ``kind`` (see ``OPERATORS``): ``backends/pysat/hexiom.py:71
+    [locked tiles]``."""
 
     kind: str
     file: str
@@ -56,10 +59,15 @@ class Site:
     def location(self) -> str:
         return f"{self.file}:{self.line}"
 
+    def mutation(self, operator: str) -> Mutation:
+        """``operator`` applied at this site."""
+        return Mutation(operator, self.file, self.line, self.name)
+
 
 @dataclass(frozen=True)
 class Mutation:
-    """One operator at one site; ``spec`` is its text form (it travels in a backend name)."""
+    """One operator at one site (its file, line and name); ``spec`` is its text form (it travels in a backend
+    name: ``OPERATOR@FILE:LINE[NAME]``)."""
 
     operator: str
     file: str
@@ -80,7 +88,7 @@ class Mutation:
                 raise ValueError
             mutation = cls(operator, file, int(line), name[:-1])
         except ValueError:
-            raise ValueError(f"not a mutation: {spec!r} (want OPERATOR@FILE:LINE[NAME])") from None
+            raise ValueError(f"not a mutation: {shorten(spec)!r} (want OPERATOR@FILE:LINE[NAME])") from None
         if not any(operator in ops for ops in OPERATORS.values()):
             raise ValueError(f"unknown mutation operator {operator!r}")
         return mutation

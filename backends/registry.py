@@ -1,126 +1,254 @@
 """Names to backends: ``pysat``, ``pysat:totalizer``, ``clingo:count`` ...
 
-A shipped backend is a folder ``backends/<name>/`` whose ``__init__`` exposes,
-without importing its solver library:
+A backend is declared one way, wherever it comes from (``backends/TEMPLATE/``
+is the template to copy):
 
-* ``make(family, variant) -> Backend`` — imports the solver lazily;
-* ``available() -> str | None`` — None when usable, else an install hint;
-* optionally ``preload(family)`` — import the solver library and the family's
-  translator now (see ``preload`` below);
+* a **backend module** exposes ``available() -> str | None`` (None when
+  usable, else an install hint; it never raises), ``make(family, variant) ->
+  Backend`` (imports the solver lazily), optionally ``preload(family)``, and
+  what it is for, as constants: ``PORTFOLIO`` (``--backend auto`` races it,
+  ``bench`` and ``mutate`` take it by default), ``OPTIONAL`` (left out of
+  runs that do not name it: it needs something outside Python),
+  ``BY_DEFAULT`` (False: a cross-check, a campaign and a counting bench run it
+  only when named, though it needs nothing outside Python: it is slow or
+  stops on many instances, and ``bench --portfolio`` still measures it),
+  ``TASKS`` (the tasks ``bench --portfolio`` measures it for, so the only
+  ones a default can give it), ``EXPORTS`` (the format ``trisolve export``
+  writes from it) and ``MUTANTS`` (how ``trisolve mutate`` breaks its
+  translators: ``"hooks"`` or ``"rules"``);
+* **one translator per family**, a module whose ``CATALOG = Catalog(...)``
+  (``backends/catalog.py``) declares its variants, default and abilities,
+  beside ``encode`` (``make`` for dp).
 
-and one translator module per family, ``backends/<name>/<family>.py``, that
-declares its variants, default and capabilities once, as ``CATALOG``
-(``backends/catalog.py``).  The registry reads that declaration without
-importing the translator, so listing backends stays light.
+A shipped backend is a folder ``backends/<name>/`` (a lower-case name): its
+``__init__`` is the backend module and ``<family>.py`` its translators, found
+by file name; the registry reads each ``CATALOG`` without importing the
+translator, so listing backends never loads a solver.  A backend from
+outside is the same module as an object, with its translators in a
+``TRANSLATORS`` table (``{family: translator}``): a ``--plugin`` file calls
+``register(name, module)``, an installed package names it in the entry-point
+group ``trisolve.backends``.  A family added at run time gives a backend a
+translator with ``register_translator``.  Neither may replace a shipped
+backend or translator unless it says ``override=True``.
 
-A backend added at run time (``register``: the tests' mutants, users' own
-encodings via --plugin) is a module with ``make`` and ``available`` and
-either ``catalog(family) -> Catalog | None`` or the tables ``VARIANTS``
-(``{family: {variant: description}}``), ``DEFAULT_VARIANT`` (``{family:
-variant}``) and optionally ``NO_SYMMETRY_BREAKING`` (a set of families).
-A translator for a family added at run time is registered with
-``register_translator``.  An installed package adds a backend without a
-flag: an entry point in the group ``trisolve.backends`` (name: the backend's
-name; value: such a module or object), found by name in every process.
-
-``backend:variant/orbits`` counts by orbits (``backends/orbits.py``).
+``backend:variant/orbits`` counts by orbits (``backends/orbits.py``);
+``mutated:backend:variant~MUTATION`` is a shipped backend with one mutation
+applied (``backends/mutated.py``, run by ``trisolve mutate``).
 """
 
 from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Iterable
+import pkgutil
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
-from types import ModuleType
+from typing import Any
 
-from ..models.errors import TrisolveError
+from ..models.errors import TrisolveError, UsageError, shorten
 from . import orbits
 from .base import Backend, BackendUnavailable, UnsupportedFamily
-from .catalog import Catalog, from_tables, read
-
-#: Backends in the order tables show them; the cross-checker runs these by default.
-BACKENDS: tuple[str, ...] = ("pysat", "clingo", "cpsat", "dp", "mip", "ganak")
-#: Backends ``--backend auto`` races for a first solution: the three paradigms.
-#: (``dp`` counts well but rebuilds a first solution slowly: docs/bench/timing-notes.md.)
-PORTFOLIO: tuple[str, ...] = ("pysat", "clingo", "cpsat")
-#: Backends that work only with something outside Python (``dimacs`` runs an
-#: external SAT solver binary): known by name, never run unless asked for.
-OPTIONAL_BACKENDS: tuple[str, ...] = ("dimacs",)
-#: Backends trisolve itself runs by name and never lists: ``mutated`` (a shipped backend with
-#: one mutation applied, for ``trisolve mutate``).
-INTERNAL_BACKENDS: tuple[str, ...] = ("mutated",)
+from .catalog import Catalog, read
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+#: The tasks backends are measured and chosen for (a first solution, an exact count): ``bench --portfolio``'s,
+#: ``backends/defaults.py``'s.
+TASKS: tuple[str, ...] = ("first", "count")
+#: What a backend module may say of itself, and what it means when it says nothing.
+ROLES: dict[str, Any] = {
+    "PORTFOLIO": False,
+    "OPTIONAL": False,
+    "BY_DEFAULT": True,
+    "TASKS": TASKS,
+    "EXPORTS": None,
+    "MUTANTS": None,
+}
+#: Characters a backend's name cannot hold: they separate a spec's parts (``a:b``, ``a,b``, ``/orbits``, ``~``).
+_SEPARATORS = set(":,/~@ \t\n")
 
 
-class UnknownBackend(ValueError):
-    pass
+class UnknownBackend(UsageError):
+    """No backend of that name (shipped, registered or installed)."""
 
 
-#: Backends added at run time (mutants in the tests, users' own encodings via --plugin).
-_EXTRA: dict[str, ModuleType] = {}
-#: Translators added at run time, for families added at run time: (backend, family) -> module.
-_TRANSLATORS: dict[tuple[str, str], ModuleType] = {}
+class PluginError(UsageError):
+    """A plugin file, entry point or registered backend that cannot be used (the message says which and why)."""
+
+
+#: Backends added at run time (users' own encodings via --plugin, the tests' mutants), by name.
+_EXTRA: dict[str, Any] = {}
+#: Translators added at run time: (backend, family) -> translator (a module or object with CATALOG).
+_TRANSLATORS: dict[tuple[str, str], Any] = {}
 #: Plugin files loaded in this process (absolute paths, in load order): an executor
 #: whose workers are not forked from here (Dask) ships them to load there.
 _PLUGIN_FILES: list[str] = []
 #: Installed packages add backends through this entry-point group (name = backend name,
-#: value = a module or object exposing what ``register`` expects).
+#: value = a module or object as ``register`` expects).
 ENTRY_POINT_GROUP = "trisolve.backends"
-_ENTRY_POINTS: dict[str, object] | None = None
+_ENTRY_POINTS: dict[str, Any] | None = None
 
 
-class PluginError(TrisolveError):
-    """A plugin file or entry point could not be loaded (the message names which and why): exit code 2."""
+# ------------------------------------------------------------------ which backends there are
 
 
-def register(name: str, module: ModuleType) -> None:
-    """Add a backend under ``name`` (see the module docstring for what ``module`` exposes)."""
+@cache
+def shipped() -> tuple[str, ...]:
+    """The backends that ship with trisolve, by name: each folder ``backends/<name>/`` whose
+    ``__init__`` has ``make`` and ``available`` (``TEMPLATE`` is not one: the name is upper case)."""
+    found = []
+    for info in sorted(pkgutil.iter_modules([_HERE]), key=lambda info: info.name):
+        if info.ispkg and info.name.isidentifier() and info.name == info.name.lower():
+            module = importlib.import_module(f"{__package__}.{info.name}")
+            if callable(getattr(module, "make", None)) and callable(getattr(module, "available", None)):
+                found.append(info.name)
+    return tuple(found)
+
+
+def names() -> tuple[str, ...]:
+    """Every backend that can be named: the shipped ones, then registered and installed ones."""
+    known = shipped()
+    return known + tuple(dict.fromkeys(n for n in [*_EXTRA, *_entry_points()] if n not in known))
+
+
+def role(name: str, what: str) -> Any:
+    """What backend ``name`` says of itself (``PORTFOLIO``, ``OPTIONAL``, ``EXPORTS``, ``MUTANTS``)."""
+    return getattr(_module(name), what, ROLES[what])
+
+
+def by_default() -> tuple[str, ...]:
+    """The backends a cross-check, a campaign and a counting benchmark run unless told otherwise:
+    the shipped ones that need nothing outside Python and do not say ``BY_DEFAULT = False``."""
+    return tuple(name for name in measured() if role(name, "BY_DEFAULT"))
+
+
+def measured(task: str | None = None) -> tuple[str, ...]:
+    """The backends ``bench --portfolio`` measures (for ``task``, if given: those whose ``TASKS`` hold it):
+    the shipped ones that need nothing outside Python, run by default or not."""
+    return tuple(
+        name for name in shipped() if not role(name, "OPTIONAL") and (task is None or task in role(name, "TASKS"))
+    )
+
+
+def portfolio() -> tuple[str, ...]:
+    """The backends ``--backend auto`` races for a first solution (each paradigm's default):
+    the shipped ones that say ``PORTFOLIO = True``."""
+    return tuple(name for name in shipped() if role(name, "PORTFOLIO"))
+
+
+def exporters(format_: str | None = None) -> dict[str, tuple[str, ...]]:
+    """Format -> the backends whose ``export`` writes it (``EXPORTS``), shipped first; one format if given."""
+    found: dict[str, list[str]] = {}
+    # a backend run by default writes it first, an optional one last (pysat's CNF before ganak's, dimacs's)
+    for name in sorted(names(), key=lambda name: (role(name, "OPTIONAL"), not role(name, "BY_DEFAULT"))):
+        written = role(name, "EXPORTS")
+        if written and (format_ is None or written == format_):
+            found.setdefault(written, []).append(name)
+    return {f: tuple(n) for f, n in found.items()}
+
+
+# ------------------------------------------------------------------ declaring backends from outside
+
+
+def register(name: str, module: Any, *, override: bool = False) -> None:
+    """Add backend ``name`` (a --plugin file, a test): ``module`` as the module docstring says, with its
+    translators in ``TRANSLATORS``.  A shipped backend is replaced only with ``override=True``."""
+    if not name or _SEPARATORS & set(name):
+        raise PluginError(f"backend name {shorten(repr(name))}: use letters, digits, - and _ only")
+    if name in shipped() and not override:
+        raise PluginError(f"backend {name!r} ships with trisolve; a plugin replaces it only with override=True")
+    translators = _checked_backend(name, module)
     _EXTRA[name] = module
+    for key in [key for key in _TRANSLATORS if key[0] == name]:
+        del _TRANSLATORS[key]  # a name registered again forgets the translators it had
+    for family, translator in translators.items():
+        _TRANSLATORS[name, family] = translator
+    _catalog.cache_clear()
 
 
-def register_translator(backend: str, family: str, module: ModuleType) -> None:
-    """Give a backend a translator for a family registered at run time (``module.CATALOG``, ``encode`` ...)."""
-    _TRANSLATORS[backend, family] = module
+def register_translator(backend: str, family: str, translator: Any, *, override: bool = False) -> None:
+    """Give ``backend`` a translator for ``family`` (a family added at run time; ``translator.CATALOG``, ``encode``).
+    A shipped translator is replaced only with ``override=True``."""
+    if _declared(backend, family) is not None and not override:
+        raise PluginError(
+            f"backend {backend} ships a translator for {family}; a plugin replaces it only with override=True"
+        )
+    _check_translator(backend, family, translator)
+    _TRANSLATORS[backend, family] = translator
+    _catalog.cache_clear()
 
 
-def _entry_points() -> dict[str, object]:
+def unregister(name: str) -> None:
+    """Forget a backend added at run time, and every translator added at run time for a family it had."""
+    _EXTRA.pop(name, None)
+    for key in [key for key in _TRANSLATORS if key[0] == name]:
+        del _TRANSLATORS[key]
+    _catalog.cache_clear()
+
+
+def unregister_translator(backend: str, family: str) -> None:
+    _TRANSLATORS.pop((backend, family), None)
+    _catalog.cache_clear()
+
+
+def _checked_backend(name: str, module: Any) -> dict[str, Any]:
+    """The translators of a backend module from outside, after checking it has what a backend needs."""
+    missing = [attribute for attribute in ("available", "make") if not callable(getattr(module, attribute, None))]
+    if missing:
+        raise PluginError(f"backend {name!r} has no {' and no '.join(f'{m}()' for m in missing)}")
+    for what, default in ROLES.items():
+        value = getattr(module, what, default)
+        if what in ("PORTFOLIO", "OPTIONAL", "BY_DEFAULT") and not isinstance(value, bool):
+            raise PluginError(f"backend {name!r}: {what} must be True or False")
+        if what == "TASKS" and not (isinstance(value, tuple) and set(value) <= set(TASKS)):
+            raise PluginError(f"backend {name!r}: TASKS must be a tuple of {', '.join(TASKS)}")
+    translators = getattr(module, "TRANSLATORS", None)
+    if not isinstance(translators, Mapping) or not translators:
+        raise PluginError(f"backend {name!r} has no TRANSLATORS ({{family: translator with a CATALOG}})")
+    for family, translator in translators.items():
+        _check_translator(name, family, translator)
+    return dict(translators)
+
+
+def _check_translator(backend: str, family: str, translator: Any) -> None:
+    if not isinstance(getattr(translator, "CATALOG", None), Catalog):
+        raise PluginError(f"backend {backend!r}: its {family} translator has no CATALOG = Catalog(...)")
+
+
+def _entry_points() -> dict[str, Any]:
     """Installed backends, by name (looked up once per process; loaded when first used)."""
     global _ENTRY_POINTS
     if _ENTRY_POINTS is None:
         from importlib.metadata import entry_points
 
-        _ENTRY_POINTS = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
+        _ENTRY_POINTS = {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in shipped()}
     return _ENTRY_POINTS
 
 
-def names() -> tuple[str, ...]:
-    known = BACKENDS + OPTIONAL_BACKENDS
-    extra = list(_EXTRA) + list(_entry_points())
-    return known + tuple(dict.fromkeys(n for n in extra if n not in known + INTERNAL_BACKENDS))
-
-
-def _module(name: str) -> ModuleType:
+def _module(name: str) -> Any:
     if name in _EXTRA:
         return _EXTRA[name]
-    if name in BACKENDS + OPTIONAL_BACKENDS + INTERNAL_BACKENDS:
+    if name in shipped():
         return importlib.import_module(f"{__package__}.{name}")
     if name in _entry_points():
         point = _entry_points()[name]
         try:
             module = point.load()
+            register(name, module)
         except Exception as error:  # noqa: BLE001 - a broken installed plugin is reported, not a traceback
             raise PluginError(
-                f"backend {name!r} from entry point {point.value!r} failed to load: {type(error).__name__}: {error}"
+                f"backend {name!r} from entry point {point.value!r} failed to load: "
+                f"{type(error).__name__}: {shorten(error, 300)}"
             ) from None
-        _EXTRA[name] = module
         return module
-    raise UnknownBackend(f"unknown backend {name!r}; known: {', '.join(names())}")
+    raise UnknownBackend(f"unknown backend {shorten(name)!r}; known: {', '.join(names())}")
 
 
 def load_plugin(path: str) -> None:
-    """Run a Python file that calls ``register`` (for --plugin); a file already loaded is not run again."""
+    """Run a Python file that calls ``register`` (for --plugin); a file already loaded is not run again.
+
+    Whatever the file does wrong is a ``PluginError`` naming it: an exception, and ``sys.exit`` too
+    (a plugin cannot end the command).
+    """
     import runpy
 
     path = os.path.abspath(path)
@@ -130,8 +258,13 @@ def load_plugin(path: str) -> None:
         runpy.run_path(path, run_name="trisolve_plugin")
     except SyntaxError as error:
         raise PluginError(f"{path}:{error.lineno}: {error.msg} (in a --plugin file)") from None
+    except SystemExit as leaving:
+        code = shorten(leaving.code)
+        raise PluginError(
+            f"{path}: called sys.exit({code}) while loading (a --plugin file cannot end the command)"
+        ) from None
     except Exception as error:  # noqa: BLE001 - the user's file: say where, without our traceback
-        raise PluginError(f"{path}: {type(error).__name__}: {error} (in a --plugin file)") from None
+        raise PluginError(f"{path}: {type(error).__name__}: {shorten(error, 300)} (in a --plugin file)") from None
     _PLUGIN_FILES.append(path)
 
 
@@ -140,76 +273,126 @@ def plugin_files() -> tuple[str, ...]:
     return tuple(_PLUGIN_FILES)
 
 
+# ------------------------------------------------------------------ catalogs and translators
+
+
 def split_spec(spec: str) -> tuple[str, str | None]:
     name, _, variant = spec.partition(":")
     return name.strip(), (variant.strip() or None)
 
 
+def _base(spec: str) -> str:
+    """The backend a spec runs in the end: ``/orbits`` and ``mutated:`` taken off."""
+    from . import mutated
+
+    spec = orbits.split(spec)[0]
+    return mutated.base(spec) if mutated.is_mutated(spec) else spec
+
+
 @cache
 def _declared(name: str, family: str) -> Catalog | None:
+    """A shipped translator's catalog, read from its file (None: the backend has no translator for the family)."""
+    if name not in shipped():
+        return None
     path = os.path.join(_HERE, name, f"{family}.py")
     return read(path) if os.path.isfile(path) else None
 
 
-def catalog(name: str, family: str) -> Catalog | None:
-    """What backend ``name`` offers for ``family`` (None: no translator), read without importing solvers."""
+@cache
+def _catalog(name: str, family: str) -> Catalog | None:
     if (name, family) in _TRANSLATORS:
         return _TRANSLATORS[name, family].CATALOG
-    module = _module(name)
-    if hasattr(module, "catalog"):
-        return module.catalog(family)
-    if hasattr(module, "VARIANTS"):
-        return from_tables(module, family)
-    return _declared(name, family)
+    if name in shipped():
+        return _declared(name, family)
+    _module(name)  # unknown names are refused; an entry point registers its translators as it loads
+    translator = _TRANSLATORS.get((name, family))
+    return None if translator is None else translator.CATALOG
 
 
-def _catalog(name: str, family: str) -> Catalog:
+def catalog(name: str, family: str) -> Catalog | None:
+    """What backend ``name`` offers for ``family`` (None: no translator), read without importing solvers."""
+    return _catalog(name, family)
+
+
+def _required(name: str, family: str) -> Catalog:
     found = catalog(name, family)
     if found is None:
         raise UnsupportedFamily(f"backend {name} has no translator for {family}")
     return found
 
 
-def translator(backend: str, family: str) -> ModuleType:
-    """The module that translates ``family`` for ``backend``: ``backends/<backend>/<family>.py``."""
+def checked_translator(backend: str, family: str, variant: str) -> Any:
+    """The translator of ``family`` for ``backend``, once its catalog has ``variant`` (else ``UnknownVariant``)."""
+    found = translator(backend, family)
+    found.CATALOG.require(variant, backend, family)
+    return found
+
+
+def translator(backend: str, family: str) -> Any:
+    """The translator of ``family`` for ``backend``: registered at run time, or ``backends/<backend>/<family>.py``."""
     if (backend, family) in _TRANSLATORS:
         return _TRANSLATORS[backend, family]
-    name = f"{__package__}.{backend}.{family}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as error:
-        if error.name in (name, f"{__package__}.{backend}"):
-            raise UnsupportedFamily(f"backend {backend} has no translator for {family}") from None
-        raise
+    if _declared(backend, family) is None:
+        raise UnsupportedFamily(f"backend {backend} has no translator for {family}")
+    return importlib.import_module(f"{__package__}.{backend}.{family}")
 
 
 def default_variant(name: str, family: str) -> str:
-    return _catalog(name, family).default
+    return _required(name, family).default
 
 
 def resolve(spec: str, family: str) -> str:
-    """The full ``backend:variant`` name a user's spec stands for (``/orbits`` kept: see backends/orbits.py)."""
+    """The full ``backend:variant`` name a user's spec stands for (``/orbits`` and ``mutated:`` kept)."""
+    from . import mutated
+
     spec, by_orbits = orbits.split(spec)
+    if mutated.is_mutated(spec):
+        return spec + (orbits.SUFFIX if by_orbits else "")
     name, variant = split_spec(spec)
     return f"{name}:{variant or default_variant(name, family)}" + (orbits.SUFFIX if by_orbits else "")
 
 
 def get(spec: str, family: str) -> Backend:
-    """A ready backend for a family; raises UnknownBackend / UnsupportedFamily / BackendUnavailable."""
+    """A ready backend for a family; raises UnknownBackend / UnsupportedFamily / BackendUnavailable / PluginError."""
+    from . import mutated
+
     spec, by_orbits = orbits.split(spec)
     if by_orbits:
-        name = split_spec(spec)[0]
+        name = split_spec(_base(spec))[0]
         found = catalog(name, family)
         if not breaks_symmetries(spec, family) or (found is not None and found.count_only):
             raise UnsupportedFamily(f"backend {name} lists no {family} lex-leaders, so it cannot count by orbits")
         return orbits.OrbitExpansion(get(spec, family), family)
+    if mutated.is_mutated(spec):
+        return mutated.MutatedBackend(family, spec, get(mutated.base(spec), family))
     name, variant = split_spec(spec)
     module = _module(name)
-    hint = module.available()
+    hint = _ask(name, module.available)
     if hint:
-        raise BackendUnavailable(f"backend {name} is not usable: {hint}")
-    offered = _catalog(name, family)
-    return module.make(family, variant or offered.default)
+        raise BackendUnavailable(f"backend {name} is not usable: {shorten(hint, 300)}")
+    offered = _required(name, family)
+    return _ask(name, module.make, family, variant or offered.default)
+
+
+def available(name: str) -> str | None:
+    """None when backend ``name`` can run here, else why not (its install hint)."""
+    return _ask(name, _module(name).available)
+
+
+def _ask(name: str, function: Callable[..., Any], *args: Any) -> Any:
+    """Call a backend module's function; a plugin's that raises is a PluginError naming it, not a traceback.
+    (A shipped backend's own errors propagate: they are trisolve's bugs, and a traceback finds them.)"""
+    if name in shipped() and name not in _EXTRA:
+        return function(*args)
+    try:
+        return function(*args)
+    except TrisolveError:
+        raise
+    except Exception as error:  # noqa: BLE001 - someone else's code: say whose, and what it raised
+        raise PluginError(
+            f"backend {name!r}: {getattr(function, '__name__', 'a call')}() raised "
+            f"{type(error).__name__}: {shorten(error, 300)}"
+        ) from None
 
 
 def preload(specs: Iterable[str], family: str) -> None:
@@ -220,25 +403,26 @@ def preload(specs: Iterable[str], family: str) -> None:
     is most of the time.  Imported once in the parent, every child starts warm.
     Backends that cannot load are left alone: their runs report the error.
     """
-    for name in dict.fromkeys(split_spec(spec)[0] for spec in specs):
+    for name in dict.fromkeys(split_spec(_base(spec))[0] for spec in specs):
         try:
             module = _module(name)
-            if module.available() is None and hasattr(module, "preload"):
-                module.preload(family)
+            if _ask(name, module.available) is None and hasattr(module, "preload"):
+                _ask(name, module.preload, family)
         except Exception:  # noqa: BLE001 - the run itself reports it, with its own record
             continue
 
 
 def breaks_symmetries(spec: str, family: str) -> bool:
     """Whether ``spec`` can run ``family`` with symmetry breaking (else it answers unknown)."""
-    found = catalog(split_spec(orbits.split(spec)[0])[0], family)
+    found = catalog(split_spec(_base(spec))[0], family)
     return found is None or found.symmetry_breaking
 
 
-def variants(family: str, backends: tuple[str, ...] = BACKENDS) -> list[str]:
-    """Every registered ``backend:variant`` for a family, defaults first per backend."""
+def variants(family: str, backends: Iterable[str] | None = None) -> list[str]:
+    """Every registered ``backend:variant`` for a family, defaults first per backend (of ``backends``, else of
+    the backends run by default)."""
     found = []
-    for name in backends:
+    for name in by_default() if backends is None else backends:
         offered = catalog(name, family)
         if offered is not None:
             found.extend(f"{name}:{v}" for v in offered.ordered())
@@ -255,6 +439,7 @@ def expand(specs: list[str], family: str) -> list[str]:
         if variant:
             out.append(f"{name}:{variant}{suffix}")
         else:
+            _module(name)  # an unknown name is refused here, not left out in silence
             out.extend(full + suffix for full in variants(family, (name,)))
     return list(dict.fromkeys(out))
 
@@ -270,22 +455,31 @@ def describe_all(family: str) -> list[tuple[str, str, bool]]:
 
 
 __all__ = [
-    "BACKENDS",
-    "OPTIONAL_BACKENDS",
     "Backend",
     "BackendUnavailable",
     "Catalog",
+    "PluginError",
     "UnknownBackend",
     "UnsupportedFamily",
-    "PluginError",
+    "available",
+    "by_default",
     "catalog",
+    "describe_all",
+    "expand",
+    "exporters",
     "get",
     "load_plugin",
+    "measured",
+    "names",
     "plugin_files",
+    "portfolio",
+    "preload",
     "register",
     "register_translator",
     "resolve",
+    "role",
+    "shipped",
     "translator",
+    "unregister",
     "variants",
-    "expand",
 ]

@@ -212,7 +212,7 @@ def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] |
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
-        from trisolve.models.errors import LevelSyntaxError, TrisolveError
+        from trisolve.models.errors import LevelSyntaxError, UsageError
 
         from . import registry
 
@@ -223,7 +223,7 @@ def _child(job: Job, level: Any, conn, started: float, load: Callable[[], Any] |
             except LevelSyntaxError as problem:
                 conn.send(("invalid", (problem.file, problem.line, problem.message, problem.column)))
                 return
-            except TrisolveError as problem:
+            except UsageError as problem:
                 conn.send(("invalid", (None, None, str(problem), None)))
                 return
             conn.send(("level", level, time.monotonic() - began))
@@ -395,10 +395,10 @@ def run_job(
         parent_conn.close()
     wall = time.monotonic() - started
     if invalid is not None:
-        from trisolve.models.errors import LevelSyntaxError, TrisolveError
+        from trisolve.models.errors import LevelSyntaxError, UsageError
 
         file, line, message, column = invalid
-        raise LevelSyntaxError(file, line, message, column) if file is not None else TrisolveError(message)
+        raise LevelSyntaxError(file, line, message, column) if file is not None else UsageError(message)
     if final is not None:  # the child finished: its record stands, even if Ctrl-C came after
         return dataclasses.replace(RunRecord.from_json(final), solutions=tuple(solutions), wall=wall)
     # Killed, crashed or stopped: keep what was streamed (or proved), never call it complete.
@@ -449,6 +449,15 @@ def record_from_result(
     )
 
 
+def answers(job: Job, record: RunRecord) -> bool:
+    """Whether a run answered what its job asked (``race`` takes the first that did)."""
+    if record.error is not None or record.status == Status.UNKNOWN.value:
+        return False
+    if not job.options.enumerate:
+        return True
+    return record.complete or (job.limits.solutions is not None and record.count >= job.limits.solutions)
+
+
 def race(
     jobs: Iterable[Job],
     level: Any,
@@ -458,6 +467,8 @@ def race(
 ) -> tuple[RunRecord | None, list[RunRecord]]:
     """Portfolio: run the jobs in parallel, return the first definite answer.
 
+    A first solution answers when it is sat or unsat; a count (or listing) only when it is complete or
+    reached the jobs' solution limit: a count cut short by the time limit is ``N+``, never a winner.
     The others are stopped (process groups killed) as soon as one answers.
     Returns (winner or None, all records).
     """
@@ -473,8 +484,7 @@ def race(
         try:
             record = run_job(job, level, grace=grace, stop=done.is_set, started=started)
             records[index] = record
-            answered = record.error is None and (record.status != Status.UNKNOWN.value)
-            if answered:
+            if answers(job, record):
                 with lock:
                     if not winner:
                         winner.append(record)

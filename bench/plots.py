@@ -6,13 +6,17 @@ always show the same numbers.
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+from trisolve.models.errors import UsageError
 
 from .summary import VIRTUAL_BEST
 
 
-class PlotsUnavailable(RuntimeError):
+class PlotsUnavailable(UsageError):
     """matplotlib is missing; the message says how to install it."""
 
 
@@ -178,3 +182,56 @@ def ecdf(runs: Sequence[Any], backends: Sequence[str], timeout: float, path: str
         "share of runs finished",
         title or "Run-time distribution over seeds",
     )
+
+
+def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, path: str, columns: int = 2) -> None:
+    """Each paradigm's time against instance size: one panel per family and task (``portfolio.panels``).
+
+    Every run is a point (slightly offset per backend so they do not hide each other); an unsolved run is a
+    cross on the dotted limit line; the line joins each backend's median per size, an unsolved run counting
+    as beyond the limit (the line leaves the panel where most runs of a size were unsolved).
+    """
+    plt = _pyplot()
+    rows = max(1, -(-len(panels) // columns))
+    figure, grid = plt.subplots(rows, columns, figsize=(6 * columns, 3.8 * rows), squeeze=False)
+    ceiling = timeout * 1.6
+    # one colour per backend (paradigm) in every panel, whatever its variant for the family
+    names = list(dict.fromkeys(b.split(":")[0] for panel in panels for b in panel["points"]))
+    colours = {name: f"C{i % 10}" for i, name in enumerate(names)}
+    for axes, panel in zip(grid.flat, panels):
+        sizes = sorted({s for points in panel["points"].values() for s, _, _ in points if s is not None})
+        step = (sizes[-1] - sizes[0]) / 60 if len(sizes) > 1 else 0.05
+        smallest = timeout
+        for offset, (backend, points) in enumerate(panel["points"].items()):
+            points = [(s, t, ok) for s, t, ok in points if s is not None]
+            if not points:
+                continue
+            shift = (offset - (len(panel["points"]) - 1) / 2) * step
+            solved = [(s + shift, t) for s, t, ok in points if ok]
+            missed = [(s + shift, timeout) for s, _, ok in points if not ok]
+            colour = colours[backend.split(":")[0]]
+            if solved:
+                axes.scatter(*zip(*solved), s=9, alpha=0.45, color=colour)
+                smallest = min(smallest, min(t for _, t in solved))
+            if missed:
+                axes.scatter(*zip(*missed), s=16, marker="x", alpha=0.6, color=colour)
+            line = []
+            for size in sorted({s for s, _, _ in points}):
+                middle = statistics.median(t if ok else math.inf for s, t, ok in points if s == size)
+                line.append((size + shift, min(middle, ceiling)))
+            solved_count = sum(ok for _, _, ok in points)
+            axes.plot(*zip(*line), color=colour, linewidth=1.2, label=f"{backend} ({solved_count}/{len(points)})")
+        axes.axhline(timeout, color="grey", linewidth=0.8, linestyle=":")
+        axes.set_yscale("log")
+        axes.set_ylim(max(min(smallest, timeout) / 2, 1e-3), ceiling)
+        axes.set_xlabel(panel["unit"])
+        axes.set_ylabel("wall s per run")
+        axes.set_title(panel["title"])
+        axes.grid(True, which="both", alpha=0.3)
+        axes.legend(loc="lower right", fontsize=7)
+    for axes in list(grid.flat)[len(panels) :]:
+        axes.set_visible(False)
+    figure.suptitle(f"Time against instance size (limit {timeout:g} s, dotted; x: unsolved)", fontsize=11)
+    figure.tight_layout()
+    figure.savefig(path, dpi=80)
+    plt.close(figure)

@@ -21,12 +21,14 @@ otherwise it is *incomplete* (compatible so far), never called agreement.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from trisolve.backends.runner import RunRecord
+from trisolve.models.errors import shorten
 from trisolve.models.family import Family
 
 SEVERE = ("invalid", "error", "disagree", "symmetry", "duplicate")
@@ -71,22 +73,24 @@ def judge(
     records: Sequence[RunRecord],
     expected: Expected | None = None,
 ) -> Verdict:
-    """Compare all runs on one instance (plain and symmetry-breaking ones alike)."""
+    """Compare all runs on one instance (plain and symmetry-breaking ones alike).
+
+    A run that returned something that is not a solution of this level's
+    family (another family's, a broken object) is an ``error`` of that
+    backend, judged like a crashed run: from the journal too, so a resumed
+    cross-check gives the same verdict.
+    """
+    checked = [_checked(family, level, record) for record in records]
+    records = [record for record, _ in checked]
     findings: list[Finding] = []
     plain = [r for r in records if not r.symmetry_breaking]
     broken = [r for r in records if r.symmetry_breaking]
 
     # --- every solution is checked by the model's own validator
     keys: dict[int, list] = {}
-    for index, record in enumerate(records):
-        solution_keys = []
-        invalid: list[tuple[int, list]] = []
-        for number, data in enumerate(record.solutions):
-            solution = family.solution_from_json(level, data)
-            violations = family.validate(level, solution)
-            if violations:
-                invalid.append((number, violations))
-            solution_keys.append(family.canonical(level, solution))
+    for index, (record, judged) in enumerate(checked):
+        solution_keys = [key for _, key in judged]
+        invalid = [(number, violations) for number, (violations, _) in enumerate(judged) if violations]
         if invalid:
             number, violations = invalid[0]
             findings.append(
@@ -280,6 +284,25 @@ def judge(
     return _verdict(path, family, records, findings, agreed, orbits, agreed_sb, expected)
 
 
+def _checked(family: Family, level: Any, record: RunRecord) -> tuple[RunRecord, list[tuple[list, Any]]]:
+    """The record with (violations, canonical key) per solution; or, when one of its solutions cannot be read,
+    validated and keyed as a solution of ``family``, the same record as a crashed run without solutions
+    (the error names the first bad one)."""
+    judged = []
+    for number, data in enumerate(record.solutions):
+        try:
+            solution = family.solution_from_json(level, data)
+            judged.append((family.validate(level, solution), family.canonical(level, solution)))
+            hash(judged[-1][1])
+        except Exception as problem:  # noqa: BLE001 - a backend's output, judged, never trusted
+            error = (
+                f"solution {number + 1} is not a {family.name} solution of this level "
+                f"({type(problem).__name__}: {shorten(problem, 200)})"
+            )
+            return dataclasses.replace(record, solutions=(), error=error, complete=False, status="unknown"), []
+    return record, judged
+
+
 def _confirmed(plain: Sequence[RunRecord], broken: Sequence[RunRecord], count: int) -> bool:
     """A count is taken without an expected one when a run listed that many solutions, or when a
     count-only run's own second method agrees: its Burnside run (``fixed_per_symmetry``, the
@@ -364,3 +387,36 @@ def expected_for(path: str) -> Expected | None:
     folder = os.path.dirname(os.path.abspath(path))
     stem = os.path.splitext(os.path.basename(path))[0]
     return load_expected(os.path.join(folder, "expected.json")).get(stem)
+
+
+def record_expected(path: str, verdicts: Sequence[Verdict]) -> None:
+    """Merge the established counts into an ``expected.json`` at ``path``: exact where the plain runs agreed and
+    all completed (with the orbit count when known), else a lower bound that beats the one recorded."""
+    import json
+    import os
+
+    data = {}
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as handle:
+            data = json.load(handle)
+    for verdict in verdicts:
+        if verdict.failed:
+            continue
+        stem = os.path.splitext(os.path.basename(verdict.path))[0]
+        plain = [r for r in verdict.records if not r.symmetry_breaking]
+        if verdict.count is not None and plain and all(r.complete for r in plain):
+            entry = {"count": verdict.count, "complete": True}
+            if verdict.orbits is not None:
+                entry["orbits"] = verdict.orbits
+        elif plain:
+            best = max(r.count for r in plain)
+            old = data.get(stem, {})
+            if old.get("complete") or old.get("count", -1) >= best:
+                continue
+            entry = {"count": best, "complete": False}
+        else:
+            continue
+        data[stem] = entry
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(dict(sorted(data.items())), handle, indent=1)
+        handle.write("\n")

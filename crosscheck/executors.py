@@ -16,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 from trisolve.backends.runner import INTERRUPT, Job, RunRecord, record_of, run_job
-from trisolve.models.errors import shorten
+from trisolve.models.errors import UsageError, shorten
 
 from .jsonl import Log
 
@@ -247,7 +247,7 @@ def execute_dask(
 CONNECT_SECONDS = 5.0
 
 
-class SchedulerUnreachable(ValueError):
+class SchedulerUnreachable(UsageError):
     """No Dask scheduler answers at the address given (a usage error: exit 2)."""
 
 

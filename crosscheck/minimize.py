@@ -96,3 +96,73 @@ def minimise(
                 improved = True
                 break
     return Minimised(level, family.format_level(level), steps, verdict)
+
+
+def write_minimised(
+    verdicts: Sequence[Verdict], instances: Sequence[Any], folder: str, plan: Any, *, budget: float = 300.0
+) -> list[dict]:
+    """Shrink each instance with a disagreement or an invalid solution (a crash is reported, not chased) and
+    write it to ``folder`` as ``<stem>-min<suffix>`` (the instance itself when it does not shrink), beside
+    ``<stem>-min.repro.md`` with its findings and the command that reproduces them.
+
+    ``instances`` are ``run.Instance`` (path, family, level), ``plan`` the cross-check's ``run.Plan`` (the
+    shrunk instance is checked as the original was); one dict per instance written: ``instance``, ``status``,
+    ``file``, ``steps`` and ``command``.
+    """
+    timeout, limit, symmetry_breaking = plan.timeout, plan.limit, plan.symmetry_breaking
+    import shlex
+
+    from trisolve.backends import registry
+
+    out = []
+    by_path = {i.path: i for i in instances}
+    for verdict in verdicts:
+        if verdict.status not in ("DISAGREE", "INVALID"):
+            continue
+        instance = by_path[verdict.path]
+        family = instance.family
+        involved: list[str] = []
+        for finding in verdict.findings:
+            involved.extend(b for b in finding.backends if b not in involved)
+        if len(involved) < 2:  # an invalid solution needs only its own backend: add another for reference
+            involved.extend([r.backend for r in verdict.records if r.backend not in involved][:1])
+        result = minimise(
+            family,
+            instance.level,
+            involved,
+            timeout=10.0 if timeout is None else timeout,
+            limit=limit,
+            symmetry_breaking=symmetry_breaking,
+            budget_seconds=budget,
+        )
+        if result is None and family.format_level is None:
+            continue  # neither shrunk nor writable: the verdict says it all
+        os.makedirs(folder, exist_ok=True)
+        stem = os.path.splitext(os.path.basename(verdict.path))[0]
+        target = os.path.join(folder, f"{stem}-min{family.suffix}")
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(result.text if result is not None else family.format_level(instance.level))
+        parts = ["trisolve", "crosscheck", target, "--backends", ",".join(involved), "--no-expected"]
+        parts += ["--family", family.name] + (["--timeout", f"{timeout:g}"] if timeout is not None else [])
+        parts += (["--limit", str(limit)] if limit is not None else []) + (
+            ["--symmetry-breaking"] if symmetry_breaking else []
+        )
+        for plugin in registry.plugin_files():  # as the user named it, when it is below this folder
+            relative = os.path.relpath(plugin)
+            parts.extend(["--plugin", plugin if relative.startswith("..") else relative])
+        command = " ".join(shlex.quote(p) for p in parts)
+        with open(os.path.splitext(target)[0] + ".repro.md", "w", encoding="utf-8") as handle:
+            handle.write(f"# {stem}: {verdict.status}\n\n")
+            for finding in verdict.findings:
+                handle.write(f"- {finding.kind}: {finding.message}\n")
+            handle.write(f"\nReproduce with:\n\n    {command}\n")
+        out.append(
+            {
+                "instance": verdict.path,
+                "status": verdict.status,
+                "file": target,
+                "steps": result.steps if result is not None else 0,
+                "command": command,
+            }
+        )
+    return out

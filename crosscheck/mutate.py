@@ -23,35 +23,34 @@ Instances go in batches (smallest first): after each batch the killed
 mutants stop, so each costs runs only until something kills it.  Survivors
 are then re-tried on generated instances within a time budget; those still
 alive are candidate equivalent mutants, with the reason when one is known:
-the rule or group is marked as implied by the others, or the rule carries a
-per-mutant marker (``% mutate: equivalent OPERATOR `TEXT` -- REASON``, see
+the rule or group is marked as implied by the others, or the mutant itself is
+marked equivalent (in the rules file's sidecar ``<stem>.mutants.toml``, see
 ``backends/clingo/lp_mutants.py``).  Every run goes to the JSONL log at once;
-a rerun with the same log reuses every finished run.
+a rerun with the same log reuses every finished run.  A mutant's id names it by
+file, line and operator (and a hook's group), so it means the same mutant on
+any instance set.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from trisolve.backends import mutation as hooks
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import Job, RunRecord
+from trisolve.models.errors import UsageError, shorten
 from trisolve.models.family import Family
 
 from .compare import Verdict, expected_for, judge
-from .executors import execute
-from .jsonl import Log, read_log
-from .run import Instance
+from .run import Instance, Plan, Runs, cross_check
 
-#: Backends whose unmutated default variants are the reference beside the mutated one.
-REFERENCES: tuple[str, ...] = ("pysat", "clingo", "cpsat")
 #: What each hook operator does, for the report.
 HOOK_CHANGES: dict[str, str] = {
     "drop-group": "the group is left out",
@@ -72,7 +71,7 @@ IMPLIED = (
 TIMEOUT_KILL_SHARE = 0.2
 
 
-class UnknownMutant(ValueError):
+class UnknownMutant(UsageError):
     """``ids`` names a mutant that the encodings do not give."""
 
 
@@ -89,9 +88,12 @@ class Mutant:
     original: str  # the statement (ASP) or source line (hook site) as written
     mutated: str  # the statement that replaces it, or what the operator does
     symmetry_breaking: bool  # the site only acts with symmetry breaking: run it that way
-    purpose: str = ""  # the rule's comment or the group's name: a hint for equivalence
+    purpose: str = ""  # the rule's comment or the group's name: what it is for, in the report's JSON
     #: the encoding's own marker for exactly this mutant: why it is equivalent ("" when none)
     equivalent: str = ""
+    #: why the whole rule or group is implied by the others, when the encoding says so ("" when not):
+    #: the sidecar's [[implied]] entry, or a hook group named "implied: ..."
+    implied: str = ""
     #: other variants that load the file or reach the site, and its own variant with symmetry breaking
     #: when that loads it too (``SB`` suffix): a survivor is re-tried under each
     siblings: tuple[str, ...] = ()
@@ -146,6 +148,20 @@ class Report:
     wall: float = 0.0
     runs: int = 0
     reused: int = 0
+    #: instance -> where the unmutated backends themselves failed on it (a finding: exit code 1)
+    failures: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def unexplained(self) -> list[Outcome]:
+        """The survivors with no known reason (they count against the score)."""
+        return [o for o in self.outcomes if o.status == "survived" and o.reason is None]
+
+    @property
+    def failed(self) -> bool:
+        """Exit code 1 (docs/exit-codes.md): a survivor without a known reason, a mutant marked equivalent
+        that was killed anyway (the marker is wrong), or unmutated backends that themselves disagree,
+        return an invalid solution or crash on an instance."""
+        return bool(self.unexplained or self.failures or any(o.wrong_marker for o in self.outcomes))
 
     def table(self, key: Callable[[Outcome], str]) -> list[dict]:
         """Score rows grouped by ``key`` (file, operator), plus a total row."""
@@ -171,6 +187,7 @@ class Report:
             "wall_seconds": round(self.wall, 2),
             "runs": self.runs,
             "reused_runs": self.reused,
+            "reference_failures": dict(self.failures),
         }
 
 
@@ -207,9 +224,13 @@ def make_mutants(family: str, backend: str, instances: Sequence[Instance], folde
     """Every mutant of the encodings that ``backend`` (all its variants, or the one named) uses for ``family``."""
     name, variant = registry.split_spec(backend)
     variants = [registry.split_spec(v)[1] for v in registry.expand([backend], family)] if not variant else [variant]
-    if name == "clingo":
+    how = registry.role(name, "MUTANTS")
+    if how == "rules":
         return _asp_mutants(family, variants, folder)
-    return _hook_mutants(family, name, variants, instances)
+    if how == "hooks":
+        return _hook_mutants(family, name, variants, instances)
+    mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
+    raise UsageError(f"backend {name} declares no mutants (MUTANTS); mutants are made of {', '.join(mutable)}")
 
 
 def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Mutant]:
@@ -232,15 +253,21 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
         path = engine.encoding_path(name)
         with open(path, encoding="utf-8") as handle:
             source = handle.read()
+        sidecar = os.path.splitext(path)[0] + ".mutants.toml"  # the markers: mutants known equivalent
+        markers = ""
+        if os.path.exists(sidecar):
+            with open(sidecar, encoding="utf-8") as handle:
+                markers = handle.read()
         stem = os.path.splitext(name)[0]
         os.makedirs(os.path.join(folder, stem), exist_ok=True)
-        for number, lp in enumerate(lp_mutants.mutants(source), start=1):
-            target = os.path.abspath(os.path.join(folder, stem, f"{number:03d}-{lp.operator}.lp"))
+        for lp in lp_mutants.mutants(source, markers, file=os.path.basename(sidecar)):
+            ident = f"{lp.line}:{lp.operator}" + (f"#{lp.index}" if lp.index else "")
+            target = os.path.abspath(os.path.join(folder, stem, f"{ident.replace(':', '-').replace('#', '-')}.lp"))
             with open(target, "w", encoding="utf-8") as handle:
                 handle.write(lp.text)
             out.append(
                 Mutant(
-                    id=f"{stem}#{number}",
+                    id=f"{name}:{ident}",
                     base=f"clingo:{variant}",
                     change=f"lp:{name}={target}",
                     file=os.path.relpath(path, _package_root()),
@@ -251,6 +278,7 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
                     symmetry_breaking=symmetry_breaking,
                     purpose=lp.comment,
                     equivalent=lp.equivalent,
+                    implied=lp.implied,
                     siblings=tuple(f"clingo:{v}" for v in loaders[name][1:]),
                 )
             )
@@ -277,16 +305,14 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
                 if symmetry_breaking and owner[key][1:] == (variant, False):
                     reached[key].append(f"{variant}{SB}")
     out: list[Mutant] = []
-    counters: dict[str, int] = {}
     for key, (site, variant, symmetry_breaking) in owner.items():
         siblings = tuple(f"{name}:{v}" for v in reached[key][1:])
         for operator in hooks.OPERATORS[site.kind]:
-            change = hooks.Mutation(operator, site.file, site.line, site.name)
-            stem = os.path.splitext(os.path.basename(site.file))[0]
-            counters[site.file] = counters.get(site.file, 0) + 1
+            change = site.mutation(operator)
             out.append(
                 Mutant(
-                    id=f"{name}/{stem}#{counters[site.file]}",
+                    # named by the hook alone (one line may hold hooks of several names: clue kinds)
+                    id=f"{site.file.removeprefix('backends/')}:{site.line}:{operator}[{site.name}]",
                     base=f"{name}:{variant}",
                     change=change.spec,
                     file=site.file,
@@ -296,6 +322,7 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
                     mutated=f"[{site.name}] {HOOK_CHANGES[operator]}",
                     symmetry_breaking=symmetry_breaking,
                     purpose=site.name,
+                    implied=site.name if site.name.lower().startswith("implied") else "",
                     siblings=siblings,
                 )
             )
@@ -326,42 +353,23 @@ class _Reference:
     orbits: int | None = None
 
 
-class _Runner:
-    """Runs job lists on the chosen executor, logging each run and reusing logged ones."""
+@dataclass
+class _Pass:
+    """What every batch of a mutation run shares: how to run, and what was found so far."""
 
-    def __init__(
-        self,
-        jsonl: str | None,
-        resume: bool,
-        parallel: int,
-        executor: str,
-        scheduler: str | None,
-        on_record: Callable[[RunRecord, bool], None] | None,
-    ) -> None:
-        self.done = read_log(jsonl) if (jsonl and resume) else {}
-        self.log = Log(jsonl)
-        self.parallel, self.executor, self.scheduler = parallel, executor, scheduler
-        self.on_record = on_record
-        self.runs = self.reused = 0
-
-    def __call__(self, jobs: Sequence[Job], levels: Mapping[str, Any]) -> list[RunRecord]:
-        if not jobs:
-            return []
-        self.runs += len(jobs)
-        self.reused += sum(1 for job in jobs if job.key in self.done)
-        return execute(
-            jobs,
-            levels,
-            executor=self.executor,
-            parallel=self.parallel,
-            scheduler=self.scheduler,
-            log=self.log,
-            done=self.done,
-            on_record=self.on_record,
-        )
-
-    def close(self) -> None:
-        self.log.close()
+    family: Family
+    references: list[str]  # the unmutated backends each instance is cross-checked on first
+    with_symmetry: bool  # the references also run with symmetry breaking
+    runner: Runs
+    timeout: float
+    batch: int
+    seed: int
+    kills: dict[str, list[str]] = field(default_factory=dict)  # instance -> mutant ids it killed
+    excluded: dict[str, str] = field(default_factory=dict)  # instance -> why no mutant ran on it
+    agreed: dict[str, _Reference] = field(default_factory=dict)  # instance -> the references' agreement
+    #: instance -> the finding, where the unmutated backends themselves disagree, return an invalid
+    #: solution or crash: a finding about the shipped encodings (exit code 1)
+    failures: dict[str, str] = field(default_factory=dict)
 
 
 def run_mutate(
@@ -383,15 +391,15 @@ def run_mutate(
     seed: int = 0,
     only: Sequence[str] = (),
     ids: Sequence[str] = (),
-    references: Sequence[str] = REFERENCES,
+    references: Sequence[str] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> Report:
     """Make the mutants, run them on ``instances`` (then survivors on ``generate()``'s), judge, report.
 
     ``only``: keep the mutants of encoding files whose name holds one of these strings.
-    ``ids``: keep only the mutants with these ids (``sigils#25``, ``pysat/hexiom#3``).
+    ``ids``: keep only the mutants with these ids (``Mutant.id``, e.g. ``sigils.lp:59:delete-literal#2``).
     ``references``: the unmutated backends (default variant unless named) each mutant is judged against,
-    beside its own variant unmutated; a plugin's backend may be one.
+    beside its own variant unmutated (default: the portfolio, each paradigm's backend); a plugin's may be one.
     """
     began = time.monotonic()
     mutants = make_mutants(family.name, backend, instances, folder)
@@ -401,86 +409,49 @@ def run_mutate(
         unknown = sorted(set(ids) - {m.id for m in mutants})
         if unknown:
             raise UnknownMutant(
-                f"no mutant {', '.join(unknown)} (ids look like {mutants[0].id if mutants else 'sigils#1'})"
+                f"no mutant {', '.join(shorten(i) for i in unknown[:5])} "
+                f"(ids look like {mutants[0].id if mutants else 'sigils.lp:59:delete-literal#2'})"
             )
         mutants = [m for m in mutants if m.id in ids]
     outcomes = {m.id: Outcome(m) for m in mutants}
-    runner = _Runner(jsonl, resume, parallel, executor, scheduler, on_record)
-    references = _reference_specs(family.name, mutants, references)
-    with_symmetry = any(m.symmetry_breaking for m in mutants)
-    kills: dict[str, list[str]] = {}
-    excluded: dict[str, str] = {}
-    agreed: dict[str, _Reference] = {}
+    runner = Runs(jsonl, resume=resume, executor=executor, parallel=parallel, scheduler=scheduler, on_record=on_record)
+    state = _Pass(
+        family,
+        _reference_specs(family.name, mutants, registry.portfolio() if references is None else references),
+        any(m.symmetry_breaking for m in mutants),
+        runner,
+        timeout,
+        batch,
+        seed,
+    )
+    generated: list[Instance] = []
     try:
-        used = _kill(
-            family,
-            instances,
-            mutants,
-            outcomes,
-            references,
-            with_symmetry,
-            runner,
-            timeout,
-            batch,
-            seed,
-            kills,
-            excluded,
-            agreed,
-            deadline=None,
-        )
-        _under_siblings(
-            family,
-            instances,
-            outcomes,
-            references,
-            with_symmetry,
-            runner,
-            timeout,
-            batch,
-            seed,
-            kills,
-            excluded,
-            agreed,
-        )
-        generated: list[Instance] = []
+        used = _kill(state, instances, mutants, outcomes, deadline=None)
+        _under_siblings(state, instances, outcomes)
         if generate is not None and any(o.status == "survived" for o in outcomes.values()):
             generated = list(generate())
             survivors = [o.mutant for o in outcomes.values() if o.status == "survived"]
-            _kill(
-                family,
-                generated,
-                survivors,
-                outcomes,
-                references,
-                with_symmetry,
-                runner,
-                timeout,
-                batch,
-                seed,
-                kills,
-                excluded,
-                agreed,
-                deadline=time.monotonic() + retry_budget,
-            )
+            _kill(state, generated, survivors, outcomes, deadline=time.monotonic() + retry_budget)
     finally:
         runner.close()
     for outcome in outcomes.values():
         explain(outcome)
-    chosen = killing_suite(kills)
+    chosen = killing_suite(state.kills)
     if suite:
-        _write_suite(suite, chosen, agreed)
+        _write_suite(suite, chosen, state.agreed)
     return Report(
         family.name,
         backend,
         tuple(outcomes[m.id] for m in mutants),
         tuple(used),
-        excluded,
+        state.excluded,
         tuple(i.path for i in generated),
-        {k: tuple(v) for k, v in kills.items()},
+        {k: tuple(v) for k, v in state.kills.items()},
         tuple(chosen),
         time.monotonic() - began,
         runner.runs,
         runner.reused,
+        state.failures,
     )
 
 
@@ -498,19 +469,10 @@ def _reference_specs(family: str, mutants: Sequence[Mutant], references: Sequenc
 
 
 def _kill(
-    family: Family,
+    state: _Pass,
     instances: Sequence[Instance],
     mutants: Sequence[Mutant],
     outcomes: dict[str, Outcome],
-    references: Sequence[str],
-    with_symmetry: bool,
-    runner: _Runner,
-    timeout: float,
-    batch: int,
-    seed: int,
-    kills: dict[str, list[str]],
-    excluded: dict[str, str],
-    agreed: dict[str, _Reference],
     deadline: float | None,
 ) -> list[str]:
     """Run the mutants still alive on the instances, batch by batch, until all are killed or time is up.
@@ -519,15 +481,15 @@ def _kill(
     validator or count kill found there replaces it (it needs no clock, and
     it names the instance the killing suite should hold).
     """
+    family, timeout, kills = state.family, state.timeout, state.kills
     alive = [m for m in mutants if _still_open(outcomes[m.id])]
     used: list[str] = []
-    for start in range(0, len(instances), max(1, batch)):
+    for start in range(0, len(instances), max(1, state.batch)):
         if not alive or (deadline is not None and time.monotonic() >= deadline):
             break
-        chunk = instances[start : start + batch]
-        levels = {i.path: i.level for i in chunk}
-        refs = _references(family, chunk, references, with_symmetry, runner, levels, timeout, seed, excluded)
-        agreed.update(refs)
+        chunk = instances[start : start + state.batch]
+        refs = _references(state, chunk)
+        state.agreed.update(refs)
         ready = [i for i in chunk if i.path in refs]
         used.extend(i.path for i in ready)
         jobs, owners = [], []
@@ -537,12 +499,12 @@ def _kill(
                 bound = ref.orbits if mutant.symmetry_breaking else ref.count
                 if bound is None:
                     continue
-                options = Options(enumerate=True, symmetry_breaking=mutant.symmetry_breaking, seed=seed)
+                options = Options(enumerate=True, symmetry_breaking=mutant.symmetry_breaking, seed=state.seed)
                 jobs.append(
                     Job(instance.path, family.name, mutant.spec, Limits(time=timeout, solutions=bound + 1), options)
                 )
                 owners.append((mutant, instance))
-        for record, (mutant, instance) in zip(runner(jobs, levels), owners):
+        for record, (mutant, instance) in zip(state.runner(jobs, {i.path: i.level for i in chunk}), owners):
             outcome = outcomes[mutant.id]
             if not _still_open(outcome):
                 continue  # killed earlier in this batch (a timeout kill may still become a stronger one)
@@ -567,20 +529,7 @@ def _still_open(outcome: Outcome) -> bool:
     return outcome.status == "survived" or (outcome.status, outcome.how) == ("killed", "timeout")
 
 
-def _under_siblings(
-    family: Family,
-    instances: Sequence[Instance],
-    outcomes: dict[str, Outcome],
-    references: Sequence[str],
-    with_symmetry: bool,
-    runner: _Runner,
-    timeout: float,
-    batch: int,
-    seed: int,
-    kills: dict[str, list[str]],
-    excluded: dict[str, str],
-    agreed: dict[str, _Reference],
-) -> None:
+def _under_siblings(state: _Pass, instances: Sequence[Instance], outcomes: dict[str, Outcome]) -> None:
     """Survivors of a file or site other variants share, re-tried under each of them.
 
     ``hexiom.lp`` is loaded by every clingo variant: a rule the ``count``
@@ -609,25 +558,15 @@ def _under_siblings(
     }
     if not twins:
         return
-    with_symmetry = with_symmetry or any(twin.symmetry_breaking for _, twin in twins.values())
     twin_outcomes = {key: Outcome(twin) for key, (_, twin) in twins.items()}
-    twin_kills: dict[str, list[str]] = {}
-    _kill(
-        family,
-        instances,
-        [twin for _, twin in twins.values()],
-        twin_outcomes,
-        list(references) + sorted({twin.base for _, twin in twins.values()}),
-        with_symmetry,
-        runner,
-        timeout,
-        batch,
-        seed,
-        twin_kills,
-        excluded,
-        agreed,
-        deadline=None,
+    twin_state = dataclasses.replace(
+        state,
+        references=list(state.references) + sorted({twin.base for _, twin in twins.values()}),
+        with_symmetry=state.with_symmetry or any(twin.symmetry_breaking for _, twin in twins.values()),
+        kills={},
     )
+    _kill(twin_state, instances, [twin for _, twin in twins.values()], twin_outcomes, deadline=None)
+    kills = state.kills
     for key, twin_outcome in twin_outcomes.items():
         original = twins[key][0]
         if twin_outcome.status != "killed":
@@ -639,48 +578,31 @@ def _under_siblings(
             original.status, original.how, original.instance = "killed", twin_outcome.how, twin_outcome.instance
             twin = twins[key][1]
             original.finding = f"under {twin.base}{SB if twin.symmetry_breaking else ''}: {twin_outcome.finding}"
-    for path, killed in twin_kills.items():
+    for path, killed in twin_state.kills.items():
         for key in killed:
             original, how = twins[key][0], twin_outcomes[key].how
             if how != "timeout" or original.how == "timeout":  # a clock-bound kill only where nothing stronger is
                 kills.setdefault(path, []).append(original.mutant.id)
 
 
-def _references(
-    family: Family,
-    chunk: Sequence[Instance],
-    references: Sequence[str],
-    with_symmetry: bool,
-    runner: _Runner,
-    levels: Mapping[str, Any],
-    timeout: float,
-    seed: int,
-    excluded: dict[str, str],
-) -> dict[str, _Reference]:
-    """Run the unmutated backends; keep instances where they completed and agreed."""
-    modes = (False, True) if with_symmetry else (False,)
-    jobs = [
-        Job(i.path, family.name, spec, Limits(time=timeout), Options(enumerate=True, symmetry_breaking=sb, seed=seed))
-        for i in chunk
-        for sb in modes
-        for spec in references
-        if not sb or registry.breaks_symmetries(spec, family.name)
-    ]
-    by_path: dict[str, list[RunRecord]] = {}
-    for record in runner(jobs, levels):
-        by_path.setdefault(record.path, []).append(record)
+def _references(state: _Pass, chunk: Sequence[Instance]) -> dict[str, _Reference]:
+    """Cross-check the unmutated backends on the chunk; keep the instances where they completed and agreed."""
+    plan = Plan(timeout=state.timeout, symmetry_breaking=state.with_symmetry, seed=state.seed)
+    checked = cross_check(chunk, lambda _: state.references, state.runner, plan)
     out: dict[str, _Reference] = {}
-    for instance in chunk:
-        records = by_path.get(instance.path, [])
-        verdict = judge(family, instance.level, instance.path, records, expected_for(instance.path))
+    for instance, verdict in zip(chunk, checked.verdicts):
+        records = list(verdict.records)
+        if verdict.failed:
+            findings = [f.message for f in verdict.findings if f.kind != "note"]
+            state.failures[instance.path] = f"{verdict.status}: {'; '.join(findings)}"
         if verdict.status != "agree" or verdict.count is None:
-            excluded[instance.path] = (
+            state.excluded[instance.path] = (
                 f"the unmutated backends did not agree and complete ({verdict.status}, {verdict.count_text})"
             )
             continue
-        excluded.pop(instance.path, None)  # left out in an earlier pass (a reference was slow then), used now
+        state.excluded.pop(instance.path, None)  # left out in an earlier pass (a reference was slow then), used now
         orbits = verdict.orbits
-        if with_symmetry and orbits is None:
+        if state.with_symmetry and orbits is None:
             counts = {r.count for r in records if r.symmetry_breaking and r.complete}
             orbits = counts.pop() if len(counts) == 1 else None
         out[instance.path] = _Reference(records, verdict.count, orbits)
@@ -763,7 +685,7 @@ def equivalence_reason(mutant: Mutant) -> str | None:
     group stated as implied (any weakening of it is harmless)."""
     if mutant.equivalent:
         return f"marked equivalent: {mutant.equivalent}"
-    if "implied" in mutant.purpose.lower():
+    if mutant.implied:
         return IMPLIED
     return None
 

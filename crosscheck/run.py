@@ -1,23 +1,28 @@
-"""Plan a cross-check (every instance x backend variant, each run in its own process) and judge it.
+"""A cross-check from start to end: plan, execute, judge, then shrink and record what was found.
 
-The runs execute in ``executors.py`` (here or on Dask); records go to a
-JSONL journal as each run finishes (``jsonl.Log``), so a cross-check that is
-killed keeps every finished result and a resumed one skips them.
+``cross_check`` is the one place this sequence is written: the library
+(``trisolve.cross_check``), campaigns (``generate/campaign.py``) and
+mutation testing (``crosscheck/mutate.py``, for its unmutated references)
+all call it.  Runs execute through ``Runs`` (``executors.py``: here or on
+Dask); each finished record goes to a JSONL journal at once (``jsonl.Log``),
+so a cross-check that is killed keeps every finished result and a resumed
+one skips them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from trisolve.backends.base import Limits, Options
-from trisolve.backends.runner import Job, RunRecord
+from trisolve.backends.runner import Job, RunRecord, interrupted
 from trisolve.models.family import Family
 
-from .compare import Verdict, expected_for, judge
-from .executors import execute, reuse_finished  # noqa: F401  (their former home: executors.py now)
-from .jsonl import Log, read_log  # noqa: F401  (their former home: jsonl.py now)
+from .compare import Verdict, expected_for, judge, record_expected
+from .executors import execute
+from .jsonl import Log, read_log
 
 
 @dataclass(frozen=True)
@@ -27,16 +32,20 @@ class Instance:
     level: Any
 
 
-def plan_jobs(
-    instances: Sequence[Instance],
-    backends_for: Callable[[str], list[str]],
-    *,
-    timeout: float | None,
-    limit: int | None,
-    symmetry_breaking: bool = False,
-    seed: int = 0,
-) -> list[Job]:
-    """All jobs of a campaign, interleaving backends so machine drift hits all alike.
+@dataclass(frozen=True)
+class Plan:
+    """How every run of a cross-check runs: each enumerates within ``timeout`` seconds (and ``limit``
+    solutions) from ``seed``; with ``symmetry_breaking`` each backend that can also runs with lex-leader
+    constraints."""
+
+    timeout: float | None = None
+    limit: int | None = None
+    symmetry_breaking: bool = False
+    seed: int = 0
+
+
+def plan_jobs(instances: Sequence[Instance], backends_for: Callable[[str], Sequence[str]], plan: Plan) -> list[Job]:
+    """All jobs of a cross-check, interleaving backends so machine drift hits all alike.
 
     With symmetry breaking, each backend runs twice per instance: plain (the
     reference whose orbits are counted) and with lex-leader constraints
@@ -45,14 +54,14 @@ def plan_jobs(
     from trisolve.backends.registry import breaks_symmetries
 
     jobs = []
-    limits = Limits(time=timeout, solutions=limit)
-    modes = [False, True] if symmetry_breaking else [False]
+    limits = Limits(time=plan.timeout, solutions=plan.limit)
+    modes = [False, True] if plan.symmetry_breaking else [False]
     for instance in instances:
         for sb in modes:
             for backend in backends_for(instance.family.name):
                 if sb and not breaks_symmetries(backend, instance.family.name):
                     continue  # e.g. dp on sigils: its plain count still takes part
-                options = Options(enumerate=True, symmetry_breaking=sb, seed=seed)
+                options = Options(enumerate=True, symmetry_breaking=sb, seed=plan.seed)
                 jobs.append(Job(instance.path, instance.family.name, backend, limits, options))
     return jobs
 
@@ -66,3 +75,123 @@ def judge_all(instances: Sequence[Instance], records: Iterable[RunRecord], use_e
         expected = expected_for(instance.path) if use_expected else None
         verdicts.append(judge(instance.family, instance.level, instance.path, by_path.get(instance.path, []), expected))
     return verdicts
+
+
+class Runs:
+    """Where the runs of one or more cross-checks go: an executor, a journal, and earlier records to reuse.
+
+    ``executor`` is ``local`` (``parallel`` runs at a time) or ``dask``
+    (``parallel`` workers of a local cluster, or the one at ``scheduler``).
+    Every finished run is appended to the JSONL journal ``log`` (when given)
+    and reported to ``on_record(record, reused)``; with ``resume`` the records
+    already in ``log`` are reused, not rerun.  ``runs`` and ``reused`` count
+    the jobs asked for so far.  Close it (or use it as a context manager).
+    """
+
+    def __init__(
+        self,
+        log: str | None = None,
+        *,
+        resume: bool = False,
+        executor: str = "local",
+        parallel: int = 1,
+        scheduler: str | None = None,
+        on_record: Callable[[RunRecord, bool], None] | None = None,
+    ) -> None:
+        self.done = read_log(log) if (log and resume) else {}
+        self.log = Log(log)
+        self.executor, self.parallel, self.scheduler = executor, parallel, scheduler
+        self.on_record = on_record
+        self.runs = self.reused = 0
+
+    def __call__(self, jobs: Sequence[Job], levels: Mapping[str, Any]) -> list[RunRecord]:
+        """Run (or reuse) the jobs; their records, in job order."""
+        if not jobs:
+            return []
+        self.runs += len(jobs)
+        self.reused += sum(1 for job in jobs if job.key in self.done)
+        return execute(
+            jobs,
+            levels,
+            executor=self.executor,
+            parallel=self.parallel,
+            scheduler=self.scheduler,
+            log=self.log,
+            done=self.done,
+            on_record=self.on_record,
+        )
+
+    def close(self) -> None:
+        self.log.close()
+
+    def __enter__(self) -> Runs:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+@dataclass(frozen=True)
+class CrossCheck:
+    """What a cross-check found: one verdict per instance, and what was done about the failures."""
+
+    verdicts: tuple[Verdict, ...]
+    runs: int
+    reused: int
+    wall: float
+    #: the shrunk instances (``crosscheck.minimize.write_minimised``), one dict per failed instance
+    minimised: tuple[Mapping[str, Any], ...] = ()
+    #: Ctrl-C (or SIGTERM) cut it short: the verdicts judge the runs that finished
+    interrupted: bool = False
+
+    @property
+    def failed(self) -> bool:
+        """Any disagreement, invalid solution or crashed run: the rule for exit code 1 (docs/exit-codes.md)."""
+        return any(v.failed for v in self.verdicts)
+
+
+def cross_check(
+    instances: Sequence[Instance],
+    backends_for: Callable[[str], Sequence[str]],
+    runs: Runs,
+    plan: Plan,
+    *,
+    expected: bool = True,
+    minimise_to: str | None = None,
+    minimise_budget: float = 300.0,
+    record_expected_in: str | None = None,
+    on_planned: Callable[[int], None] | None = None,
+) -> CrossCheck:
+    """Run every backend ``backends_for(family)`` names on every instance through ``runs`` as ``plan`` says,
+    and judge.
+
+    ``expected`` checks counts against ``expected.json`` beside the
+    instance files.  Then, unless Ctrl-C cut it short: each instance with a
+    disagreement or an invalid solution is shrunk into the folder
+    ``minimise_to`` (with the command that reproduces it), and the
+    established counts are merged into the file ``record_expected_in``.
+    ``on_planned`` hears how many runs there are before the first starts.
+    """
+    started = time.monotonic()
+    before = (runs.runs, runs.reused)
+    jobs = plan_jobs(instances, backends_for, plan)
+    if on_planned is not None:
+        on_planned(len(jobs))
+    records = runs(jobs, {i.path: i.level for i in instances})
+    verdicts = judge_all(instances, records, use_expected=expected)
+    stopped = interrupted()
+    minimised: list[Mapping[str, Any]] = []
+    if minimise_to is not None and not stopped:
+        from .minimize import write_minimised
+
+        minimised = write_minimised(verdicts, instances, minimise_to, plan, budget=minimise_budget)
+    if record_expected_in is not None and not stopped:
+        record_expected(record_expected_in, verdicts)
+    return CrossCheck(
+        tuple(verdicts),
+        runs=runs.runs - before[0],
+        reused=runs.reused - before[1],
+        wall=time.monotonic() - started,
+        minimised=tuple(minimised),
+        interrupted=stopped,
+    )

@@ -2,30 +2,27 @@
 
 The instances go to ``<jsonl stem>-instances/`` beside the log, one seed per
 instance index (``instance_seed(seed, i)``), so a rerun regenerates exactly
-the same files.  The runs are the cross-checker's own jobs (``plan_jobs``);
-each finished run is appended to the JSONL log at once, and a rerun reuses
-every record already there: after a crash or a kill nothing finished is
-lost and nothing is run twice.
+the same files.  Then they are cross-checked as ``trisolve crosscheck`` does
+it (``crosscheck.run.cross_check``): each finished run is appended to the
+JSONL log at once, and a rerun reuses every record already there, so after a
+crash or a kill nothing finished is lost and nothing is run twice.
 
-Runs execute through ``crosscheck/executors.py``: locally, N at a time, or
-on a Dask distributed cluster, where each job runs through ``run_job`` inside
-a worker: the job's own time limit and the runner's hard kill hold there too.
+Runs execute locally, N at a time, or on a Dask distributed cluster, where
+each job runs through ``run_job`` inside a worker: the job's own time limit
+and the runner's hard kill hold there too.
 """
 
 from __future__ import annotations
 
 import os
-import shlex
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trisolve.backends.runner import INTERRUPT
-from trisolve.crosscheck.executors import execute
-from trisolve.crosscheck.jsonl import Log, read_log
-from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
+from trisolve.crosscheck.run import Instance, Plan, Runs, cross_check
 from trisolve.models import FAMILIES
+from trisolve.models.errors import UsageError
 
 from .common import generator, instance_seed, suffix, write_generated
 
@@ -46,6 +43,8 @@ class Summary:
     generate_seconds: float
     minimised: tuple[Mapping[str, Any], ...] = ()
     unique: int = 0
+    #: a verdict with a disagreement, an invalid solution or a crashed run (exit code 1, docs/exit-codes.md)
+    failed: bool = False
 
     @property
     def throughput(self) -> float | None:
@@ -74,6 +73,7 @@ class Summary:
             "generate_seconds": round(self.generate_seconds, 2),
             "instances_per_minute": None if self.throughput is None else round(self.throughput, 2),
             "minimised": [dict(m) for m in self.minimised],
+            "failed": self.failed,
         }
 
 
@@ -82,7 +82,7 @@ def instance_folder(jsonl: str) -> str:
     return os.path.join(os.path.dirname(jsonl), f"{stem}-instances")
 
 
-class CampaignMismatch(ValueError):
+class CampaignMismatch(UsageError):
     """The instance folder was made by a campaign with another family, seed or size."""
 
 
@@ -150,9 +150,6 @@ def _sidecar_unique(path: str) -> bool:
         return bool(json.load(handle).get("unique"))
 
 
-# ------------------------------------------------------------------ executors
-
-
 # ------------------------------------------------------------------ campaign
 
 
@@ -172,7 +169,9 @@ def run_campaign(
     minimise_budget: float = 300.0,
     progress: Any = None,
 ) -> tuple[Summary, list]:
-    """Generate ``count`` instances and cross-check them; returns (summary, verdicts).
+    """Generate ``count`` instances and cross-check them (``crosscheck.run.cross_check``); returns (summary,
+    verdicts).  Every run goes to ``jsonl`` and a rerun reuses it; disagreements and invalid solutions are
+    shrunk into ``minimise_folder``.
 
     ``progress`` (optional) gets ``generated(done, count)`` calls while instances are made,
     then ``start(total runs)`` and ``advance(record)`` once per finished run.
@@ -187,106 +186,36 @@ def run_campaign(
     instances, fresh, unique = prepare_instances(family, count, seed, folder, params, on_instance)
     generate_seconds = time.monotonic() - began
 
-    jobs = plan_jobs(instances, lambda _: names, timeout=timeout, limit=None, seed=seed)
-    done = read_log(jsonl)  # skips a torn last line; Log cuts it before appending
-    reused = sum(1 for job in jobs if job.key in done)
-    if progress is not None:
-        progress.start(len(jobs))
     on_record = (lambda record, was_reused: progress.advance(record)) if progress is not None else None
-    log = Log(jsonl)
-    levels = {i.path: i.level for i in instances}
-    try:
-        records = execute(
-            jobs,
-            levels,
-            executor=executor,
-            parallel=parallel,
-            scheduler=scheduler,
-            log=log,
-            done=done,
-            on_record=on_record,
+    with Runs(
+        jsonl, resume=True, executor=executor, parallel=parallel, scheduler=scheduler, on_record=on_record
+    ) as runs:
+        checked = cross_check(
+            instances,
+            lambda _: names,
+            runs,
+            Plan(timeout=timeout, seed=seed),
+            expected=False,
+            minimise_to=minimise_folder,
+            minimise_budget=minimise_budget,
+            on_planned=progress.start if progress is not None else None,
         )
-    finally:
-        log.close()
-    verdicts = judge_all(instances, records, use_expected=False)
-    wall = time.monotonic() - began
-
-    minimised = []
-    if minimise_folder is not None and not INTERRUPT.is_set():  # after Ctrl-C: report, do not shrink
-        minimised = minimise_failures(verdicts, instances, timeout, minimise_folder, minimise_budget)
     statuses: dict[str, int] = {}
-    for verdict in verdicts:
+    for verdict in checked.verdicts:
         statuses[verdict.status] = statuses.get(verdict.status, 0) + 1
     summary = Summary(
         instances=len(instances),
-        runs=len(jobs),
-        reused=reused,
+        runs=checked.runs,
+        reused=checked.reused,
         generated=fresh,
         statuses=statuses,
         disagreements=statuses.get("DISAGREE", 0),
         invalid=statuses.get("INVALID", 0),
         errors=statuses.get("ERROR", 0),
-        wall=wall,
+        wall=time.monotonic() - began,
         generate_seconds=generate_seconds,
-        minimised=tuple(minimised),
+        minimised=checked.minimised,
         unique=unique,
+        failed=checked.failed,
     )
-    return summary, verdicts
-
-
-def minimise_failures(
-    verdicts, instances: Sequence[Instance], timeout: float, folder: str, budget: float
-) -> list[dict]:
-    """Shrink each instance with a disagreement or an invalid solution (the cross-checker's minimiser)
-    and write it beside a ``.repro.md`` with its findings and the command that reproduces them."""
-    from trisolve.backends import registry
-    from trisolve.crosscheck.minimize import minimise
-
-    out = []
-    by_path = {i.path: i for i in instances}
-    for verdict in verdicts:
-        if verdict.status not in ("DISAGREE", "INVALID"):  # a crash is reported, not chased
-            continue
-        instance = by_path[verdict.path]
-        involved: list[str] = []
-        for finding in verdict.findings:
-            involved.extend(b for b in finding.backends if b not in involved)
-        if len(involved) < 2:  # an invalid solution needs only its backend: add one for reference
-            involved.extend([r.backend for r in verdict.records if r.backend not in involved][:1])
-        result = minimise(instance.family, instance.level, involved, timeout=timeout, budget_seconds=budget)
-        level_text = result.text if result is not None else instance.family.format_level(instance.level)
-        os.makedirs(folder, exist_ok=True)
-        stem = os.path.splitext(os.path.basename(verdict.path))[0]
-        target = os.path.join(folder, f"{stem}-min{instance.family.suffix}")
-        with open(target, "w", encoding="utf-8") as handle:
-            handle.write(level_text)
-        parts = [
-            "trisolve",
-            "crosscheck",
-            target,
-            "--backends",
-            ",".join(involved),
-            "--no-expected",
-            "--family",
-            instance.family.name,
-            "--timeout",
-            f"{timeout:g}",
-        ]
-        for plugin in registry.plugin_files():
-            parts.extend(["--plugin", plugin])
-        command = " ".join(shlex.quote(p) for p in parts)
-        with open(os.path.splitext(target)[0] + ".repro.md", "w", encoding="utf-8") as handle:
-            handle.write(f"# {stem}: {verdict.status}\n\n")
-            for finding in verdict.findings:
-                handle.write(f"- {finding.kind}: {finding.message}\n")
-            handle.write(f"\nReproduce with:\n\n    {command}\n")
-        out.append(
-            {
-                "instance": verdict.path,
-                "status": verdict.status,
-                "file": target,
-                "steps": result.steps if result is not None else 0,
-                "command": command,
-            }
-        )
-    return out
+    return summary, list(checked.verdicts)

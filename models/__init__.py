@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 
 from . import hexiom, logic, pictures, sigils
-from .errors import LevelSyntaxError, TrisolveError, read_instance_text, whole_number
+from .errors import LevelSyntaxError, TrisolveError, UsageError, read_instance_text, whole_number
 from .family import Family, Parameter
 
 
@@ -23,6 +23,7 @@ def _first_line(text: str) -> str:
 HEXIOM = Family(
     name="hexiom",
     parse=hexiom.parse,
+    parse_text=lambda text, file: hexiom.parse_text(text, file=file),
     validate=hexiom.validate,
     render=hexiom.render,
     canonical=hexiom.canonical,
@@ -36,7 +37,7 @@ HEXIOM = Family(
     format_level=hexiom.format_level,
     shrink=hexiom.shrink_candidates,
     picture=pictures.hexiom_svg,
-    # shortest tail over seeds and shuffles on all 41 levels (README, "Defaults, by their tails")
+    # fallback only (backends/portfolio.json decides): the shortest first-solution tail over seeds on all 41 levels
     default_backend="clingo",
     generator="trisolve.generate.hexiom:generate",
     generator_parameters=(
@@ -48,6 +49,7 @@ HEXIOM = Family(
 LOGIC = Family(
     name="logic",
     parse=logic.parse,
+    parse_text=lambda text, file: logic.parse_text(text, file=file),
     validate=logic.validate,
     render=logic.render,
     canonical=logic.canonical,
@@ -70,6 +72,7 @@ LOGIC = Family(
 SIGILS = Family(
     name="sigils",
     parse=sigils.parse,
+    parse_text=lambda text, file: sigils.parse_text(text, file=file),
     validate=sigils.validate,
     render=sigils.render,
     canonical=sigils.canonical,
@@ -94,11 +97,22 @@ SIGILS = Family(
 )
 
 FAMILIES: dict[str, Family] = {family.name: family for family in (HEXIOM, LOGIC, SIGILS)}
+#: the families that ship with trisolve (``FAMILIES`` also holds those added at run time)
+SHIPPED: tuple[str, ...] = tuple(FAMILIES)
 
 
 def register(family: Family) -> None:
-    """Add a family at run time (a plugin, a test); its translators go to ``registry.register_translator``."""
+    """Add a family at run time (a plugin, a test); its translators go to ``registry.register_translator``.
+    A shipped family is not replaced."""
+    if family.name in SHIPPED and FAMILIES.get(family.name) is not family:
+        raise UsageError(f"family {family.name!r} ships with trisolve; a plugin cannot replace it")
     FAMILIES[family.name] = family
+
+
+def unregister(name: str) -> None:
+    """Forget a family added at run time."""
+    if name not in SHIPPED:
+        FAMILIES.pop(name, None)
 
 
 def detect_family(path: str) -> Family:
@@ -125,7 +139,9 @@ __all__ = [
     "Parameter",
     "LevelSyntaxError",
     "TrisolveError",
+    "UsageError",
     "detect_family",
     "hexiom",
     "register",
+    "unregister",
 ]

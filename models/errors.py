@@ -1,4 +1,12 @@
-"""One exception root for everything a user can get wrong in an instance file."""
+"""The one exception root of trisolve, and reading instance files without trusting them.
+
+Every exception class the package defines derives from ``TrisolveError``
+(``tests/test_errors.py`` walks the package to hold this).  Its
+``exit_code`` is what the command line exits with when one reaches it
+(docs/exit-codes.md): ``UsageError`` and its kind (bad input or usage) exit
+2 with one line, any other ``TrisolveError`` 1 with one line, never a
+traceback.
+"""
 
 from __future__ import annotations
 
@@ -9,14 +17,29 @@ import stat
 
 
 class TrisolveError(Exception):
-    """Root of trisolve's own errors: the CLI turns these into exit code 2."""
+    """Root of every exception trisolve defines.
+
+    Raised as such, it is a failure of trisolve or of a backend (a solver
+    that printed nonsense, say): the command line says so in one line and
+    exits 1.  Its subclasses say otherwise where they mean otherwise.
+    """
+
+    #: the command line's exit code when this error ends a command
+    exit_code: int = 1
+
+
+class UsageError(TrisolveError, ValueError):
+    """Bad input or a request that cannot be run as asked (unknown backend, conflicting options,
+    a number out of range, an unreadable file): exit code 2, one line naming what is wrong."""
+
+    exit_code = 2
 
 
 #: Longest error message, in characters (names in messages are cut to 60 by ``shorten``).
 MAX_MESSAGE = 1000
 
 
-class LevelSyntaxError(TrisolveError):
+class LevelSyntaxError(UsageError):
     """An instance file that cannot be read as a puzzle of its family.
 
     Carries the file and line (1-based) so the message points at the fault.

@@ -2,7 +2,7 @@
 
 A family is a module with a parser, a validator, a renderer and a way to turn
 solutions into JSON and canonical keys.  ``Family`` bundles those functions
-and the facts the commands would otherwise hard-code (file suffix, default
+and the facts the commands would otherwise hard-code (file suffix, fallback
 backend, render options, generator and its size parameters);
 ``models.FAMILIES`` lists the known families by name, and ``models.register``
 adds one at run time.  See docs/adding-a-family.md.
@@ -32,6 +32,8 @@ class Family:
     name: str
     #: path -> level; raises LevelSyntaxError naming file and line
     parse: Callable[[str], Any]
+    #: (text, file) -> level: a level given as text (``trisolve.load`` of a string); errors name ``file``
+    parse_text: Callable[[str, str], Any]
     #: (level, solution) -> list of violations; empty means valid
     validate: Callable[[Any, Any], list]
     #: (level, solution or None) -> text
@@ -63,7 +65,8 @@ class Family:
     picture: Callable[[Any, Any], str] | None = None
     #: the suffix generated and minimised level files get
     suffix: str = ".txt"
-    #: what ``trisolve solve`` uses without --backend: the measured fastest for the family
+    #: the fallback ``trisolve solve`` uses without --backend while the measured portfolio table
+    #: (backends/portfolio.json, ``backends/defaults.py``) does not know the family, or none of its backends runs
     default_backend: str = "pysat"
     #: keyword options ``render`` accepts beyond (level, solution); "colour" is the only one the CLI knows
     render_options: tuple[str, ...] = ()

@@ -15,6 +15,8 @@ import textwrap
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from .errors import UsageError
+
 if TYPE_CHECKING:  # pragma: no cover - for annotations only
     from . import hexiom, logic, sigils
 
@@ -484,5 +486,5 @@ def to_png(svg: str, scale: float = 2.0) -> bytes:
     return cairosvg.svg2png(bytestring=svg.encode("utf-8"), scale=scale)
 
 
-class PngUnavailable(RuntimeError):
+class PngUnavailable(UsageError):
     """cairosvg (or the cairo library under it) is not installed."""

@@ -1,9 +1,59 @@
-"""Shared fixtures."""
+"""Shared fixtures, and ``--backend``: run the backend-parametrised tests of some backends only.
+
+``pytest --backend clingo`` (or ``--backend pysat,dp``) keeps, among the tests
+parametrised by a backend (a ``spec``, ``backend`` or ``name`` parameter
+naming one, as the registry does), those of the backends named; tests that
+are not about one backend run as always.  Like CPMpy's ``--solver``.
+"""
 
 from __future__ import annotations
 
 import pytest
 from support import level_path
+
+#: the parameters by which a test is parametrised over backends
+BACKEND_PARAMETERS = ("spec", "backend", "name", "backend_spec")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--backend",
+        action="store",
+        default=None,
+        metavar="NAME[,NAME...]",
+        help="run the backend-parametrised tests of these backends only (the others run as always)",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    chosen = config.getoption("--backend")
+    if not chosen:
+        return
+    from trisolve.backends import registry
+
+    wanted = {name.strip() for name in chosen.split(",") if name.strip()}
+    unknown = wanted - set(registry.names())
+    if unknown:
+        raise pytest.UsageError(f"--backend: unknown backend {', '.join(sorted(unknown))}; known: {registry.names()}")
+    kept, dropped = [], []
+    for item in items:
+        named = _backend_of(item, set(registry.names()))
+        (dropped if named is not None and named not in wanted else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
+
+
+def _backend_of(item: pytest.Item, known: set[str]) -> str | None:
+    """The backend a parametrised test runs (``pysat`` of ``pysat:totalizer/orbits``), or None."""
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    for key in BACKEND_PARAMETERS:
+        value = params.get(key)
+        if isinstance(value, str):
+            name = value.removeprefix("mutated:").split(":")[0].split("/")[0]
+            if name in known:
+                return name
+    return None
 
 
 @pytest.fixture

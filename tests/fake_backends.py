@@ -6,7 +6,6 @@ They answer Hexiom levels from a fixed script, without any solver.
 from __future__ import annotations
 
 import time
-import types
 
 from trisolve.backends import base
 from trisolve.models import hexiom
@@ -63,12 +62,9 @@ class ScriptedBackend:
 
 def register(name: str, factory) -> None:
     """Register ``name:script`` as a backend whose make() calls ``factory``."""
+    from support import plugin_backend
+
     from trisolve.backends import registry
 
-    module = types.SimpleNamespace(
-        VARIANTS={"hexiom": {"script": "scripted answers for tests"}},
-        DEFAULT_VARIANT={"hexiom": "script"},
-        available=lambda: None,
-        make=lambda family, variant: factory(f"{name}:{variant}"),
-    )
-    registry.register(name, module)
+    make = lambda family, variant: factory(f"{name}:{variant}")  # noqa: E731
+    registry.register(name, plugin_backend(make, {"script": "scripted answers for tests"}))

@@ -184,25 +184,22 @@ MUTANT_TRANSLATORS = {
 }
 
 
-def _make(family: str, variant: str):
-    from trisolve.backends.pysat.engine import PysatBackend
+def backend() -> types.SimpleNamespace:
+    """The ``mutant`` backend: one translator per family whose variants are its mutations, on pysat's mechanics."""
+    from trisolve.backends import pysat
+    from trisolve.backends.catalog import Catalog
 
-    mutations, encoder = MUTANT_TRANSLATORS[family]
-    if variant not in mutations:
-        raise ValueError(f"unknown mutant {variant!r}; known: {', '.join(mutations)}")
-    return PysatBackend(family, variant, types.SimpleNamespace(ENCODINGS=mutations, encode=encoder), backend="mutant")
+    translators = {
+        family: types.SimpleNamespace(CATALOG=Catalog(default="correct", variants=dict(mutations)), encode=encoder)
+        for family, (mutations, encoder) in MUTANT_TRANSLATORS.items()
+    }
+    return pysat.backend("mutant", translators)
 
 
 def register() -> None:
     from trisolve.backends import registry
 
-    module = types.SimpleNamespace(
-        VARIANTS={family: dict(mutations) for family, (mutations, _) in MUTANT_TRANSLATORS.items()},
-        DEFAULT_VARIANT={family: "correct" for family in MUTANT_TRANSLATORS},
-        available=lambda: None,
-        make=_make,
-    )
-    registry.register("mutant", module)
+    registry.register("mutant", backend())
 
 
 if __name__ == "trisolve_plugin":  # loaded with --plugin

@@ -39,6 +39,14 @@ def run_trisolve(*args: str, timeout: float = 120, **kwargs) -> subprocess.Compl
 # ------------------------------------------------------------ the contract's helpers
 
 
+def shipped_families() -> list[str]:
+    """The families with shipped levels and their counts (``levels/<family>/expected.json``), from the registry's
+    families: a family a test registers has none, a new shipped one is found without being named."""
+    from trisolve.models import FAMILIES
+
+    return [name for name in FAMILIES if os.path.isfile(os.path.join(LEVELS, name, "expected.json"))]
+
+
 def expected(family: str) -> dict:
     """``levels/<family>/expected.json``: established counts (and orbit counts) by file stem."""
     import json
@@ -87,3 +95,19 @@ def script(name: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+# ------------------------------------------------------------ backends from outside, for the tests
+
+
+def plugin_backend(make, variants: dict[str, str], family: str = "hexiom", **catalog) -> object:
+    """A backend module as ``registry.register`` takes it: ``make(family, variant)``, always available, and one
+    translator for ``family`` that declares ``variants`` (the first is the default) and nothing else."""
+    import types
+
+    from trisolve.backends.catalog import Catalog
+
+    declared = Catalog(default=next(iter(variants)), variants=dict(variants), **catalog)
+    return types.SimpleNamespace(
+        available=lambda: None, make=make, TRANSLATORS={family: types.SimpleNamespace(CATALOG=declared)}
+    )

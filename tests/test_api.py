@@ -17,8 +17,10 @@ import pytest
 from support import ROOT, level_path
 
 import trisolve
+from trisolve.backends import registry
 
-BACKENDS = ["pysat", "clingo", "cpsat"]
+#: each paradigm's backend (the portfolio): SAT, ASP, CP
+BACKENDS = list(registry.portfolio())
 
 
 @pytest.fixture(autouse=True)
@@ -76,9 +78,8 @@ def test_the_issue_one_liner_prints_the_status_and_the_board():
 def test_public_names_are_listed_and_typed():
     import trisolve.api
 
-    assert set(trisolve.api.__all__) <= set(trisolve.__all__)
-    for name in trisolve.api.__all__:
-        assert getattr(trisolve, name) is not None
+    for name in set(trisolve.__all__) - {"__version__"}:
+        assert getattr(trisolve, name) is getattr(trisolve.api, name)
     assert os.path.exists(os.path.join(os.path.dirname(trisolve.__file__), "py.typed"))
 
 
@@ -127,9 +128,9 @@ def test_levels_load_from_text_as_from_files(family, stem):
         (lambda: trisolve.load("3\n. x .\n"), "<string>"),
         (lambda: trisolve.solve("levels/hexiom/level01.txt", "nosuch"), "unknown backend"),
         (lambda: trisolve.solve("levels/hexiom/level01.txt", limit=3), "limit"),
-        (lambda: trisolve.solve("levels/hexiom/level01.txt", "auto", count=True), "auto"),
+        (lambda: trisolve.solve("levels/hexiom/level01.txt", "auto", all=True), "auto"),
     ],
-    ids=["missing-file", "folder", "bad-text", "unknown-backend", "limit-without-all", "auto-count"],
+    ids=["missing-file", "folder", "bad-text", "unknown-backend", "limit-without-all", "auto-all"],
 )
 def test_bad_requests_raise_trisolve_errors_with_a_message(call, fragment):
     from trisolve.models.errors import TrisolveError
@@ -187,3 +188,44 @@ def test_solve_many_yields_one_result_per_level_in_order(tmp_path):
     assert [r.level.name for r in results] == ["level01", "level02", "level03"]
     assert [r.count_text for r in results][:2] == ["12", "3"]
     assert all(r.complete and not r.invalid for r in results)
+
+
+# ------------------------------------------------------------------ numbers: the command line's ranges
+
+
+@pytest.mark.parametrize(
+    "options,fragment",
+    [
+        ({"timeout": 1e308}, "timeout"),
+        ({"timeout": float("nan")}, "timeout"),
+        ({"timeout": float("inf")}, "timeout"),
+        ({"timeout": 0}, "timeout"),
+        ({"seed": 2**40}, "seed"),
+        ({"seed": -1}, "seed"),
+        ({"seed": True}, "seed"),
+        ({"count": True, "limit": 0}, "limit"),
+        ({"count": True, "limit": 2.5}, "limit"),
+        ({"memory": -1}, "memory"),
+    ],
+    ids=lambda value: str(value)[:30],
+)
+def test_the_library_refuses_the_numbers_the_command_line_refuses(options, fragment):
+    level = trisolve.load(level_path("hexiom", "level01"))
+    with pytest.raises(trisolve.UsageError, match=fragment):
+        trisolve.solve(level, "pysat", **options)
+
+
+@pytest.mark.parametrize(
+    "options,fragment",
+    [({"timeout": float("nan")}, "timeout"), ({"jobs": 10_000}, "jobs"), ({"seed": 2**31}, "seed")],
+    ids=str,
+)
+def test_cross_check_refuses_them_too(options, fragment):
+    with pytest.raises(trisolve.UsageError, match=fragment):
+        trisolve.cross_check(level_path("hexiom", "level01"), **options)
+
+
+def test_a_backends_string_is_a_list_of_names_not_of_letters():
+    report = trisolve.cross_check(level_path("hexiom", "level01"), backends="pysat:totalizer", jobs=1, timeout=60)
+    assert [r.backend for r in report.verdicts[0].records] == ["pysat:totalizer"]
+    assert report.verdicts[0].status == "agree"

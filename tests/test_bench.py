@@ -5,10 +5,9 @@ from __future__ import annotations
 import csv
 import json
 import time
-import types
 
 import pytest
-from support import LIMIT_SLACK, level_path
+from support import LIMIT_SLACK, level_path, plugin_backend
 
 from trisolve.backends.runner import grace_for
 
@@ -52,12 +51,9 @@ class _Fake:
 def fake(monkeypatch):
     from trisolve.backends import registry
 
-    module = types.ModuleType("fake")
-    module.VARIANTS = {"hexiom": {"sleepy": "never answers", "empty": "an empty board (invalid)"}}
-    module.DEFAULT_VARIANT = {"hexiom": "sleepy"}
-    module.available = lambda: None
-    module.make = _Fake
-    monkeypatch.setitem(registry._EXTRA, "fake", module)
+    registry.register("fake", plugin_backend(_Fake, {"sleepy": "never answers", "empty": "an empty board (invalid)"}))
+    yield
+    registry.unregister("fake")
 
 
 # ------------------------------------------------------------------- plan
@@ -424,3 +420,90 @@ def test_missing_matplotlib_is_a_clear_message(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     with pytest.raises(plots.PlotsUnavailable, match=r"pip install 'trisolve\[bench\]'"):
         plots.cactus({"backends": [], "instances": []}, 1.0, "unused.png")
+
+
+# ------------------------------------------------------------------ the portfolio
+
+
+@pytest.mark.slow  # about 20 s on the shared machine, most of it matplotlib drawing the plot
+def test_portfolio_measures_ranks_stops_growing_and_writes_the_defaults(tmp_path, fake, capsys, monkeypatch):
+    """End to end on one tiny level and two generated sizes: pysat solves everything; a backend that never
+    answers is killed at the limit, stops growing after the first generated size, and ranks last."""
+    from trisolve.backends import defaults
+    from trisolve.bench import portfolio
+
+    table_path, docs = tmp_path / "portfolio.json", tmp_path / "docs"
+    docs.mkdir()
+    monkeypatch.setattr(defaults, "TABLE_PATH", str(table_path))
+    monkeypatch.setattr(portfolio, "DOCS_DIR", str(docs))
+    # levels with many solutions are generated at once (the shipped ladder's unique ones take seconds)
+    quick = portfolio.Ladder(
+        "board side", portfolio._hexiom_side, (portfolio.Rung(3, {"side": 3}), portfolio.Rung(4, {"side": 4}))
+    )
+    monkeypatch.setitem(portfolio.LADDERS, "hexiom", quick)
+    out = tmp_path / "out"
+    argv = ["bench", "--portfolio", level_path("hexiom", "level01"), "--families", "hexiom", "--tasks", "first"]
+    argv += ["--backends", "fake:sleepy,pysat", "--max-size", "2", "--seeds", "1", "--timeout", "1"]
+    code = _run_cli([*argv, "--out", str(out), "--write-defaults"])
+    page = capsys.readouterr().out
+    assert code == 0
+
+    data = json.loads(table_path.read_text())
+    assert data == json.loads((out / "portfolio.json").read_text())
+    entry = data["families"]["hexiom"]["first"]
+    assert entry["instances"] == 3  # level01 and one level each of sides 3 and 4
+    first, last = entry["rows"]
+    assert first["backend"] == "pysat:totalizer" and first["solved"] == 3 and first["largest_size"] == 4
+    assert first["wall"]["max"] is not None and first["cpu"]["median"] is not None
+    assert last["backend"] == "fake:sleepy" and last["solved"] == 0 and last["wall"]["p90"] is None
+    assert last["stopped_at"] == 3 and last["not_run"] == 1
+    assert defaults.default_backend("hexiom", "first") == "pysat:totalizer"
+
+    results = json.loads((out / "results.json").read_text())
+    assert len(results["runs"]) == 5  # pysat 3, fake 2 (side 4 skipped)
+    for run in results["runs"]:
+        assert run["valid"] is True if run["backend"].startswith("pysat") else run["stopped_by"]
+    assert (docs / "portfolio.md").read_text() == page == (out / "portfolio.md").read_text()
+    assert "| 1 | pysat:totalizer | 3/3 |" in page and "stopped growing at size 3 (1 not run)" in page
+    assert (docs / "portfolio.png").read_bytes().startswith(b"\x89PNG")
+
+    # the table and page are rebuilt from the results alone
+    (out / "portfolio.json").unlink()
+    assert _run_cli(["bench", "--portfolio", "--rescore", "--out", str(out), "--no-plots", "--quiet"]) == 0
+    capsys.readouterr()
+    assert json.loads((out / "portfolio.json").read_text())["families"] == data["families"]
+
+
+def test_a_wrong_count_is_not_solved():
+    from trisolve.bench.portfolio import Instance, judge
+    from trisolve.bench.runner import BenchRun
+
+    fields = {f: None for f in BenchRun.__dataclass_fields__ if f not in ("stats", "times")}
+    run = BenchRun(**{**fields, "status": "sat", "solved": True, "count": 11, "complete": True})
+    level = Instance("x.txt", "hexiom", "x", 3, expected=12)
+    assert judge(run, level, "count").solved is False and "expected 12" in judge(run, level, "count").error
+    assert judge(replace_count(run, 12), level, "count").solved is True
+    generated = Instance("g.txt", "hexiom", "g", 3, rung=0, at_least=1)
+    unsat = replace_count(run, 0, status="unsat")
+    assert judge(unsat, generated, "first").solved is False and judge(unsat, generated, "count").solved is False
+
+
+def replace_count(run, count: int, status: str = "sat"):
+    from dataclasses import replace
+
+    return replace(run, count=count, status=status)
+
+
+@pytest.mark.parametrize(
+    "args,fragment",
+    [
+        (["--portfolio", "--mode", "count"], "--mode: not an option of bench --portfolio"),
+        (["--families", "hexiom", "levels/hexiom"], "--families: only with --portfolio"),
+        (["--portfolio", "--tasks", "list"], "--tasks: unknown list"),
+        (["--portfolio", "--max-size", "hexiom=big"], "--max-size"),
+        (["--portfolio", "--families", "nope"], "--families: unknown nope"),
+    ],
+)
+def test_portfolio_usage_problems_exit_2(args, fragment, capsys):
+    assert _run_cli(["bench", *args]) == 2
+    assert fragment in capsys.readouterr().err

@@ -239,3 +239,22 @@ def test_dask_worker_enforces_the_time_limit(tmp_path):
     assert all(r.wall < 1.0 + grace_for(1.0) + LIMIT_SLACK for r in records)  # time limit + the runner's grace + slack
     assert summary.statuses == {"incomplete": 1}
     assert time.monotonic() - started < 120
+
+
+def test_campaign_exits_1_when_a_run_crashes_as_crosscheck_does(tmp_path):
+    """One exit-code rule (docs/exit-codes.md): a verdict with ERROR is exit 1 for campaign too."""
+    import fake_backends
+
+    from trisolve.backends import registry
+    from trisolve.cli.main import cli
+
+    fake_backends.register("crashes", lambda name: fake_backends.ScriptedBackend(name, [], then="crash"))
+    try:
+        argv = ["--generate", "1", "--side", "2", "--jobs", "1", "--backends", "pysat:totalizer,crashes"]
+        result = CliRunner().invoke(
+            cli, ["campaign", "--family", "hexiom", "--jsonl", str(tmp_path / "c.jsonl"), *argv]
+        )
+    finally:
+        registry.unregister("crashes")
+    assert result.exit_code == 1, result.output
+    assert "errors 1" in result.output and "scripted crash" in result.output

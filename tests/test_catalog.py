@@ -22,19 +22,30 @@ BACKENDS_DIR = os.path.dirname(registry.__file__)
 TRANSLATORS = sorted(
     (os.path.basename(os.path.dirname(path)), os.path.splitext(os.path.basename(path))[0])
     for path in glob.glob(os.path.join(BACKENDS_DIR, "*", "*.py"))
-    if os.path.splitext(os.path.basename(path))[0] in FAMILIES
+    if os.path.splitext(os.path.basename(path))[0] in FAMILIES and "TEMPLATE" not in path
 )
 
 
-def test_every_shipped_backend_translates_every_family() -> None:
-    assert {(b, f) for b in registry.BACKENDS for f in FAMILIES if registry.catalog(b, f)} == set(TRANSLATORS) - {
-        ("dp", "logic")
+def test_the_registry_finds_the_shipped_backends_by_their_folders() -> None:
+    folders = {
+        os.path.basename(os.path.dirname(path)) for path in glob.glob(os.path.join(BACKENDS_DIR, "*", "__init__.py"))
     }
+    assert set(registry.shipped()) == {name for name in folders if name.islower()}
+    assert "TEMPLATE" in folders and "TEMPLATE" not in registry.names()  # the template is not a backend
+    assert {(b, f) for b in registry.shipped() for f in FAMILIES if registry.catalog(b, f)} == set(TRANSLATORS)
+
+
+def test_the_template_reads_like_a_backend() -> None:
+    """backends/TEMPLATE/ is what a new backend copies: its declaration and catalog read as a real one's."""
+    template = importlib.import_module("trisolve.backends.TEMPLATE")
+    assert callable(template.make) and isinstance(template.available(), str)  # TEMPLATEpy is not installed
+    assert set(registry.ROLES) <= set(vars(template))
+    assert catalog.read(os.path.join(BACKENDS_DIR, "TEMPLATE", "hexiom.py")).default == "plain"
 
 
 @pytest.mark.parametrize("backend,family", TRANSLATORS, ids=[f"{b}-{f}" for b, f in TRANSLATORS])
 def test_reading_without_import_equals_the_imported_catalog(backend: str, family: str) -> None:
-    if registry._module(backend).available() is not None:
+    if registry.available(backend) is not None:
         pytest.skip(f"{backend} is not installed")
     module = importlib.import_module(f"trisolve.backends.{backend}.{family}")
     assert registry.catalog(backend, family) == module.CATALOG
@@ -76,3 +87,18 @@ def test_unknown_family_is_unsupported() -> None:
         registry.get("pysat", "no-such-family")
     with pytest.raises(registry.UnsupportedFamily):
         registry.translator("clingo", "no-such-family")
+
+
+def test_every_shipped_backend_is_packaged() -> None:
+    """A backend folder the registry finds is also installed (pyproject's packages), rules files and sidecars too."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+
+    root = os.path.dirname(BACKENDS_DIR)
+    with open(os.path.join(root, "pyproject.toml"), "rb") as handle:
+        setuptools = tomllib.load(handle)["tool"]["setuptools"]
+    assert {f"trisolve.backends.{name}" for name in registry.shipped()} <= set(setuptools["packages"])
+    assert "trisolve.backends.TEMPLATE" not in setuptools["packages"]
+    assert {"encodings/*.lp", "encodings/*.mutants.toml"} <= set(setuptools["package-data"]["trisolve.backends.clingo"])

@@ -10,7 +10,10 @@ import sys
 import pytest
 from support import ROOT, level_path
 
-BACKENDS = ["pysat", "clingo", "cpsat"]
+from trisolve.backends import registry
+
+#: each paradigm's backend (the portfolio): SAT, ASP, CP
+BACKENDS = list(registry.portfolio())
 
 
 def trisolve(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -13,20 +13,28 @@ from __future__ import annotations
 import time
 
 import pytest
-from support import LIMIT_SLACK, assert_listed_once, assert_valid, expected, level_path, small_instances
+from support import (
+    LIMIT_SLACK,
+    assert_listed_once,
+    assert_valid,
+    expected,
+    level_path,
+    shipped_families,
+    small_instances,
+)
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.backends.runner import Job, grace_for, run_job
 from trisolve.models import FAMILIES, hexiom
 
-#: the shipped families (a family registered by another test module is not shipped)
-SHIPPED = ("hexiom", "logic", "sigils")
+#: the families with shipped levels and counts (levels/<family>/expected.json): a new one is tested here
+SHIPPED = shipped_families()
 ENUMERATE = Options(enumerate=True)
 
 
 def usable(spec: str) -> bool:
-    return registry._module(spec.split(":")[0]).available() is None
+    return registry.available(spec.split(":")[0]) is None
 
 
 def cases(family: str, stems: list[str] | None = None, where=lambda catalog: True) -> list:
@@ -165,7 +173,7 @@ def _hexiom_level(number: int):
 
 
 @pytest.mark.parametrize("number", [_hexiom_level(n) for n in range(41)])
-@pytest.mark.parametrize("backend", registry.PORTFOLIO)
+@pytest.mark.parametrize("backend", registry.portfolio())
 def test_hexiom_default_variants_solve_every_public_level(backend: str, number: int) -> None:
     spec = registry.resolve(backend, "hexiom")
     if not usable(spec):

@@ -168,3 +168,44 @@ def test_a_count_resting_on_a_count_only_run_needs_its_burnside_check():
     assert listed.count == 12 and "note" not in kinds(listed)
     recorded = judge(HEX, LEVEL, "pair.txt", [count_only(12)], Expected(12, True, 2))
     assert recorded.count == 12
+
+
+def test_a_solution_of_another_family_is_an_error_of_its_backend_not_a_crash():
+    alien = rec("alien", [{"placements": [[0, 1, 2]]}])  # sigils-shaped JSON, on a Hexiom level
+    verdict = judge(HEX, LEVEL, "pair.txt", [rec("a", ALL), alien])
+    assert verdict.status == "ERROR" and verdict.failed
+    (finding,) = [f for f in verdict.findings if f.kind == "error"]
+    assert finding.backends == ("alien",) and "not a hexiom solution" in finding.message
+    assert verdict.count == len(ALL)  # the well-formed run still gives the count
+
+
+def test_a_malformed_run_is_journaled_and_a_resume_gives_the_same_verdict(tmp_path):
+    import types
+
+    import fake_backends
+
+    import trisolve
+    from trisolve.backends import registry
+
+    class Alien(fake_backends.ScriptedBackend):
+        def run(self, level, limits, options, on_solution=None):
+            from trisolve.backends import base
+
+            thing = types.SimpleNamespace(to_json=lambda: {"placements": [[0, 1, 2]]})
+            if on_solution:
+                on_solution(thing)
+            return base.finish(self.name, "hexiom", [thing], exhausted=True, stats={}, times={})
+
+    fake_backends.register("alien", lambda name: Alien(name, []))
+    try:
+        level = trisolve.load("2\n. .\n. . .\n1 1\n", family="hexiom")
+        log = str(tmp_path / "runs.jsonl")
+        first = trisolve.cross_check(level, "pysat:totalizer,alien", log=log, jobs=1, timeout=30, expected=False)
+        again = trisolve.cross_check(
+            level, "pysat:totalizer,alien", log=log, resume=True, jobs=1, timeout=30, expected=False
+        )
+    finally:
+        registry.unregister("alien")
+    assert first.verdicts[0].status == "ERROR" and first.failed
+    assert again.reused == again.runs == 2
+    assert [f.message for f in again.verdicts[0].findings] == [f.message for f in first.verdicts[0].findings]

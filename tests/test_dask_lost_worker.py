@@ -89,7 +89,7 @@ def _left_running(folder) -> list[int]:
 def test_a_lost_worker_run_is_retried_or_an_error_that_resume_reruns(tmp_path):
     (tmp_path / "once").touch()
     done, seconds = _campaign(tmp_path)
-    assert done.returncode == 0, done.stdout + done.stderr  # an error is not a disagreement (docs/campaigns.md)
+    assert done.returncode == 1, done.stdout + done.stderr  # a verdict with ERROR is exit 1 (docs/exit-codes.md)
     assert seconds < 240
     assert "3 runs (0 reused" in done.stdout and "errors 1;" in done.stdout, done.stdout
 

@@ -251,7 +251,7 @@ def test_solve_takes_a_memory_budget_and_refuses_a_bad_one():
 def test_registered_as_a_default_backend_for_hexiom_and_sigils_not_logic():
     import trisolve.backends.dp as module
 
-    assert "dp" in registry.BACKENDS
+    assert "dp" in registry.by_default()
     assert "dp:frontier" in registry.variants("hexiom") and "dp:scanline" in registry.variants("sigils")
     assert module.available() is None
     assert dp().name == "dp:frontier" and dp().family == "hexiom"

@@ -49,7 +49,7 @@ def _hexiom_variants(backend: str) -> list[str]:
     from trisolve.backends import registry
 
     offered = registry.catalog(backend, "hexiom")
-    if registry._module(backend).available() is not None or offered is None:
+    if registry.available(backend) is not None or offered is None:
         return []
     return [f"{backend}:{v}" for v in offered.variants]
 
@@ -298,7 +298,7 @@ def test_dimacs_backend_without_a_command_is_a_usage_error(capsys):
 def test_dimacs_is_listed_but_not_cross_checked_by_default(capsys):
     from trisolve.backends import registry
 
-    assert "dimacs" not in registry.BACKENDS and "dimacs" in registry.names()
+    assert "dimacs" not in registry.by_default() and "dimacs" in registry.names()
     assert not any(name.startswith("dimacs:") for name in registry.variants("hexiom"))
     assert _run_cli(["backends", "--family", "hexiom"]) == 0
     listing = [line for line in capsys.readouterr().out.splitlines() if "dimacs:" in line]

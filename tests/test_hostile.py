@@ -105,6 +105,15 @@ def test_a_toml_file_is_always_a_logic_puzzle(tmp_path):
         (["generate", "hexiom", "--fill", "nan", "-o", "out"], "--fill"),
         (["generate", "hexiom", "--seed", "-1", "-o", "out"], "--seed"),
         (["backends", "--family", "nope"], "unknown family"),
+        (["solve", HEXIOM, "--count", "--backend", "dp", "--memory", "inf"], "--memory"),
+        # mutate and render take the same option types as every other command
+        (["mutate", "logic", "--backend", "pysat", "--timeout", "nan"], "--timeout"),
+        (["mutate", "logic", "--backend", "pysat", "--timeout", "inf"], "--timeout"),
+        (["mutate", "logic", "--backend", "pysat", "--seed", "-1"], "--seed"),
+        (["mutate", "logic", "--backend", "pysat", "--jobs", "10000"], "--jobs"),
+        (["mutate", "logic", "--backend", "pysat", "--generate", "99999999999"], "--generate"),
+        (["render", HEXIOM, "-o", "x.svg", "--solve", "--timeout", "inf"], "--timeout"),
+        (["render", HEXIOM, "-o", "x.svg", "--index", "0"], "--index"),
     ],
     ids=lambda value: value if isinstance(value, str) else " ".join(a for a in value if "/" not in a)[:40],
 )
@@ -112,9 +121,16 @@ def test_a_number_out_of_range_is_a_usage_error_naming_the_option(args, option):
     refused(run_trisolve(*args), option)
 
 
-def test_a_huge_name_is_shortened_in_the_message():
-    done = run_trisolve("solve", HEXIOM, "--family", "x" * 100_000)
-    refused(done, "unknown family")
+@pytest.mark.parametrize("option,fragment", [("--family", "unknown family"), ("--backend", "unknown backend")])
+def test_a_huge_name_is_shortened_in_the_message(option, fragment):
+    done = run_trisolve("solve", HEXIOM, option, "x" * 100_000)
+    refused(done, fragment)
+    assert len(done.stderr) < 1000
+
+
+def test_a_huge_variant_is_shortened_in_the_message():
+    done = run_trisolve("solve", HEXIOM, "--backend", "pysat:" + "x" * 100_000)
+    refused(done, "pysat has no hexiom encoding")
     assert len(done.stderr) < 1000
 
 

@@ -17,7 +17,7 @@ from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.models import FAMILIES
 
-pytestmark = pytest.mark.skipif(registry._module("mip").available() is not None, reason="highspy not installed")
+pytestmark = pytest.mark.skipif(registry.available("mip") is not None, reason="highspy not installed")
 SOLVERS = ["highs", "scip"]
 
 

@@ -17,8 +17,7 @@ import pytest
 from support import HEXIOM_LEVELS, ROOT, stem
 
 from trisolve.backends import registry
-from trisolve.crosscheck.executors import execute
-from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
+from trisolve.crosscheck.run import Instance, Plan, Runs, cross_check
 from trisolve.models import FAMILIES, hexiom
 
 # side <= 3: every count completes in well under a second per backend
@@ -27,14 +26,7 @@ SMALL = [p for p in HEXIOM_LEVELS if hexiom.parse(p).side <= 3]
 
 @pytest.fixture(scope="module")
 def verdicts():
-    mutants.register()
-    family = FAMILIES["hexiom"]
-    instances = [Instance(p, family, family.parse(p)) for p in SMALL]
-    names = [registry.resolve("pysat", "hexiom")] + [f"mutant:{m}" for m in mutants.MUTATIONS]
-    # a cap keeps the loosest mutants short; a capped count above the true count is still caught
-    jobs = plan_jobs(instances, lambda _: names, timeout=30, limit=2000)
-    records = execute(jobs, {i.path: i.level for i in instances}, parallel=2)
-    return judge_all(instances, records)
+    return _family_verdicts("hexiom", SMALL, mutants.MUTATIONS)
 
 
 def _caught(verdicts, backend: str) -> list[str]:
@@ -111,9 +103,9 @@ def _family_verdicts(family_name: str, paths: list[str], mutations) -> list:
     family = FAMILIES[family_name]
     instances = [Instance(p, family, family.parse(p)) for p in paths]
     names = [registry.resolve("pysat", family_name)] + [f"mutant:{m}" for m in mutations]
-    jobs = plan_jobs(instances, lambda _: names, timeout=30, limit=2000)
-    records = execute(jobs, {i.path: i.level for i in instances}, parallel=2)
-    return judge_all(instances, records)
+    # a cap keeps the loosest mutants short; a capped count above the true count is still caught
+    with Runs(parallel=2) as runs:
+        return list(cross_check(instances, lambda _: names, runs, Plan(timeout=30, limit=2000)).verdicts)
 
 
 @pytest.fixture(scope="module")

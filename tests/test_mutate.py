@@ -69,7 +69,7 @@ def test_hooks_record_sites_and_a_dropped_group_changes_the_count(spec):
     groups = {s.name: s for s in sites.values() if s.kind == "group"}
     assert "tile counts" in groups and "neighbour rule" in groups
     site = groups["neighbour rule"]
-    change = mutation.Mutation("drop-group", site.file, site.line, site.name)
+    change = site.mutation("drop-group")
     mutated = registry.get(f"mutated:{spec}~{change.spec}", "hexiom")
     result = mutated.run(level, Limits(time=30, solutions=50), Options(enumerate=True))
     assert result.count > 8
@@ -99,17 +99,33 @@ def test_score_counts_stillborn_and_explained_equivalents_out():
     assert row["score"] == round(3 / 4, 4)  # the unexplained survivor counts against it
 
 
-MARKED = """\
+RULES = """\
 % at most two picks
-% mutate: equivalent bound+1 `3` -- a third pick is refused by the rule below
-% mutate: equivalent delete-literal -- box always holds here
 { pick(X) : item(X) } 2 :- box, ready.
 :- pick(X), pick(Y), X < Y, Y > X+2.
 """
+#: the markers of RULES, as its sidecar (RULES.mutants.toml) holds them: rules as written, spacing aside
+SIDECAR = """\
+[[equivalent]]
+rule = "{pick(X):item(X)} 2 :- box,ready."
+operator = "bound+1"
+text = "3"
+reason = "a third pick is refused by the rule below"
+
+[[equivalent]]
+rule = '''{ pick(X) : item(X) } 2 :-
+        box, ready.'''
+operator = "delete-literal"
+reason = "box always holds here"
+
+[[implied]]
+rule = ":- pick(X), pick(Y), X < Y, Y > X+2."
+reason = "the items are too few for picks three apart"
+"""
 
 
-def test_an_equivalence_marker_marks_exactly_the_mutants_it_names_and_is_no_comment():
-    made = lp_mutants.mutants(MARKED)
+def test_a_sidecar_marks_exactly_the_mutants_it_names_and_the_rules_stay_plain():
+    made = lp_mutants.mutants(RULES, SIDECAR)
     marked = {(m.operator, m.mutated): m.equivalent for m in made if m.equivalent}
     assert marked == {
         ("bound+1", "3 >= { pick(X): item(X) } :- box; ready."): "a third pick is refused by the rule below",
@@ -117,31 +133,57 @@ def test_an_equivalence_marker_marks_exactly_the_mutants_it_names_and_is_no_comm
         ("delete-literal", "2 >= { pick(X): item(X) } :- ready."): "box always holds here",
         ("delete-literal", "2 >= { pick(X): item(X) } :- box."): "box always holds here",
     }
-    first_rule = [m for m in made if m.line == 4]
-    assert first_rule and all(m.comment == "at most two picks" for m in first_rule)
-    assert not any(m.equivalent for m in made if m.line == 5)  # a marker speaks for the rule right below it
-    assert lp_mutants.stale_markers(MARKED) == []
+    first_rule = [m for m in made if m.line == 2]
+    assert first_rule and all(m.comment == "at most two picks" and not m.implied for m in first_rule)
+    assert {m.implied for m in made if m.line == 3} == {"the items are too few for picks three apart"}
+    assert not any(m.equivalent for m in made if m.line == 3)  # an entry speaks for its own rule only
+    assert lp_mutants.stale_markers(RULES, SIDECAR) == []
+    assert not any(m.equivalent or m.implied for m in lp_mutants.mutants(RULES))  # no sidecar, no marks
 
 
 def test_a_stale_or_malformed_marker_is_found():
-    stale = MARKED.replace("`3`", "`7`")  # the bound+1 mutant writes 3, not 7
-    assert [(m.line, m.operator) for m in lp_mutants.stale_markers(stale)] == [(2, "bound+1")]
-    apart = MARKED.replace("{ pick", "\n{ pick")  # a blank line between the markers and their rule
-    assert [m.line for m in lp_mutants.stale_markers(apart)] == [2, 3]
-    assert not any(m.equivalent for m in lp_mutants.mutants(apart))
-    for bad in (
-        "% mutate: equivalent bound+2 -- no such operator",
-        "% mutate: equivalent delete-rule no reason",
-        "% mutate: equivalnet delete-rule -- typo",
+    stale = SIDECAR.replace('text = "3"', 'text = "7"')  # the bound+1 mutant writes 3, not 7
+    assert [(m.kind, m.operator) for m in lp_mutants.stale_markers(RULES, stale)] == [("equivalent", "bound+1")]
+    moved = RULES.replace("box, ready", "box, ready, set")  # the rule changed: its entries mark nothing now
+    assert [m.entry for m in lp_mutants.stale_markers(moved, SIDECAR)] == [1, 2]
+    for bad, fragment in (
+        ('[[equivalent]]\nrule = "a :- b."\noperator = "bound+2"\nreason = "x"\n', "is not one of"),
+        ('[[equivalent]]\nrule = "a :- b."\noperator = "delete-rule"\n', "want rule"),
+        ('[[equivalnet]]\nrule = "a :- b."\nreason = "typo"\n', "unknown tables"),
+        ('[[implied]]\nrule = "a :- b. c :- d."\nreason = "two rules"\n', "not one clingo rule"),
+        ("rule = \n", "not TOML"),
     ):
-        with pytest.raises(ValueError, match="not an equivalence marker"):
-            lp_mutants.mutants(bad + "\na :- b.\n")
+        with pytest.raises(ValueError, match=fragment):
+            lp_mutants.mutants("a :- b.\n", bad, file="x.mutants.toml")
 
 
 @pytest.mark.parametrize("name", sorted(n for n in os.listdir(ENCODINGS) if n.endswith(".lp")))
-def test_every_shipped_marker_marks_a_mutant(name):
+def test_every_shipped_marker_marks_a_mutant_and_no_rules_file_carries_one(name):
     with open(os.path.join(ENCODINGS, name), encoding="utf-8") as handle:
-        assert lp_mutants.stale_markers(handle.read()) == []
+        source = handle.read()
+    assert "mutate:" not in source  # the markers live in the sidecar, the .lp file is the encoding alone
+    sidecar = os.path.join(ENCODINGS, name.removesuffix(".lp") + ".mutants.toml")
+    if os.path.exists(sidecar):
+        with open(sidecar, encoding="utf-8") as handle:
+            assert lp_mutants.stale_markers(source, handle.read(), file=sidecar) == []
+
+
+def test_mutant_ids_come_from_file_line_and_operator_whatever_the_instances(tmp_path):
+    """A mutant's id names it by its encoding file, line and operator: two instance sets give the same ids
+    (issue 22: the hook mutants were numbered in the order the instances reached their sites)."""
+    family = FAMILIES["logic"]
+    puzzles = sorted(
+        os.path.join(ROOT, "levels", "logic", n) for n in os.listdir(os.path.join(ROOT, "levels", "logic"))
+    )
+    instances = [Instance(p, family, family.parse(p)) for p in puzzles if p.endswith(".toml")]
+    first = mutate_module.make_mutants("logic", "pysat", instances[:2], "unused")
+    other = mutate_module.make_mutants("logic", "pysat", instances[-6:], "unused")
+    by_id = {m.id: (m.file, m.line, m.operator) for m in first}
+    assert len(by_id) == len(first)
+    assert all(by_id.get(m.id, (m.file, m.line, m.operator)) == (m.file, m.line, m.operator) for m in other)
+    assert all(m.id == f"{m.file.removeprefix('backends/')}:{m.line}:{m.operator}[{m.purpose}]" for m in first)
+    clingo = mutate_module.make_mutants("logic", "clingo", instances[:1], str(tmp_path))
+    assert {m.id.split(":")[0] for m in clingo} == {"logic.lp"} and len({m.id for m in clingo}) == len(clingo)
 
 
 def test_a_marked_survivor_is_equivalent_and_a_marked_mutant_killed_by_count_is_a_wrong_marker():
@@ -203,8 +245,7 @@ def test_a_mutant_that_never_stops_grounding_is_killed_by_timeout(tmp_path):
     """sigils.lp without ``Q < 3`` turns a piece forever; the unmutated encoding tiles the 4x3 gate at once."""
     with open(os.path.join(ENCODINGS, "sigils.lp"), encoding="utf-8") as handle:
         made = lp_mutants.mutants(handle.read())
-    endless = [n for n, m in enumerate(made, start=1) if m.mutated == "turn(T,F,(Q+1),C,-R) :- turn(T,F,Q,R,C)."]
-    assert len(endless) == 1
+    (endless,) = [m for m in made if m.mutated == "turn(T,F,(Q+1),C,-R) :- turn(T,F,Q,R,C)."]
     family = FAMILIES["sigils"]
     paths = [os.path.join(ROOT, "levels", "sigils", f"{name}.txt") for name in ("gate-4x3", "trominoes-3x3")]
     report = mutate_module.run_mutate(
@@ -215,7 +256,7 @@ def test_a_mutant_that_never_stops_grounding_is_killed_by_timeout(tmp_path):
         timeout=2.0,
         parallel=2,
         batch=1,
-        ids=[f"sigils#{endless[0]}"],
+        ids=[f"sigils.lp:{endless.line}:{endless.operator}" + (f"#{endless.index}" if endless.index else "")],
         references=("clingo",),
     )
     (outcome,) = report.outcomes
@@ -230,7 +271,7 @@ def test_a_mutant_that_never_stops_grounding_is_killed_by_timeout(tmp_path):
     )
     assert score_row("sigils.lp", report.outcomes)["by_timeout"] == 1
     with pytest.raises(mutate_module.UnknownMutant):
-        mutate_module.run_mutate(family, "clingo", [], folder=str(tmp_path), ids=["sigils#99999"])
+        mutate_module.run_mutate(family, "clingo", [], folder=str(tmp_path), ids=["sigils.lp:9999:delete-rule"])
 
 
 def _mutate(*args: str, cwd) -> subprocess.CompletedProcess:
@@ -338,7 +379,7 @@ def test_mutate_refuses_bad_usage(tmp_path):
 
 
 def test_the_quarter_turn_frame_kills_the_chain_mutant_that_drops_the_next_lower_rank(tmp_path):
-    """sigils.lp line 98 with ``I != J+1`` drops pair(S,I,I-1): only a 4-cycle of a quarter turn shows it,
+    """sigils.lp line 97 with ``I != J+1`` drops pair(S,I,I-1): only a 4-cycle of a quarter turn shows it,
     and ``cycle-4x4`` (4 tilings, 1 class) is the shipped frame that does."""
     with open(os.path.join(ENCODINGS, "sigils.lp"), encoding="utf-8") as handle:
         source = handle.read()

@@ -41,8 +41,21 @@ def _keys(family: str, level, result) -> set:
     return set(keys)
 
 
-@pytest.mark.parametrize("family,stem", INSTANCES, ids=[f"{f}-{s}" for f, s in INSTANCES])
-@pytest.mark.parametrize("backend", ["pysat", "clingo", "cpsat"])
+def _listing_lex_leaders(family: str) -> list[str]:
+    """The backends that list one lex-leader per symmetry class of ``family`` (what counting by orbits needs)."""
+    found = []
+    for backend in registry.by_default():
+        offered = registry.catalog(backend, family)
+        if offered is not None and offered.symmetry_breaking and not offered.count_only:
+            found.append(backend)
+    return found
+
+
+@pytest.mark.parametrize(
+    "backend,family,stem",
+    [(b, f, s) for f, s in INSTANCES for b in _listing_lex_leaders(f)],
+    ids=lambda value: str(value),
+)
 def test_orbits_expanded_are_the_plain_solution_set(backend, family, stem):
     level = FAMILIES[family].parse(level_path(family, stem))
     plain = registry.get(backend, family).run(level, Limits(time=120), Options(enumerate=True))
@@ -81,7 +94,9 @@ def test_solve_json_names_the_count_method():
     data = json.loads(done.stdout)
     assert (data["backend"], data["count"], data["complete"]) == ("pysat:totalizer/orbits", 18, True)
     assert data["count_method"] == "lex-leaders expanded by the level's symmetries" and data["stats"]["orbits"] == 5
-    plain = json.loads(_trisolve("solve", level_path("hexiom", "level03"), "--count", "--json").stdout)
+    plain = json.loads(
+        _trisolve("solve", level_path("hexiom", "level03"), "--backend", "pysat", "--count", "--json").stdout
+    )
     assert plain["count_method"] == "plain enumeration"
 
 

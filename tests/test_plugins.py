@@ -200,3 +200,80 @@ def test_mutate_judges_the_mutants_against_a_plugin_backend(tmp_path):
     assert report["instances"] and sum(o["status"] == "killed" for o in report["outcomes"]) >= 5
     backends = {json.loads(line)["backend"] for line in log.read_text().splitlines()}
     assert "mine:fixed" in backends and "cpsat:int" not in backends
+
+
+# ------------------------------------------------------------------ plugins that misbehave are contained
+
+#: a plugin that registers the backend ``bad`` (one hexiom variant ``v``) with the given functions
+MISBEHAVING = """
+from types import SimpleNamespace
+from trisolve.backends import registry
+from trisolve.backends.catalog import Catalog
+
+translator = SimpleNamespace(CATALOG=Catalog(default="v", variants={{"v": "a plugin that misbehaves"}}))
+{body}
+"""
+
+
+def _plugin(tmp_path, body: str) -> str:
+    path = tmp_path / "plugin.py"
+    path.write_text(MISBEHAVING.format(body=body))
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "body,args,fragment",
+    [
+        ("import sys; sys.exit(0)", ["solve", LEVEL10], "sys.exit(0)"),
+        (
+            'registry.register("pysat", SimpleNamespace(available=lambda: None, make=None, '
+            'TRANSLATORS={"hexiom": translator}))',
+            ["solve", LEVEL10],
+            "ships with trisolve",
+        ),
+        (
+            'registry.register_translator("pysat", "hexiom", translator)',
+            ["solve", LEVEL10],
+            "ships a translator for hexiom",
+        ),
+        (
+            'def available(): raise RuntimeError("boom in available")\n'
+            'registry.register("bad", SimpleNamespace(available=available, make=lambda f, v: None, '
+            'TRANSLATORS={"hexiom": translator}))',
+            ["backends", "--family", "hexiom"],
+            "available() raised RuntimeError: boom in available",
+        ),
+        (
+            'def make(family, variant): raise KeyError("boom in make")\n'
+            'registry.register("bad", SimpleNamespace(available=lambda: None, make=make, '
+            'TRANSLATORS={"hexiom": translator}))',
+            ["solve", LEVEL10, "--backend", "bad"],
+            "make() raised KeyError",
+        ),
+        (
+            'registry.register("bad", SimpleNamespace(available=lambda: None, make=lambda f, v: None, '
+            'TRANSLATORS={"hexiom": SimpleNamespace()}))',
+            ["solve", LEVEL10],
+            "has no CATALOG",
+        ),
+    ],
+    ids=["exits", "replaces-a-backend", "replaces-a-translator", "available-raises", "make-raises", "no-catalog"],
+)
+def test_a_misbehaving_plugin_is_an_error_naming_it_never_a_traceback_or_a_silent_exit(tmp_path, body, args, fragment):
+    done = trisolve(*args, "--plugin", _plugin(tmp_path, body))
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert fragment in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_plugin_replaces_a_shipped_backend_only_when_it_says_so(tmp_path):
+    plugin = _plugin(
+        tmp_path,
+        "from trisolve.backends import pysat\nfrom trisolve.backends.pysat import hexiom\n"
+        "mine = SimpleNamespace(CATALOG=translator.CATALOG, encode=lambda level, variant, options: "
+        'hexiom.encode(level, "totalizer", options))\n'
+        'registry.register("pysat", pysat.backend("pysat", {"hexiom": mine}), override=True)',
+    )
+    done = trisolve("solve", LEVEL10, "--backend", "pysat", "--count", "--json", "--plugin", plugin)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["backend"] == "pysat:v" and data["count"] == 8

@@ -20,6 +20,8 @@ import types
 import pytest
 from support import LIMIT_SLACK, level_path
 
+from trisolve.backends.base import Options
+
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc to see child processes")
 
 
@@ -41,21 +43,19 @@ class Sleeper:
         return ""
 
 
-def sleeper_module() -> types.ModuleType:
-    module = types.ModuleType("sleeper")
-    module.VARIANTS = {"hexiom": {"nap": "never answers"}}
-    module.DEFAULT_VARIANT = {"hexiom": "nap"}
-    module.available = lambda: None
-    module.make = Sleeper
-    return module
+def sleeper_module() -> object:
+    from support import plugin_backend
+
+    return plugin_backend(Sleeper, {"nap": "never answers"})
 
 
 @pytest.fixture
-def sleeper(monkeypatch):
+def sleeper():
     from trisolve.backends import registry
 
-    monkeypatch.setitem(registry._EXTRA, "sleeper", sleeper_module())
-    return "sleeper:nap"
+    registry.register("sleeper", sleeper_module())
+    yield "sleeper:nap"
+    registry.unregister("sleeper")
 
 
 def _stat(pid: int) -> tuple[str, int, int] | None:
@@ -176,6 +176,50 @@ def test_race_takes_the_first_answer_and_stops_the_others(sleeper, monkeypatch):
     assert multiprocessing.active_children() == []
 
 
+class Quitter:
+    """A counter that gives up at once with one solution: a count cut short, never an answer to a count."""
+
+    def __init__(self, solution) -> None:
+        self.family = "hexiom"
+        self.name = "quitter:early"
+        self.solution = solution
+
+    def run(self, level, limits, options, on_solution=None):
+        from trisolve.backends.base import finish
+
+        if on_solution is not None:
+            on_solution(self.solution)
+        return finish(self.name, "hexiom", [self.solution], exhausted=False, stats={}, times={}, stopped_by="limit")
+
+    def export(self, level, options) -> str:
+        return ""
+
+
+def test_a_count_race_waits_for_an_exact_count():
+    from trisolve.backends import registry
+    from trisolve.backends.base import Limits
+    from trisolve.backends.runner import Job, race
+    from trisolve.models import FAMILIES
+
+    path = level_path("hexiom", "level01")
+    level = FAMILIES["hexiom"].parse(path)
+    (known,) = registry.get("pysat", "hexiom").run(level, Limits(), Options()).solutions
+    from support import plugin_backend
+
+    module = plugin_backend(lambda family, variant: Quitter(known), {"early": "one solution at once, count incomplete"})
+    registry.register("quitter", module)
+    counting = Options(enumerate=True)
+    jobs = [Job(path, "hexiom", name, Limits(time=60), counting) for name in ("quitter:early", "pysat:totalizer")]
+    try:
+        winner, records = race(jobs, level)
+    finally:
+        registry.unregister("quitter")
+    quitter = next(r for r in records if r.backend == "quitter:early")
+    assert quitter.status == "sat" and quitter.count == 1 and not quitter.complete
+    assert winner is not None and winner.backend == "pysat:totalizer"
+    assert winner.count == 12 and winner.complete
+
+
 def test_race_interrupted_by_ctrl_c_kills_every_child(sleeper):
     from trisolve.backends import runner
     from trisolve.backends.base import Limits, Options
@@ -224,7 +268,6 @@ def _run_cli(argv: list[str]) -> int:
 def record_started_processes(monkeypatch) -> list[int]:
     """The pids of the runner's children, noted as each starts (see RecordingContext)."""
     import multiprocessing
-    import types
 
     from trisolve.backends import runner
 
@@ -239,7 +282,7 @@ def record_started_processes(monkeypatch) -> list[int]:
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsys, monkeypatch):
-    from trisolve.backends import registry
+    from trisolve.backends import defaults, registry
 
     started = record_started_processes(monkeypatch)
 
@@ -249,10 +292,12 @@ def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsy
         code = _run_cli(argv)
     out = capsys.readouterr().out
     assert code == 0
+    # the measured table's top three (tests/test_defaults.py checks which), else the registry's PORTFOLIO
+    measured = defaults.race_backends("hexiom", "first")
     usable = [
-        b
-        for b in registry.PORTFOLIO
-        if registry._module(b).available() is None and registry.catalog(b, "hexiom") is not None
+        b.split(":")[0]
+        for b in measured or registry.portfolio()
+        if registry.available(b.split(":")[0]) is None and registry.catalog(b.split(":")[0], "hexiom")
     ]
     if as_json:
         data = json.loads(out)

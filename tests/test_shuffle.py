@@ -25,7 +25,8 @@ INSTANCES = [
     ("logic", "einstein-somewhere"),
     ("logic", "zebra"),
 ]
-BACKENDS = ["pysat", "clingo", "cpsat"]
+#: each paradigm's backend (the portfolio): SAT, ASP, CP
+BACKENDS = list(registry.portfolio())
 
 
 def _solutions(backend: str, family: str, stem: str, options: Options):

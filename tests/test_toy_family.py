@@ -31,8 +31,17 @@ def trisolve(*argv: str) -> int:
 def test_the_registry_lists_the_toys_translators(toy):
     from trisolve.backends import registry
 
-    assert registry.variants("toy") == ["pysat:plain", "cpsat:plain"]
+    assert sorted(registry.variants("toy")) == ["cpsat:plain", "pysat:plain"]
     assert not registry.breaks_symmetries("pysat", "toy")
+
+
+def test_a_toy_level_given_as_text_goes_through_the_familys_parse_text(toy):
+    import trisolve
+
+    level = trisolve.load("choose 5 3\n")  # told apart from the shipped families by its sniff
+    assert level.family == "toy" and (level.model.cells, level.model.chosen) == (5, 3)
+    with pytest.raises(trisolve.UsageError, match="<string>:1: expected 'choose N K'"):
+        trisolve.load("choose 5\n", family="toy")
 
 
 def test_solve_finds_the_family_by_content_and_uses_its_default_backend(toy, capsys):

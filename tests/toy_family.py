@@ -42,12 +42,15 @@ class Violation:
     message: str
 
 
-def parse(path: str) -> Level:
-    text = read_instance_text(path)
+def parse_text(text: str, file: str = "<string>") -> Level:
     found = LINE.match(text.strip())
     if not found:
-        raise LevelSyntaxError(path, 1, "expected 'choose N K'")
-    return Level(path, int(found[1]), int(found[2]))
+        raise LevelSyntaxError(file, 1, "expected 'choose N K'")
+    return Level(file, int(found[1]), int(found[2]))
+
+
+def parse(path: str) -> Level:
+    return parse_text(read_instance_text(path), path)
 
 
 def validate(level: Level, solution: Solution) -> list[Violation]:
@@ -66,6 +69,7 @@ def render(level: Level, solution: Solution | None = None) -> str:
 TOY = Family(
     name="toy",
     parse=parse,
+    parse_text=parse_text,
     validate=validate,
     render=render,
     canonical=lambda level, solution: tuple(sorted(solution.cells)),
@@ -127,9 +131,9 @@ def unregister() -> None:
     from trisolve import models
     from trisolve.backends import registry
 
-    models.FAMILIES.pop("toy", None)
+    models.unregister("toy")
     for backend in ("pysat", "cpsat"):
-        registry._TRANSLATORS.pop((backend, "toy"), None)
+        registry.unregister_translator(backend, "toy")
 
 
 if __name__ == "trisolve_plugin":  # loaded with --plugin

@@ -22,10 +22,17 @@ import signal
 import time
 import types
 
-VARIANTS = {
-    "once": "pysat totalizer; kills its Dask worker on the first try",
-    "always": "kills its Dask worker on every try",
-}
+from trisolve.backends import pysat
+from trisolve.backends.catalog import Catalog
+
+CATALOG = Catalog(
+    default="once",
+    variants={
+        "once": "pysat totalizer; kills its Dask worker on the first try",
+        "always": "kills its Dask worker on every try",
+    },
+    symmetry_breaking=False,
+)
 
 
 def _in_a_dask_worker(pid: int) -> bool:
@@ -59,19 +66,7 @@ def encode(level, variant, options):
     return hexiom.encode(level, "totalizer", options)
 
 
-def make(family, variant):
-    from trisolve.backends.pysat.engine import PysatBackend
-
-    return PysatBackend(family, variant, types.SimpleNamespace(ENCODINGS=VARIANTS, encode=encode), backend="killer")
-
-
-BACKEND = types.SimpleNamespace(
-    VARIANTS={"hexiom": VARIANTS},
-    DEFAULT_VARIANT={"hexiom": "once"},
-    available=lambda: None,
-    make=make,
-    NO_SYMMETRY_BREAKING={"hexiom"},
-)
+BACKEND = pysat.backend("killer", {"hexiom": types.SimpleNamespace(CATALOG=CATALOG, encode=encode)})
 
 if __name__ == "trisolve_plugin":  # run by --plugin
     from trisolve.backends import registry

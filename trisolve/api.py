@@ -1,5 +1,12 @@
 """trisolve as a library: the functions the ``trisolve`` command is a thin layer over.
 
+One function per command: ``solve`` (and ``solve_many``), ``cross_check``,
+``benchmark``, ``render`` (with ``read_solution``), ``export``,
+``list_backends``, ``generate_levels``, ``campaign``, ``mutate``; and
+``load`` for levels.  Every number is checked as the command line checks it
+(``backends/numbers.py``), and bad input or usage raises ``UsageError``
+(exit code 2 on the command line; docs/exit-codes.md).
+
 ``import trisolve`` loads none of this (nor any solver): the package's
 ``__getattr__`` imports this module on first use of ``trisolve.load`` and
 friends, and the solvers load only when a run needs them.
@@ -23,21 +30,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from trisolve.backends import numbers
 from trisolve.models import FAMILIES, detect_family
-from trisolve.models.errors import LevelSyntaxError, TrisolveError, shorten
+from trisolve.models.errors import LevelSyntaxError, UsageError, shorten
 from trisolve.models.family import Family
 
 if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing machinery
     from trisolve.backends.runner import RunRecord
     from trisolve.bench.runner import BenchRun
     from trisolve.crosscheck.compare import Verdict
-
-
-class UsageError(TrisolveError, ValueError):
-    """A request that cannot be run as asked (unknown backend, conflicting options).
-
-    A ``TrisolveError``, so the command line reports it with exit code 2.
-    """
+    from trisolve.crosscheck.mutate import Report as MutationReport
 
 
 # ------------------------------------------------------------------ levels and solutions
@@ -127,7 +129,7 @@ def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
     The family is told by the file's folder, then by its content (logic grids
     given as text need ``family="logic"``).
 
-    Bad input raises ``LevelSyntaxError`` (a ``TrisolveError``) naming file and line.
+    Bad input raises ``LevelSyntaxError`` (a ``UsageError``) naming file and line.
     """
     started = time.monotonic()
     text = os.fspath(path_or_text)
@@ -138,7 +140,7 @@ def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
         model, path = kind.parse(text), text
     else:
         kind = kind or _sniff(text)
-        model, path = _parse_text(kind, text), None
+        model, path = kind.parse_text(text, "<string>"), None
     return Level(kind.name, model, path, parse_time=time.monotonic() - started)
 
 
@@ -160,13 +162,6 @@ def _sniff(text: str) -> Family:
     raise LevelSyntaxError(
         "<string>", None, f"cannot tell which puzzle family this text is (known: {', '.join(FAMILIES)}); give family="
     )
-
-
-def _parse_text(kind: Family, text: str) -> Any:
-    import importlib
-
-    module = importlib.import_module(kind.parse.__module__)
-    return module.parse_text(text, file="<string>")
 
 
 def instance_files(paths: Iterable[str | os.PathLike]) -> list[str]:
@@ -205,12 +200,30 @@ def _levels(levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLi
 # ------------------------------------------------------------------ backends
 
 
-def backend_name(spec: str | None, family: str) -> str:
-    """The full ``backend:variant`` a spec stands for (None: the family's ``default_backend``), checked usable."""
-    from trisolve.backends import registry
+def _backend_list(backends: str | Sequence[str] | None) -> list[str]:
+    """Backends given as a list, or as one string of comma-separated names (``"pysat,clingo"``)."""
+    if backends is None:
+        return []
+    if isinstance(backends, str):
+        return [name.strip() for name in backends.split(",") if name.strip()]
+    names = list(backends)
+    if not all(isinstance(name, str) for name in names):
+        raise UsageError("backends must be names such as 'pysat' or 'clingo:count'")
+    return names
+
+
+def backend_name(spec: str | None, family: str, task: str = "first", symmetry_breaking: bool = False) -> str:
+    """The full ``backend:variant`` a spec stands for, checked usable.
+
+    None stands for the measured default of the task (``first``, ``count`` or ``all``): the portfolio
+    table's winner (among those that break symmetries, if asked), else the family's fallback
+    (``backends/defaults.py``).
+    """
+    from trisolve.backends import defaults, registry
 
     try:
-        name = registry.resolve(spec or FAMILIES[family].default_backend, family)
+        chosen = spec or defaults.default_backend(family, task, symmetry_breaking=symmetry_breaking)
+        name = registry.resolve(chosen, family)
         registry.get(name, family)  # instantiation is cheap; solvers import lazily at run time
         return name
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
@@ -227,12 +240,18 @@ def backend_names(specs: Sequence[str], family: str) -> list[str]:
         raise UsageError(str(problem)) from None
 
 
-def portfolio(family: str, sat_command: str | None = None) -> tuple[list[str], list[str]]:
-    """What ``backend="auto"`` races: (usable backends, notes on those left out)."""
-    from trisolve.backends import registry
+def portfolio(family: str, sat_command: str | None = None, task: str = "first") -> tuple[list[str], list[str]]:
+    """What ``backend="auto"`` races: (usable backends, notes on those left out).
+
+    The portfolio table's top backends for the task (three for a first solution, two for a count),
+    else the registry's ``portfolio()``; ``sat_command`` adds the dimacs backend.
+    """
+    from trisolve.backends import defaults, registry
 
     names, left_out = [], []
-    for backend in registry.PORTFOLIO + (("dimacs",) if sat_command else ()):
+    measured = defaults.race_backends(family, task)
+    # the dimacs backend is the one --sat-command is for: named, its binary joins the race
+    for backend in tuple(measured or registry.portfolio()) + (("dimacs",) if sat_command else ()):
         try:
             names.append(backend_name(backend, family))
         except UsageError as problem:
@@ -247,12 +266,122 @@ def portfolio(family: str, sat_command: str | None = None) -> tuple[list[str], l
 def check_sat_command(sat_command: str | None) -> None:
     """An external SAT solver command line that can run, else a UsageError saying why."""
     from trisolve.backends.base import BackendUnavailable
-    from trisolve.backends.dimacs import command_line
+    from trisolve.backends.dimacs.engine import command_line
 
     try:
         command_line(sat_command)
     except BackendUnavailable as problem:
         raise UsageError(str(problem)) from None
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    """One ``backend:variant`` a family can be run with, as ``trisolve backends`` lists it."""
+
+    family: str
+    backend: str
+    default: bool  # the default variant of its backend
+    description: str
+    #: None when it can run here, else how to make it run (its install hint)
+    install: str | None = None
+    #: the tasks (first, count, all) that run this variant when no --backend is given
+    default_for: tuple[str, ...] = ()
+
+    @property
+    def available(self) -> bool:
+        return self.install is None
+
+    def to_json(self) -> dict:
+        return {
+            "family": self.family,
+            "backend": self.backend,
+            "default": self.default,
+            "description": self.description,
+            "available": self.available,
+            "default_for": list(self.default_for),
+            **({"install": self.install} if self.install else {}),
+        }
+
+
+def list_backends(family: str | None = None) -> list[BackendInfo]:
+    """Every backend variant of every family (or of ``family``), shipped and registered (plugins)."""
+    from trisolve.backends import defaults, registry
+
+    rows = []
+    for name in [_family(family).name] if family else list(FAMILIES):
+        picks = defaults.describe(name)
+        for spec, text, is_default in registry.describe_all(name):
+            tasks = tuple(task for task, pick in picks.items() if pick["backend"] == spec)
+            rows.append(BackendInfo(name, spec, is_default, text, registry.available(spec.split(":")[0]), tasks))
+    return rows
+
+
+def default_choices(family: str | None = None) -> tuple[dict, dict[str, dict]]:
+    """The measured portfolio table's header (date, command, load) and, per family, the backend each task
+    (first, count, all) runs without --backend, with ``from`` saying whether the table or the fallback chose it."""
+    from trisolve.backends import defaults
+
+    names = [_family(family).name] if family else list(FAMILIES)
+    return defaults.header(), {name: defaults.describe(name) for name in names}
+
+
+@dataclass(frozen=True)
+class Export:
+    """A level in a solver's own format: ``text``, and how to run the written file without trisolve."""
+
+    text: str
+    format: str
+    backend: str
+    #: the command that solves the file written (``export(..., file=)``), when the backend gives one
+    command: str | None = None
+
+
+def export(
+    level: Level | str | os.PathLike,
+    backend: str | None = None,
+    *,
+    format: str | None = None,
+    symmetry_breaking: bool = False,
+    file: str = "-",
+    family: str | None = None,
+) -> Export:
+    """``level`` as DIMACS, ASP facts, a CP-SAT model or an LP file (``format``; the backends that write each
+    say so with ``EXPORTS``), from ``backend`` (default: the format's first writer).  ``command`` says how to run the
+    text once written to ``file`` (clingo's facts need the shipped rules beside them)."""
+    from trisolve.backends import registry
+    from trisolve.backends.base import Options
+
+    level = level if isinstance(level, Level) else load(level, family)
+    format, spec = _format_and_backend(format, backend)
+    name = backend_name(spec, level.family)
+    options = Options(symmetry_breaking=symmetry_breaking)
+    made = registry.get(name, level.family)
+    text = made.export(level.model, options)
+    runner = getattr(made, "run_command", None)
+    return Export(text, format, name, runner(level.model, options, file) if runner else None)
+
+
+def _format_and_backend(format: str | None, spec: str | None) -> tuple[str, str]:
+    """The format and the backend spec, each filled in from the other; a mismatch is a usage error."""
+    from trisolve.backends import registry
+
+    writers = registry.exporters()
+    if format is not None and format not in writers:
+        raise UsageError(f"unknown format {shorten(format)!r}; known: {', '.join(writers)}")
+    if spec is None:
+        if format is None:
+            raise UsageError(f"give a format ({'|'.join(writers)}) or a backend")
+        return format, writers[format][0]
+    name = registry.split_spec(spec)[0]
+    written = registry.role(name, "EXPORTS")
+    if written is None:
+        raise UsageError(
+            f"backend {name!r} does not export a format; "
+            + "; ".join(f"{f}: {', '.join(names)}" for f, names in writers.items())
+        )
+    if format is not None and format != written:
+        raise UsageError(f"format {format} is written by {', '.join(writers[format])}, not by {name}")
+    return written, spec
 
 
 # ------------------------------------------------------------------ solving
@@ -345,7 +474,8 @@ def solve(
     """Solve a level: its first solution, or every solution (``all``), or the count (``count``).
 
     ``backend`` is ``"pysat"``, ``"clingo:count"``, ``"auto"`` (race the
-    three paradigms), ... (None: the family's measured fastest).  ``limit``
+    portfolio table's top three for a first solution, top two for a count),
+    ... (None: the table's winner for the task, ``backends/defaults.py``).  ``limit``
     stops an enumeration after that many solutions; ``timeout`` is seconds of
     wall clock.  With ``isolate`` (the default) the run is a forked child
     with a hard kill behind the backend's own time limit, and the solver is
@@ -356,7 +486,7 @@ def solve(
     ``shuffle`` also reorders every backend's input from it: the same
     solutions, other luck.  The stats record both, and ``times`` gains CPU
     seconds per phase (``solve_cpu``, ...).  ``memory`` is the ``dp``
-    counter's budget in bytes (the solvers ignore it).
+    counter's budget in bytes, and the cap on Ganak's counting process (the other solvers ignore it).
 
     ``timeout`` covers the whole run, from this call on: given a file (not a
     Level), the child parses it, so a parse that runs long is stopped too
@@ -368,6 +498,10 @@ def solve(
 
     started = time.monotonic()
     _new_request()
+    timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
+    limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
+    seed = numbers.SEED.check(seed, "seed")
+    memory = numbers.MEMORY.check_optional(memory, "memory")
     if not isinstance(level, Level):
         path = os.fspath(level)
         if "\n" in path or not isolate or backend == "auto":
@@ -377,13 +511,7 @@ def solve(
     enumerate_ = count or all
     if limit is not None and not enumerate_:
         raise UsageError("a solution limit needs all=True or count=True")
-    if limit is not None and limit < 1:
-        raise UsageError("limit must be at least 1")
-    if timeout is not None and timeout <= 0:
-        raise UsageError("timeout must be more than 0 seconds")
     limits = Limits(time=timeout, solutions=limit)
-    if memory is not None and memory <= 0:
-        raise UsageError("memory must be a positive number of bytes")
     options = Options(
         enumerate=enumerate_,
         symmetry_breaking=symmetry_breaking,
@@ -398,15 +526,16 @@ def solve(
             on_solution(level.solution(data))
 
     race_info = None
+    task = task_for(count, all, limit)
     if backend == "auto":
-        if enumerate_:
-            raise UsageError("backend auto races for the first solution; use one backend to list or count")
+        if all:
+            raise UsageError("backend auto races for a first solution or a count; use one backend to list")
         if not isolate:
             raise UsageError("backend auto races child processes; it needs isolate=True")
         with cpu_phase_times():
-            record, race_info = _race(level, limits, options, sat_command, started)
+            record, race_info = _race(level, limits, options, sat_command, started, task)
     else:
-        name = backend_name(backend, level.family)
+        name = backend_name(backend, level.family, task, symmetry_breaking)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
         job = Job(level.run_path, level.family, name, limits, options)
@@ -416,6 +545,14 @@ def solve(
             else:
                 record = _run_here(job, level, stream)
     return _result(level, record, race_info)
+
+
+def task_for(count: bool, all: bool, limit: int | None) -> str:
+    """Which measured default a request takes: ``first``, ``count``, or ``all`` (listing, and a count
+    stopped after ``limit`` solutions: an enumeration, which a count-only backend does not do)."""
+    if all or (count and limit is not None):
+        return "all"
+    return "count" if count else "first"
 
 
 def _run_isolated(
@@ -459,11 +596,11 @@ def _run_here(job: Any, level: Level, stream: Callable[[Any], None]) -> RunRecor
 
 
 def _race(
-    level: Level, limits: Any, options: Any, sat_command: str | None, started: float | None = None
+    level: Level, limits: Any, options: Any, sat_command: str | None, started: float | None = None, task: str = "first"
 ) -> tuple[RunRecord, dict]:
     from trisolve.backends.runner import Job, race
 
-    names, left_out = portfolio(level.family, sat_command)
+    names, left_out = portfolio(level.family, sat_command, task)
     jobs = [Job(level.run_path, level.family, name, limits, options) for name in names]
     winner, records = race(jobs, level.model, started=started)
     info = {
@@ -488,9 +625,17 @@ def _race(
 
 
 def _result(level: Level, record: RunRecord, race_info: Mapping[str, Any] | None = None) -> Result:
-    """A run record as a Result, every solution decoded and validated."""
-    solutions = tuple(level.solution(data) for data in record.solutions)
-    invalid = tuple((i, tuple(v)) for i, v in enumerate(s.violations() for s in solutions) if v)
+    """A run record as a Result, every solution decoded and validated (a backend that returned something that
+    is not a solution of the level's family failed: its Result has the ``error`` and no solutions)."""
+    from dataclasses import replace
+
+    try:
+        solutions = tuple(level.solution(data) for data in record.solutions)
+        invalid = tuple((i, tuple(v)) for i, v in enumerate(s.violations() for s in solutions) if v)
+    except Exception as problem:  # noqa: BLE001 - a backend's output, never trusted
+        error = f"returned something that is not a {level.family} solution ({type(problem).__name__}: {problem})"
+        record = replace(record, solutions=(), count=0, complete=False, status="unknown", error=shorten(error, 300))
+        solutions, invalid = (), ()
     times = {
         "parse": round(level.parse_time, 6),
         **{k: round(v, 6) for k, v in record.times.items()},
@@ -553,10 +698,14 @@ class Report:
     runs: int = 0
     reused: int = 0
     wall: float = 0.0
+    #: each level shrunk (``minimise_to``): its ``file``, ``steps`` and the reproducing ``command``
+    minimised: tuple[Mapping[str, Any], ...] = ()
+    #: Ctrl-C (or SIGTERM) cut the runs short: the verdicts judge those that finished
+    interrupted: bool = False
 
     @property
     def failed(self) -> bool:
-        """Any disagreement or invalid solution."""
+        """Any disagreement, invalid solution or crashed run (exit code 1)."""
         return any(v.failed for v in self.verdicts)
 
     @property
@@ -586,7 +735,12 @@ class Report:
     def to_json(self) -> dict:
         from trisolve.crosscheck.report import summary_json
 
-        return {**summary_json(self.verdicts), "wall_seconds": round(self.wall, 2)}
+        return {
+            **summary_json(self.verdicts),
+            "wall_seconds": round(self.wall, 2),
+            "minimized": [dict(m) for m in self.minimised],
+            **({"interrupted": True} if self.interrupted else {}),
+        }
 
     def __str__(self) -> str:
         return "\n".join([self.table().rstrip("\n"), *self.findings, self.verdict])
@@ -594,7 +748,7 @@ class Report:
 
 def cross_check(
     levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLike],
-    backends: Sequence[str] | None = None,
+    backends: str | Sequence[str] | None = None,
     *,
     timeout: float | None = 20.0,
     jobs: int | None = None,
@@ -605,6 +759,8 @@ def cross_check(
     expected: bool = True,
     log: str | None = None,
     resume: bool = False,
+    minimise_to: str | None = None,
+    record_expected: str | None = None,
     on_planned: Callable[[int], None] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> Report:
@@ -613,50 +769,52 @@ def cross_check(
 
     ``expected`` checks counts against ``expected.json`` beside instance
     files; ``log`` appends one JSON record per run as it finishes, and
-    ``resume`` skips runs already in it.  ``on_planned`` hears how many runs
-    there are, ``on_record`` each record as it finishes (and whether it was reused).
+    ``resume`` skips runs already in it.  ``minimise_to`` shrinks each level
+    with a disagreement or an invalid solution into that folder (the report's
+    ``minimised`` says where, and the command that reproduces it);
+    ``record_expected`` merges the established counts into that
+    ``expected.json``.  ``on_planned`` hears how many runs there are,
+    ``on_record`` each record as it finishes (and whether it was reused).
     """
     _new_request()
-    from trisolve.crosscheck.executors import execute
-    from trisolve.crosscheck.jsonl import Log, read_log
-    from trisolve.crosscheck.run import Instance, judge_all, plan_jobs
+    from trisolve.crosscheck.run import Instance, Plan, Runs
+    from trisolve.crosscheck.run import cross_check as check
 
     if resume and not log:
         raise UsageError("resume needs a log file")
+    timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
+    jobs = numbers.JOBS.check_optional(jobs, "jobs")
+    limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
+    seed = numbers.SEED.check(seed, "seed")
+    backends = _backend_list(backends)
     chosen = _levels(levels, family)
-    instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     names: dict[str, list[str]] = {}
     for level in chosen:
         if level.family not in names:
-            names[level.family] = backend_names(list(backends or ()), level.family)
+            names[level.family] = backend_names(backends, level.family)
             if not names[level.family]:
                 raise UsageError(f"no backend handles the {level.family} family")
-    planned = plan_jobs(
-        instances, names.__getitem__, timeout=timeout, limit=limit, symmetry_breaking=symmetry_breaking, seed=seed
-    )
-    done = read_log(log) if (resume and log) else {}
-    if on_planned is not None:
-        on_planned(len(planned))
-    journal = Log(log)
-    started = time.monotonic()
-    try:
-        records = execute(
-            planned,
-            {i.path: i.level for i in instances},
-            parallel=jobs or os.cpu_count() or 1,
-            log=journal,
-            done=done,
-            on_record=on_record,
+    instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
+    with Runs(log, resume=resume, parallel=jobs or os.cpu_count() or 1, on_record=on_record) as runs:
+        plan = Plan(timeout, limit, symmetry_breaking, seed)
+        checked = check(
+            instances,
+            names.__getitem__,
+            runs,
+            plan,
+            expected=expected,
+            minimise_to=minimise_to,
+            record_expected_in=record_expected,
+            on_planned=on_planned,
         )
-    finally:
-        journal.close()
-    verdicts = judge_all(instances, records, use_expected=expected)
     return Report(
-        tuple(verdicts),
+        checked.verdicts,
         tuple(chosen),
-        runs=len(planned),
-        reused=sum(1 for job in planned if job.key in done),
-        wall=time.monotonic() - started,
+        runs=checked.runs,
+        reused=checked.reused,
+        wall=checked.wall,
+        minimised=checked.minimised,
+        interrupted=checked.interrupted,
     )
 
 
@@ -682,7 +840,7 @@ class Benchmark:
 
 def benchmark(
     levels: Level | str | os.PathLike | Iterable[Level | str | os.PathLike],
-    backends: Sequence[str] | None = None,
+    backends: str | Sequence[str] | None = None,
     *,
     repeat: int = 3,
     timeout: float = 60.0,
@@ -710,6 +868,10 @@ def benchmark(
     from trisolve.bench.runner import Settings, plan, run_all
     from trisolve.bench.summary import score
 
+    repeat = numbers.COUNT.check(repeat, "repeat")
+    timeout = numbers.TIMEOUT.check(timeout, "timeout")
+    seed = numbers.seeds(seed, repeat)
+    backends = _backend_list(backends)
     files = _levels(levels, family)
     if any(level.path is None for level in files):
         raise UsageError("bench times parsing too: give instance files, not text")
@@ -752,7 +914,7 @@ def bench_backends(
                 check_sat_command(sat_command)
         return names
     names = []
-    for backend in registry.BACKENDS if mode == "count" else registry.PORTFOLIO:
+    for backend in registry.by_default() if mode == "count" else registry.portfolio():
         try:
             names.append(backend_name(backend, family))
         except UsageError as problem:
@@ -763,16 +925,388 @@ def bench_backends(
     return names
 
 
-__all__ = [
-    "Benchmark",
-    "Level",
-    "Report",
-    "Result",
-    "Solution",
-    "UsageError",
-    "benchmark",
-    "cross_check",
-    "load",
-    "solve",
-    "solve_many",
-]
+# ------------------------------------------------------------------ generating
+
+
+def _sizes(family: Family, sizes: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A generator's size arguments, each checked against its ``Parameter`` (a size of another family is refused)."""
+    own = {parameter.name: parameter for parameter in family.generator_parameters}
+    given = {name: value for name, value in (sizes or {}).items() if value is not None}
+    stray = [name for name in given if name not in own]
+    if stray:
+        raise UsageError(
+            f"{', '.join(shorten(name) for name in stray)} does not apply to {family.name}; its sizes: "
+            + (", ".join(own) or "none")
+        )
+    return {
+        name: numbers.Range(own[name].kind, own[name].low, own[name].high, own[name].low_open).check(value, name)
+        for name, value in given.items()
+    }
+
+
+def _generating(name: str) -> Family:
+    kind = _family(name)
+    if not kind.generator:
+        from trisolve.generate import generating_families
+
+        raise UsageError(f"the {name} family has no generator; families that do: {', '.join(generating_families())}")
+    return kind
+
+
+@dataclass(frozen=True)
+class GeneratedLevel:
+    """A level ``generate_levels`` wrote: its file (the intended solution beside it, ``<name>.solution.json``)."""
+
+    path: str
+    seed: int
+    #: proved to have exactly one solution
+    unique: bool
+    #: uniqueness was asked for (or the family's levels always have it) but could not be proved
+    unproved: bool
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {"file": self.path, "seed": self.seed, "unique": self.unique, **dict(self.info)}
+
+
+def generate_levels(
+    family: str,
+    folder: str | os.PathLike,
+    *,
+    count: int = 1,
+    seed: int = 0,
+    unique: bool = False,
+    **sizes: Any,
+) -> Iterable[GeneratedLevel]:
+    """Write ``count`` generated levels of ``family`` to ``folder``, yielding each as it is written.
+
+    Level i uses a seed derived from ``seed`` and i (same seed, same files);
+    ``unique`` makes the solution unique (hexiom locks tiles and blocks
+    cells, sigils redraws; logic puzzles always are).  ``sizes`` are the
+    family's generator parameters (``Family.generator_parameters``: hexiom
+    ``side``, ``fill``; sigils ``width``, ``height``; ...).
+    """
+    from trisolve.backends.runner import raise_if_interrupted
+    from trisolve.generate import generator, instance_seed, write_generated
+
+    kind = _generating(family)
+    count = numbers.COUNT.check(count, "count")
+    seed = numbers.SEED.check(seed, "seed")
+    params = _sizes(kind, sizes)
+    make = generator(kind.name)
+    for index in range(count):
+        raise_if_interrupted()
+        stem = f"{kind.name}-s{seed}-{index:04d}"
+        try:
+            made = make(instance_seed(seed, index), unique=unique, name=stem, **params)
+        except ValueError as problem:  # a size the generator cannot make
+            raise UsageError(str(problem)) from None
+        path = write_generated(made, os.fspath(folder), stem)
+        wanted = unique or kind.always_unique
+        yield GeneratedLevel(path, made.seed, made.unique, wanted and not made.unique, dict(made.info))
+
+
+def campaign(
+    family: str,
+    count: int,
+    log: str | os.PathLike,
+    *,
+    seed: int = 0,
+    unique: bool = False,
+    sizes: Mapping[str, Any] | None = None,
+    backends: str | Sequence[str] | None = None,
+    timeout: float = 10.0,
+    executor: str = "local",
+    scheduler: str | None = None,
+    jobs: int = 2,
+    minimise_to: str | None = None,
+    progress: Any = None,
+) -> Campaign:
+    """Generate ``count`` levels of ``family`` and cross-check them all, resumably: every run goes to the
+    JSONL ``log`` at once and a rerun of the same call reuses it; the levels go to ``<log stem>-instances/``.
+
+    ``executor`` is ``local`` (``jobs`` runs at a time) or ``dask`` (``jobs`` workers of a local cluster, or the
+    one at ``scheduler``).  Disagreements and invalid solutions are shrunk into ``minimise_to`` (default
+    ``<log stem>-disagreements/``).  ``progress`` hears ``generated(done, count)``, ``start(runs)`` and
+    ``advance(record)``.
+    """
+    _new_request()
+    from trisolve.crosscheck.executors import EXECUTORS
+    from trisolve.generate.campaign import run_campaign
+
+    kind = _generating(family)
+    count = numbers.COUNT.check(count, "count")
+    seed = numbers.SEED.check(seed, "seed")
+    timeout = numbers.TIMEOUT.check(timeout, "timeout")
+    jobs = numbers.JOBS.check(jobs, "jobs")
+    if executor not in EXECUTORS:
+        raise UsageError(f"unknown executor {shorten(executor)!r}; known: {', '.join(EXECUTORS)}")
+    if scheduler and executor != "dask":
+        raise UsageError("a scheduler needs the dask executor")
+    if executor == "dask":
+        _needs_dask()
+    params = {**_sizes(kind, sizes), "unique": unique}
+    names = backend_names(_backend_list(backends), kind.name) if backends else None
+    log = os.fspath(log)
+    if minimise_to is None:
+        stem = os.path.splitext(os.path.basename(log))[0]
+        minimise_to = os.path.join(os.path.dirname(log), f"{stem}-disagreements")
+    summary, verdicts = run_campaign(
+        kind.name,
+        count,
+        log,
+        seed=seed,
+        params=params,
+        backends=names,
+        timeout=timeout,
+        executor=executor,
+        scheduler=scheduler,
+        parallel=jobs,
+        minimise_folder=minimise_to,
+        progress=progress,
+    )
+    return Campaign(summary, tuple(verdicts))
+
+
+@dataclass(frozen=True)
+class Campaign:
+    """A campaign's summary (``generate.campaign.Summary``: counts, throughput, minimised levels) and verdicts."""
+
+    summary: Any
+    verdicts: tuple[Verdict, ...] = field(repr=False)
+
+    @property
+    def failed(self) -> bool:
+        """A verdict with a disagreement, an invalid solution or a crashed run (exit code 1)."""
+        return self.summary.failed
+
+
+def _needs_dask() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        raise UsageError('the dask executor needs the dask extra: pip install "trisolve[dask]"')
+
+
+# ------------------------------------------------------------------ mutation testing
+
+
+def mutate(
+    family: str,
+    backend: str,
+    *,
+    levels: str | os.PathLike | None = None,
+    generate: int | None = None,
+    sizes: Mapping[str, Any] | None = None,
+    retry: int = 20,
+    retry_budget: float = 300.0,
+    timeout: float = 10.0,
+    jobs: int | None = None,
+    batch: int = 4,
+    log: str | None = None,
+    resume: bool = False,
+    suite: str | None = None,
+    out: str | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
+    seed: int = 0,
+    references: str | Sequence[str] | None = None,
+    only: Sequence[str] = (),
+    mutants: Sequence[str] = (),
+    on_record: Callable[[RunRecord, bool], None] | None = None,
+) -> MutationReport:
+    """Mutate ``family``'s encodings of ``backend`` (every variant, or the one named) and score how well the
+    levels kill the mutants (docs/mutation.md): the shipped levels, those under ``levels``, or ``generate``
+    generated ones, smallest first, ``batch`` at a time; survivors are re-tried on ``retry`` generated levels
+    within ``retry_budget`` seconds.  ``suite`` writes a small killing set there; ``out`` holds the mutant
+    files and generated levels (default: beside ``log``, else a temporary folder); ``mutants`` runs only
+    those ids; ``references`` are the unmutated backends each mutant is judged against (default: the
+    portfolio).  ``failed`` on the report is the exit-code rule.
+    """
+    _new_request()
+    import tempfile
+
+    from trisolve.backends import registry
+    from trisolve.crosscheck.mutate import run_mutate
+
+    kind = _family(family)
+    timeout = numbers.TIMEOUT.check(timeout, "timeout")
+    jobs = numbers.JOBS.check_optional(jobs, "jobs")
+    seed = numbers.SEED.check(seed, "seed")
+    batch = numbers.COUNT.check(batch, "batch")
+    retry = numbers.COUNT_OR_NONE.check(retry, "retry")
+    retry_budget = numbers.BUDGET.check(retry_budget, "retry budget")
+    generate = numbers.COUNT.check_optional(generate, "generate")
+    if resume and not log:
+        raise UsageError("resume needs a log file")
+    if levels is not None and generate:
+        raise UsageError("give levels or generate, not both")
+    if scheduler and executor != "dask":
+        raise UsageError("a scheduler needs the dask executor")
+    name = registry.split_spec(backend)[0]
+    if registry.role(name, "MUTANTS") is None:
+        mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
+        raise UsageError(f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings")
+    backend_names([backend], kind.name)
+    backend_name(backend, kind.name)
+    chosen = _backend_list(references) or list(registry.portfolio())
+    for spec in chosen:
+        backend_name(spec, kind.name)
+    params = _sizes(kind, sizes) if (generate or retry) else {}
+    if out is None:
+        out = (os.path.splitext(log)[0] + "-mutants") if log else tempfile.mkdtemp(prefix=f"mutate-{kind.name}-")
+
+    def generated(how_many: int, folder: str, base_seed: int) -> list:
+        from trisolve.generate.campaign import prepare_instances
+
+        _generating(kind.name)
+        return prepare_instances(kind.name, how_many, base_seed, os.path.join(out, folder), params)[0]
+
+    if generate:
+        instances = generated(generate, "instances", seed)
+    else:
+        instances = _smallest_first(levels or os.path.join(_levels_root(), kind.name), kind)
+    return run_mutate(
+        kind,
+        backend,
+        instances,
+        folder=out,
+        timeout=timeout,
+        parallel=jobs or os.cpu_count() or 1,
+        jsonl=log,
+        resume=resume,
+        executor=executor,
+        scheduler=scheduler,
+        batch=batch,
+        generate=(lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None,
+        retry_budget=retry_budget,
+        suite=suite,
+        seed=seed,
+        only=only,
+        ids=mutants,
+        references=chosen,
+        on_record=on_record,
+    )
+
+
+def _levels_root() -> str:
+    """The shipped levels' folder (``levels/`` beside the package's folders)."""
+    from trisolve.backends import registry
+
+    return os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(registry.__file__))), "levels")
+
+
+def _smallest_first(path: str | os.PathLike, kind: Family) -> list:
+    """The instances under ``path``, smallest file first (cheap kills come first)."""
+    from trisolve.crosscheck.run import Instance
+
+    files = sorted(instance_files([path]), key=lambda p: (os.path.getsize(p), p))
+    return [Instance(p, kind, load(p, kind.name).model) for p in files]
+
+
+# ------------------------------------------------------------------ pictures
+
+
+#: Largest solution file read (a ``solve --all --json`` of thousands of tilings is a few MB).
+MAX_SOLUTION_BYTES = 64_000_000
+PICTURE_KINDS = (".svg", ".png")
+
+
+def check_picture_path(path: str | os.PathLike) -> str:
+    """A picture's file name must say its kind (``.svg`` or ``.png``)."""
+    path = os.fspath(path)
+    if os.path.splitext(path)[1].lower() not in PICTURE_KINDS:
+        raise UsageError(f"{path}: the picture must be a .svg or .png file")
+    return path
+
+
+def render(level: Level | Solution, output: str | os.PathLike) -> str:
+    """Draw a level (locked and blocked cells, the empty frame and its pieces, the clues) or a solution
+    to ``output``: an SVG, or a PNG (which needs cairosvg: ``pip install 'trisolve[png]'``).  The path written."""
+    from trisolve.models.pictures import save
+
+    path = check_picture_path(output)
+    try:
+        save(level.picture(), path)
+    except OSError as problem:
+        raise UsageError(f"{path}: cannot write: {problem.strerror or problem}") from None
+    return path
+
+
+def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solution:
+    """The solution a JSON file holds, checked against the level by the family's validator.
+
+    The file is ``solve --json`` output, one solution object from it, or JSON
+    lines (``solve --jsonl``, or ``--json`` over many files): then the line
+    about this level's file is used; ``index`` picks one of its solutions.
+    """
+    import json
+
+    path = os.fspath(path)
+    index = numbers.INDEX.check(index, "index")
+    try:
+        if os.path.getsize(path) > MAX_SOLUTION_BYTES:
+            raise UsageError(f"{path}: larger than {MAX_SOLUTION_BYTES} bytes; not a solution file")
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except OSError as problem:
+        raise UsageError(f"{path}: cannot read: {problem.strerror or problem}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as problem:
+        if problem.msg != "Extra data":
+            raise UsageError(f"{path}:{problem.lineno}: not JSON: {problem.msg}") from None
+        data = _line_about(path, text, level)
+    if not isinstance(data, dict):
+        raise UsageError(f"{path}: expected a JSON object (solve --json output or one solution)")
+    if data.get("family", level.family) != level.family:
+        raise UsageError(
+            f"{path}: holds a {shorten(data['family'])} solution; {level.run_path} is a {level.family} level"
+        )
+    if "solutions" in data:
+        solutions = data["solutions"]
+        if not isinstance(solutions, list):
+            raise UsageError(f"{path}: 'solutions' is not a list")
+        if not solutions:
+            raise UsageError(f"{path}: holds no solution (status {shorten(data.get('status', 'unknown'))})")
+        if index > len(solutions):
+            raise UsageError(f"{path}: holds {len(solutions)} solution(s); index {index} is past the end")
+        data = solutions[index - 1]
+    elif index != 1:
+        raise UsageError(f"{path}: holds one solution; index {index} is past the end")
+    try:
+        solution = level.solution(data)
+    except (KeyError, TypeError, ValueError, AttributeError) as problem:
+        raise UsageError(
+            f"{path}: not a {level.family} solution ({type(problem).__name__}: {shorten(problem)})"
+        ) from None
+    violations = solution.violations()
+    if violations:
+        shown = "; ".join(violations[:3]) + ("; ..." if len(violations) > 3 else "")
+        raise UsageError(f"{path}: not a solution of {level.run_path}: {shown}")
+    return solution
+
+
+def _line_about(path: str, text: str, level: Level) -> dict:
+    """From JSON lines, the record whose ``instance`` is the level's file (by path, else by name)."""
+    import json
+
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                records.append(json.loads(line))
+            except json.JSONDecodeError as problem:
+                raise UsageError(f"{path}:{number}: not a JSON line: {problem.msg}") from None
+    records = [r for r in records if isinstance(r, dict) and isinstance(r.get("instance"), str)]
+    wanted = os.path.abspath(level.run_path)
+    same = [r for r in records if os.path.abspath(r["instance"]) == wanted]
+    if not same:
+        name = os.path.basename(level.run_path)
+        same = [r for r in records if os.path.basename(r["instance"]) == name]
+    if len({r["instance"] for r in same}) != 1:
+        what = "no line" if not same else "lines about different files"
+        raise UsageError(f"{path}: {what} for {level.run_path} among its {len(records)} JSON lines")
+    return same[0]

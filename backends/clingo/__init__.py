@@ -8,14 +8,19 @@ adding ``backends/clingo/<family>.py`` (CATALOG, rules, encode) and its
 
 from __future__ import annotations
 
+#: ``--backend auto`` races it; ``bench`` and ``mutate`` take it by default
+PORTFOLIO = True
+#: ``trisolve export --format asp`` writes its facts (run with the shipped .lp rules)
+EXPORTS = "asp"
+#: ``trisolve mutate`` rewrites the .lp rules files its variants load (lp_mutants.py)
+MUTANTS = "rules"
+
 
 def available() -> str | None:
-    """None when clingo can be imported, else how to install it."""
-    try:
-        import clingo  # noqa: F401  (cheap, about 30 ms; a broken install shows here, not mid-run)
-    except ImportError:
-        return "pip install clingo"
-    return None
+    """None when clingo can be imported (cheap: a broken install shows here, not mid-run), else how to install it."""
+    from ..base import install_hint
+
+    return install_hint("clingo", "pip install clingo", load=True)
 
 
 def make(family: str, variant: str):

@@ -19,7 +19,7 @@ import shlex
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,10 +95,8 @@ def solver_arguments(program: AspProgram, options: Options) -> list[str]:
 
     ``options.seed`` goes to clasp's ``--seed``; since a seed alone changes
     almost nothing in clasp, a seed other than 0 also reorders the facts
-    (``shuffled_facts``), which does.  No random decisions: 1% of them
-    (``--rand-freq=0.01``) gave level 38 a heavy tail (seeds 0-19 with facts
-    shuffled: 3-5 conflicts each without them; with them one seed in 20 ran
-    past 5 s, 376,142 conflicts on seed 8).
+    (``shuffled_facts``), which does.  No random decisions (``--rand-freq``):
+    they gave level 38 a heavy tail (docs/bench/timing-notes.md, "clingo").
     """
     arguments = ["--project"] if program.projective else []
     arguments += program.arguments
@@ -268,8 +266,7 @@ class ClingoBackend:
     """One clingo configuration (``clingo:<variant>``) for one family."""
 
     def __init__(self, family: str, variant: str) -> None:
-        self._translator = registry.translator("clingo", family)
-        self._translator.CATALOG.require(variant, "clingo", family)
+        self._translator = registry.checked_translator("clingo", family, variant)
         self.family = family
         self.variant = variant
         self.name = f"clingo:{variant}"
@@ -370,6 +367,16 @@ class ClingoBackend:
             duplicates=duplicates,
             stopped_by=stopped_by,
         )
+
+    def rules_replaced(self, name: str, path: str) -> AbstractContextManager[None]:
+        """Inside the block, load the rules file ``path`` wherever the shipped ``name`` would be (mutate's
+        ``rules`` mutants: backends/mutated.py)."""
+        return replaced_encoding(name, path)
+
+    def run_command(self, level: Any, options: Options, exported: str) -> str:
+        """The plain ``clingo`` call that counts the exported facts in ``exported`` (projected on ``#show``):
+        the variant's shipped ``.lp`` files (and symmetry breaking's), its options, ``0`` models."""
+        return command_line(self.encode(level, options), dataclasses.replace(options, enumerate=True), exported)
 
     def export(self, level: Any, options: Options) -> str:
         """The level's facts, headed by the ``clingo`` command that solves them."""

@@ -9,30 +9,44 @@ other lines unchanged, so line numbers still match the original): a real
 ``.lp`` file that ``clingo`` runs.  Other statements (``#show``,
 ``#defined``, ``#heuristic``) are left alone: they do not state the puzzle.
 
-**Equivalence markers.**  A mutant the author has proved changes no answer
-(a harmless weakening of a rule that is itself needed) is marked on the rule,
-in the comment lines right above it, one line per mutant::
+**Equivalence markers** live beside the rules, not in them: ``<stem>.mutants.toml``
+next to ``<stem>.lp`` (``read_markers``), so the ``.lp`` files stay plain
+encodings.  A mutant the author has proved changes no answer (a harmless
+weakening of a rule that is itself needed) is an ``[[equivalent]]`` entry::
 
-    % mutate: equivalent bound+1 `D+1` -- a number above the degree is never placed (neighbour rule)
-    { tile(C,N) : number(N), N <= D } 1 :- free(C), degree(C,D).
+    [[equivalent]]
+    rule = "{ tile(C,N) : number(N), N <= D } 1 :- free(C), degree(C,D)."
+    operator = "bound+1"
+    text = "(D+1)"
+    reason = "no cell with D neighbours satisfies the neighbour rule for a tile D+1"
 
-The marker names the operator and, optionally in backquotes, a text that the
-mutation takes out of the statement or puts into it (it occurs in exactly one
-of the original and the mutated statement, both as clingo prints them, which
-is how the report shows them); without a text it marks every mutant of that
-operator on the rule.  ``mutate`` reports a marked survivor as equivalent
-with the reason, outside the score's denominator, and a marked mutant that
-is killed anyway as a wrong marker.  Marker lines are not part of the rule's
-comment (``LpMutant.comment``).  ``stale_markers`` lists markers that mark
-nothing (the rule or the printing changed, or no rule is right below).
+``rule`` is the rule as written (compared as clingo prints it, so spacing and
+line breaks do not matter); ``text`` (optional) is a text that the mutation
+takes out of the statement or puts into it (it occurs in exactly one of the
+original and the mutated statement, both as clingo prints them, which is how
+the report shows them); without a text the entry marks every mutant of that
+operator on the rule.  A rule that is implied by the others as a whole (kept
+to help the search) is an ``[[implied]]`` entry (``rule``, ``reason``): any
+weakening of it is harmless.  ``mutate`` reports a marked survivor as
+equivalent with the reason, outside the score's denominator, and a marked
+mutant that is killed anyway as a wrong marker.  ``stale_markers`` lists
+entries that mark nothing (the rule or the printing changed).
+
+**Ids.**  ``LpMutant.index`` tells apart the mutants one operator makes of one
+rule (the 2nd body literal deleted, ...): with the file and the rule's line,
+it names a mutant by the file alone, whatever instances it then runs on.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+try:
+    import tomllib
+except ImportError:  # Python 3.10
+    import tomli as tomllib
 
 import clingo
 from clingo import ast
@@ -70,67 +84,127 @@ class LpMutant:
     original: str  # the statement as clingo prints it
     mutated: str  # its replacement ("" when deleted)
     text: str  # the whole mutated file
-    comment: str  # the comment lines just above the statement (a hint why a rule exists), markers left out
-    equivalent: str = ""  # the reason of the rule's equivalence marker for this mutant ("" when unmarked)
+    comment: str  # the comment lines just above the statement (a hint why a rule exists)
+    equivalent: str = ""  # the reason of the sidecar's equivalence marker for this mutant ("" when unmarked)
+    implied: str = ""  # the reason the sidecar gives for the whole rule being implied ("" when it is not)
+    #: which of the mutants this operator makes of this rule (1, 2, ...); 0 when it makes only one
+    index: int = 0
 
 
 @dataclass(frozen=True)
 class Marker:
-    """``% mutate: equivalent OPERATOR [`TEXT`] -- REASON`` on the line ``line`` (1-based)."""
+    """One entry of a sidecar: an ``equivalent`` mutant (``operator``, optional ``text``) of ``rule``, or the
+    whole ``rule`` ``implied``; ``rule`` as clingo prints it, ``entry`` its place in the file (1-based)."""
 
-    line: int
-    operator: str
+    kind: str
+    rule: str
+    operator: str | None
     text: str | None
     reason: str
+    entry: int = 0
 
     def marks(self, operator: str, original: str, mutated: str) -> bool:
-        if operator != self.operator:
+        if self.kind != "equivalent" or operator != self.operator:
             return False
         return self.text is None or (self.text in original) != (self.text in mutated)
 
 
-MARKER = re.compile(
-    r"^\s*%\s*mutate:\s*equivalent\s+(?P<operator>\S+)(?:\s+`(?P<text>[^`]+)`)?\s+--\s+(?P<reason>\S.*?)\s*$"
-)
-#: Anything that starts like a marker but does not parse as one is an error, not a comment.
-_MARKER_START = re.compile(r"^\s*%\s*mutate:")
+#: The keys each kind of sidecar entry takes (the first two it must have, with ``reason``).
+_KEYS = {"equivalent": ("rule", "operator", "text", "reason"), "implied": ("rule", "reason")}
 
 
-def mutants(source: str) -> list[LpMutant]:
-    """Every mutant of ``source`` (the text of one .lp file), deduplicated by resulting file."""
-    return _mutants(source)[0]
+def read_markers(sidecar: str, file: str = "<sidecar>") -> list[Marker]:
+    """The entries of a ``.mutants.toml`` sidecar (its text); anything that is not a well-formed entry is a
+    ``ValueError`` naming ``file`` and the entry, not a marker silently ignored."""
+    try:
+        data = tomllib.loads(sidecar)
+    except tomllib.TOMLDecodeError as problem:
+        raise ValueError(f"{file}: not TOML: {problem}") from None
+    stray = set(data) - set(_KEYS)
+    if stray:
+        raise ValueError(f"{file}: unknown tables {', '.join(sorted(stray))}; known: {', '.join(_KEYS)}")
+    out: list[Marker] = []
+    for kind, keys in _KEYS.items():
+        for number, entry in enumerate(data.get(kind, []), start=1):
+            where = f"{file}: [[{kind}]] {number}"
+            if (
+                not isinstance(entry, dict)
+                or set(entry) - set(keys)
+                or not all(isinstance(entry.get(key), str) for key in ("rule", "reason"))
+            ):
+                raise ValueError(f"{where}: want {', '.join(keys)} (strings; text is optional)")
+            operator = entry.get("operator")
+            if kind == "equivalent" and operator not in OPERATORS:
+                raise ValueError(f"{where}: operator {operator!r} is not one of {', '.join(OPERATORS)}")
+            out.append(
+                Marker(kind, _printed(entry["rule"], where), operator, entry.get("text"), entry["reason"], number)
+            )
+    return out
 
 
-def stale_markers(source: str) -> list[Marker]:
-    """The equivalence markers of ``source`` that mark no mutant (the rule or the mutation changed)."""
-    return _mutants(source)[1]
+def _printed(rule: str, where: str) -> str:
+    """A rule as clingo prints it (how a sidecar entry is matched to the rule it names)."""
+    found: list[Any] = []
+    try:
+        ast.parse_string(
+            rule, lambda statement: found.append(statement) if statement.ast_type == ast.ASTType.Rule else None
+        )
+    except RuntimeError:
+        found = []
+    if len(found) != 1:
+        raise ValueError(f"{where}: rule is not one clingo rule: {rule!r}")
+    return str(found[0])
 
 
-def _mutants(source: str) -> tuple[list[LpMutant], list[Marker]]:
+def mutants(source: str, markers: str = "", file: str = "<sidecar>") -> list[LpMutant]:
+    """Every mutant of ``source`` (the text of one .lp file), deduplicated by resulting file, marked by the
+    entries of its sidecar ``markers`` (the text of its ``.mutants.toml``; ``file`` names it in errors)."""
+    return _mutants(source, read_markers(markers, file))[0]
+
+
+def stale_markers(source: str, markers: str = "", file: str = "<sidecar>") -> list[Marker]:
+    """The sidecar entries that mark no mutant of ``source`` (the rule or the mutation changed)."""
+    return _mutants(source, read_markers(markers, file))[1]
+
+
+def _mutants(source: str, markers: Sequence[Marker]) -> tuple[list[LpMutant], list[Marker]]:
     rules: list[Any] = []
     ast.parse_string(
         source, lambda statement: rules.append(statement) if statement.ast_type == ast.ASTType.Rule else None
     )
     lines = source.split("\n")
-    every_marker = _markers(lines)
     found: dict[str, LpMutant] = {}
     used: set[int] = set()
     for rule in rules:
         begin, end = rule.location.begin, rule.location.end
         original = str(rule)
-        comment, markers = _comment_above(lines, begin.line, every_marker)
+        comment = _comment_above(lines, begin.line)
+        mine = [(n, m) for n, m in enumerate(markers) if m.rule == original]
+        implied = "; ".join(m.reason for _, m in mine if m.kind == "implied")
+        used.update(n for n, m in mine if m.kind == "implied")
+        made: list[tuple[str, str, str]] = []
         for operator, replacement in _rule_mutants(rule):
             if replacement == original:
                 continue  # the operator changed nothing here (e.g. equal bounds swapped)
             text = _splice(lines, begin.line, begin.column, end.line, end.column, replacement)
-            if text not in found and text != source:
-                marked = [m for m in markers if m.marks(operator, original, replacement)]
-                used.update(m.line for m in marked)
-                found[text] = LpMutant(
-                    operator, begin.line, original, replacement, text, comment, "; ".join(m.reason for m in marked)
-                )
-    # a marker that is not right above a rule (a blank line between, above a #show) marks nothing either
-    return list(found.values()), [m for line, m in sorted(every_marker.items()) if line not in used]
+            if text not in found and text != source and text not in {t for _, _, t in made}:
+                made.append((operator, replacement, text))
+        for operator, replacement, text in made:
+            twins = [t for o, _, t in made if o == operator]
+            marked = [(n, m) for n, m in mine if m.marks(operator, original, replacement)]
+            used.update(n for n, _ in marked)
+            found[text] = LpMutant(
+                operator,
+                begin.line,
+                original,
+                replacement,
+                text,
+                comment,
+                "; ".join(m.reason for _, m in marked),
+                implied,
+                twins.index(text) + 1 if len(twins) > 1 else 0,
+            )
+    return list(found.values()), [m for n, m in enumerate(markers) if n not in used]
 
 
 def parses(text: str) -> str | None:
@@ -236,31 +310,11 @@ def _splice(lines: list[str], line: int, column: int, end_line: int, end_column:
     return "\n".join(lines[: line - 1] + spliced + lines[end_line:])
 
 
-def _markers(lines: list[str]) -> dict[int, Marker]:
-    """Every equivalence marker of the file by its line; a line that starts like one but is not one is an error."""
-    out: dict[int, Marker] = {}
-    for number, line in enumerate(lines, start=1):
-        if not _MARKER_START.match(line):
-            continue
-        match = MARKER.match(line)
-        if match is None or match["operator"] not in OPERATORS:
-            raise ValueError(
-                f"line {number}: not an equivalence marker: {line.strip()!r} (want % mutate: "
-                f"equivalent OPERATOR [`TEXT`] -- REASON, OPERATOR one of {', '.join(OPERATORS)})"
-            )
-        out[number] = Marker(number, match["operator"], match["text"], match["reason"])
-    return out
-
-
-def _comment_above(lines: list[str], line: int, markers: dict[int, Marker]) -> tuple[str, list[Marker]]:
-    """The ``%`` comment lines right above a statement (its stated purpose), and its equivalence markers."""
+def _comment_above(lines: list[str], line: int) -> str:
+    """The ``%`` comment lines right above a statement: its stated purpose (a hint for the report)."""
     out: list[str] = []
-    mine: list[Marker] = []
     index = line - 2
     while index >= 0 and lines[index].lstrip().startswith("%"):
-        if index + 1 in markers:
-            mine.insert(0, markers[index + 1])
-        else:
-            out.insert(0, lines[index].strip().lstrip("%").strip())
+        out.insert(0, lines[index].strip().lstrip("%").strip())
         index -= 1
-    return " ".join(out), mine
+    return " ".join(out)

@@ -7,16 +7,19 @@ imports OR-Tools: ``available()`` only asks whether it is installed.
 
 from __future__ import annotations
 
-import importlib.util
+#: ``--backend auto`` races it; ``bench`` and ``mutate`` take it by default
+PORTFOLIO = True
+#: ``trisolve export --format cpsat`` writes its model proto as text
+EXPORTS = "cpsat"
+#: ``trisolve mutate`` breaks its translators at their mutation hooks (backends/mutation.py)
+MUTANTS = "hooks"
 
 
 def available() -> str | None:
-    """None when OR-Tools can be imported, else how to install it."""
-    try:
-        found = importlib.util.find_spec("ortools") is not None
-    except (ImportError, ValueError):
-        found = False
-    return None if found else "pip install ortools"
+    """None when OR-Tools is installed, else how to install it (looked up, not imported: half a second)."""
+    from ..base import install_hint
+
+    return install_hint("ortools", "pip install ortools")
 
 
 def make(family: str, variant: str):

@@ -15,7 +15,7 @@ from types import ModuleType
 from typing import Any
 
 from .. import base, registry
-from ..base import Limits, Options, Result, SolutionSink
+from ..base import Limits, Options, Result, SolutionSink, Stopwatch
 
 #: Workers for a first-solution run when neither ``options.workers`` nor the
 #: translator's ``parameters`` say: CP-SAT's default portfolio with one worker
@@ -66,22 +66,21 @@ class CpsatBackend:
         self.family = family
         self.variant = variant
         self.name = f"cpsat:{variant}"
-        self._translator = registry.translator("cpsat", family)
-        self._translator.CATALOG.require(variant, "cpsat", family)
+        self._translator = registry.checked_translator("cpsat", family, variant)
 
     # ------------------------------------------------------------- public
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         watch = base.Stopwatch()
         watch.start("import")
-        module = cp_model()
+        cp_model()
         watch.stop("import")
         watch.start("translate")
         encoding = self._translator.encode(level, self.variant, options)
         watch.stop("translate")
         if options.enumerate:
-            return self._enumerate(module, encoding, limits, options, on_solution, watch)
-        return self._first(module, encoding, limits, options, on_solution, watch)
+            return self._enumerate(encoding, limits, options, on_solution, watch)
+        return self._first(encoding, limits, options, on_solution, watch)
 
     def export(self, level: Any, options: Options) -> str:
         """The model as protobuf text (``text_format.Parse`` reads it back)."""
@@ -92,15 +91,10 @@ class CpsatBackend:
     # ---------------------------------------------------------- mechanics
 
     def _first(
-        self,
-        module: ModuleType,
-        encoding: CpsatModel,
-        limits: Limits,
-        options: Options,
-        on_solution: SolutionSink | None,
-        watch: base.Stopwatch,
+        self, encoding: CpsatModel, limits: Limits, options: Options, on_solution: SolutionSink | None, watch: Stopwatch
     ) -> Result:
         """Solve for one solution; workers and search from the translator unless options say."""
+        module = cp_model()  # imported by ``run`` already
         solver = module.CpSolver()
         params = solver.parameters
         apply_parameters(params, {"num_workers": DEFAULT_WORKERS, **encoding.parameters})
@@ -134,15 +128,10 @@ class CpsatBackend:
         )
 
     def _enumerate(
-        self,
-        module: ModuleType,
-        encoding: CpsatModel,
-        limits: Limits,
-        options: Options,
-        on_solution: SolutionSink | None,
-        watch: base.Stopwatch,
+        self, encoding: CpsatModel, limits: Limits, options: Options, on_solution: SolutionSink | None, watch: Stopwatch
     ) -> Result:
         """List every solution: one worker, a callback, de-duplication on the projection."""
+        module = cp_model()  # imported by ``run`` already
         solver = module.CpSolver()
         params = solver.parameters
         apply_parameters(params, encoding.parameters)

@@ -173,8 +173,8 @@ def _search(model, occupied: Sequence, options: Options) -> dict:
     """Solver parameters for this mode; enumeration branches on occupancy in reading order.
 
     Enumeration (one worker, no LP) is a depth-first walk: occupied first,
-    cell by cell, with the rest fixed by propagation.  Measured ~10x faster
-    than CP-SAT's default on levels with hundreds of solutions.
+    cell by cell, with the rest fixed by propagation: far faster than CP-SAT's default on levels with
+    hundreds of solutions (docs/bench/timing-notes.md, "cpsat").
     """
     cp = cp_model()
     if not options.enumerate:

@@ -11,6 +11,9 @@ available; nothing here imports a counter.
 
 from __future__ import annotations
 
+# Not PORTFOLIO: it counts well but rebuilds a first solution slowly (docs/bench/timing-notes.md,
+# "dp and the portfolio"), so ``--backend auto`` does not race it.
+
 
 def available() -> str | None:
     """Always usable: the programs need only Python and numpy."""

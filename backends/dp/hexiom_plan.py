@@ -11,6 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...models.errors import TrisolveError
 from ...models.hexiom import MAX_TILE, Level
 
 EMPTY = -1
@@ -236,7 +237,7 @@ class Outcome:
     stats: dict[str, Any]
 
 
-class Stopped(Exception):
+class Stopped(TrisolveError):
     """A limit ended the run (the message says which)."""
 
 

@@ -12,7 +12,7 @@ but a state's second half is not the tile stock.  It is a small packed
   and since the tile numbers sum to twice the edges between occupied cells,
   ``sum of numbers = 2 (edges - 6 E* + D)`` forces ``D* = sum/2 - edges + 6 E*``.
   A partial board past either is dead: this bound is what makes level 40
-  countable (18M states at step 35 of 91 instead of 103M).
+  countable (docs/bench/hexiom-level40.md).
 * the shown tiles of every number but the two (consecutive) most common
   ones; those two follow from ``e``, ``D`` and the frontier by the same
   identity, so they cost no state, and are still checked against the stock.

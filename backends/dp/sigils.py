@@ -29,6 +29,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+from ...models.errors import TrisolveError
 from ...models.sigils import Level, Piece, Solution
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
@@ -115,8 +116,8 @@ class Outcome:
     layers: list[dict[int, int]] | None = None
 
 
-class Stopped(Exception):
-    pass
+class Stopped(TrisolveError):
+    """A limit ended the count (the message says which)."""
 
 
 class Program:

@@ -12,19 +12,20 @@ family's variants (the pysat encodings worth counting) are declared in
 
 from __future__ import annotations
 
-import importlib.util
+#: a cross-check, a campaign and a counting bench run it only when named: Ganak stops (memory, time) on the
+#: larger Hexiom levels and the 8xN logic gates (docs/bench/ganak.md), so every default run would wait for it
+BY_DEFAULT = False
+#: ``bench --portfolio`` measures it for counts only: a first solution by counting again and again is not a paradigm
+TASKS = ("count",)
+#: ``trisolve export --backend ganak`` writes the CNF it counts (pysat's, with the ``c p show`` projection)
+EXPORTS = "dimacs"
 
 
 def available() -> str | None:
-    """None when pyganak and pysat (the CNF translators) can be imported, else how to install them."""
-    for module, package in (("pyganak", "pyganak"), ("pysat", "python-sat")):
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            return f"pip install {package}"
-    return None
+    """None when pyganak and pysat (the CNF translators) are installed, else how to install them."""
+    from ..base import install_hint
+
+    return install_hint("pyganak", "pip install pyganak") or install_hint("pysat", "pip install python-sat")
 
 
 def make(family: str, variant: str):

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
+from ...models.errors import TrisolveError
 from .. import registry
 from ..base import Limits, Options, Result, SolutionSink, Status, Stopwatch, finish, luck_stats, shuffle_seed
 
@@ -199,7 +200,7 @@ class CountingChild:
         self.close()
 
 
-class GanakError(RuntimeError):
+class GanakError(TrisolveError):
     """Ganak failed (out of the memory allowed, or an internal error): the run has no answer."""
 
 
@@ -300,8 +301,7 @@ class GanakBackend:
         self.family = family
         self.variant = variant
         self.name = f"ganak:{variant}"
-        self.translator = registry.translator("ganak", family)
-        self.translator.CATALOG.require(variant, "ganak", family)
+        self.translator = registry.checked_translator("ganak", family, variant)
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumeration is count-only: the count stays exact whatever ``limits.solutions``), or

@@ -10,23 +10,21 @@ here imports a solver.
 
 from __future__ import annotations
 
-import importlib.util
-
-
-def _installed(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
+#: a cross-check, a campaign and a counting bench run it only when named: it counts by one MIP solve per
+#: solution (no-good cuts), so a level with thousands of solutions runs to the time limit (docs/bench/mip.md)
+BY_DEFAULT = False
+#: ``trisolve export --format lp`` writes its 0-1 model (CPLEX LP)
+EXPORTS = "lp"
+#: ``trisolve mutate`` breaks its translators at their mutation hooks (backends/mutation.py)
+MUTANTS = "hooks"
 
 
 def available() -> str | None:
-    """None when HiGHS (the default solver) and OR-Tools (SCIP) can be imported, else how to install them."""
-    if not _installed("highspy"):
-        return "pip install highspy"
-    if not _installed("ortools"):
-        return "pip install ortools"
-    return None
+    """None when HiGHS (the default solver) and OR-Tools (SCIP) are installed, else how to install them
+    (looked up, not imported: OR-Tools costs half a second)."""
+    from ..base import install_hint
+
+    return install_hint("highspy", "pip install highspy") or install_hint("ortools", "pip install ortools")
 
 
 def make(family: str, variant: str):

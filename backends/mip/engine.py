@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...models.errors import TrisolveError
 from .. import registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
@@ -37,6 +38,11 @@ INF = math.inf
 SOLVERS: tuple[str, ...] = ("highs", "scip")
 
 Terms = Iterable[tuple[int, float]]
+
+
+class MipSolverError(TrisolveError):
+    """The MIP solver ended without an answer trisolve can read (an error status, no SCIP in the build):
+    the run has no answer."""
 
 
 # ------------------------------------------------------------------ the model
@@ -283,7 +289,7 @@ class HighsSolver:
             return "sat", list(h.getSolution().col_value)
         if status in (status_type.kTimeLimit, status_type.kInterrupt, status_type.kHighsInterrupt):
             return "unknown", None
-        raise RuntimeError(f"HiGHS ended with {h.modelStatusToString(status)}")
+        raise MipSolverError(f"HiGHS ended with {h.modelStatusToString(status)}")
 
     def add_row(self, row_terms: Sequence[tuple[int, float]], lower: float, upper: float) -> None:
         import numpy as np
@@ -310,7 +316,7 @@ class ScipSolver:
         self._pywraplp = pywraplp
         solver = pywraplp.Solver.CreateSolver("SCIP")
         if solver is None:
-            raise RuntimeError("this OR-Tools build has no SCIP")
+            raise MipSolverError("this OR-Tools build has no SCIP")
         solver.SuppressOutput()
         solver.SetNumThreads(1)
         # SCIP's own Ctrl-C handler would swallow the signal; the seed shifts all of SCIP's random seeds
@@ -339,7 +345,7 @@ class ScipSolver:
             return "unsat", None
         if status == status_type.NOT_SOLVED:
             return "unknown", None
-        raise RuntimeError(f"SCIP ended with status {status}")
+        raise MipSolverError(f"SCIP ended with status {status}")
 
     def add_row(self, row_terms: Sequence[tuple[int, float]], lower: float, upper: float) -> None:
         solver = self.solver
@@ -362,8 +368,7 @@ class MipBackend:
         self.family = family
         self.variant = variant
         self.name = f"mip:{variant}"
-        self.translator = registry.translator("mip", family)
-        self.translator.CATALOG.require(variant, "mip", family)
+        self.translator = registry.checked_translator("mip", family, variant)
         if variant not in SOLVERS:  # pragma: no cover - every catalog variant names a solver
             raise ValueError(f"mip variant {variant!r} names no solver; known: {', '.join(SOLVERS)}")
 
@@ -422,7 +427,7 @@ class MipBackend:
             watch.start("decode")
             true = frozenset(c for c in encoding.projection if values[c] > 0.5)
             if true in seen:
-                raise RuntimeError(f"{self.name}: the solver returned a solution its no-good cut excludes")
+                raise MipSolverError(f"{self.name}: the solver returned a solution its no-good cut excludes")
             seen.add(true)
             solution = encoding.decode(true)
             watch.stop("decode")

@@ -9,13 +9,23 @@ ones the cross-checker runs by default.  Nothing here imports pysat.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import SimpleNamespace
+from typing import Any
+
+#: ``--backend auto`` races it; ``bench`` and ``mutate`` take it by default
+PORTFOLIO = True
+#: ``trisolve export --format dimacs`` writes its CNF
+EXPORTS = "dimacs"
+#: ``trisolve mutate`` breaks its translators at their mutation hooks (backends/mutation.py)
+MUTANTS = "hooks"
+
 
 def available() -> str | None:
-    try:
-        import pysat  # noqa: F401
-    except ImportError:
-        return "pip install python-sat"
-    return None
+    """None when PySAT can be imported, else how to install it."""
+    from ..base import install_hint
+
+    return install_hint("pysat", "pip install python-sat", load=True)
 
 
 def make(family: str, variant: str):
@@ -31,3 +41,24 @@ def preload(family: str) -> None:
     from . import engine  # noqa: F401
 
     registry.translator("pysat", family)
+
+
+def backend(name: str, translators: Mapping[str, Any], **roles: Any) -> SimpleNamespace:
+    """A backend made of your own CNF translators, run by pysat's mechanics, for ``registry.register(name, ...)``.
+
+    ``translators`` maps each family to a translator: a module or object with
+    ``CATALOG = Catalog(...)`` and ``encode(level, variant, options)``
+    returning a ``CnfEncoding`` (backend-contract.md).  The solvers, projected
+    enumeration, limits and DIMACS export are pysat's; ``variant@solver``
+    picks a solver as for pysat.  ``roles`` are the constants a backend
+    module may state (``PORTFOLIO``, ...).  See docs/examples/my_hexiom_cnf.py.
+    """
+
+    def make_one(family: str, variant: str):
+        from .engine import PysatBackend
+
+        return PysatBackend(family, variant, translators[family], backend=name)
+
+    return SimpleNamespace(
+        available=available, make=make_one, TRANSLATORS=dict(translators), **{"EXPORTS": EXPORTS, **roles}
+    )

@@ -22,8 +22,10 @@ from typing import Any
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from ...models.errors import TrisolveError, shorten
 from .. import registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
+from ..catalog import UnknownVariant
 from ..runner import interrupts_held
 
 #: SAT solvers a variant may name after ``@``.  All of them add clauses between
@@ -99,18 +101,18 @@ class PysatBackend:
     """One (family, CNF encoding, SAT solver) configuration, e.g. ``pysat:totalizer@glucose4``."""
 
     def __init__(self, family: str, variant: str, family_translator: Any = None, backend: str = "pysat") -> None:
-        """``family_translator`` (anything with ``ENCODINGS``, the variants it takes, and ``encode``) replaces
-        the shipped ``backends/pysat/<family>.py``: a plugin's own CNF gets these mechanics under its own
-        ``backend`` name."""
+        """``family_translator`` (anything with ``CATALOG`` and ``encode``, and ``ENCODINGS`` when it takes more
+        variants than its catalog lists) replaces the shipped ``backends/pysat/<family>.py``: a plugin's own CNF
+        gets these mechanics under its own ``backend`` name (``backends.pysat.backend``)."""
         self.family = family
         self.name = f"{backend}:{variant}"
         self.encoding, self.solver = split_variant(variant)
         self.translator = family_translator or registry.translator("pysat", family)
         if self.encoding not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
-            raise ValueError(f"pysat has no {family} encoding {self.encoding!r}; known: {known}")
+            raise UnknownVariant(f"{backend} has no {family} encoding {shorten(self.encoding)!r}; known: {known}")
         if self.solver not in SOLVERS:
-            raise ValueError(f"pysat solver {self.solver!r} is not supported; known: {', '.join(SOLVERS)}")
+            raise UnknownVariant(f"pysat solver {shorten(self.solver)!r} is not supported; known: {', '.join(SOLVERS)}")
 
     # ------------------------------------------------------------------ run
 
@@ -253,7 +255,7 @@ def solver_of(name: str, clauses: Iterable[list[int]]) -> Iterator[Solver]:
     """A PySAT solver loaded with ``clauses``, deleted in one piece (``runner.interrupts_held``).
 
     Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
-    ``__del__`` free it again (a generator stopped by Ctrl-C died by SIGSEGV there in 1 of 120 tries).
+    ``__del__`` free it again, and the process dies by SIGSEGV (docs/bench/timing-notes.md, "pysat").
     """
     solver = Solver(name=name, bootstrap_with=clauses)
     try:
@@ -269,8 +271,8 @@ def _sigint_blocked() -> Iterator[None]:
 
     Why: in the main thread PySAT's CaDiCaL calls catch SIGINT with a handler that longjmps out of the
     solver, which may be inside malloc then: the heap is left corrupt, and the process crashes later
-    (a generator stopped by Ctrl-C died by SIGSEGV or "malloc_consolidate(): invalid chunk size" in
-    2 of 80 tries).  A slice lasts about ``SLICE_SECONDS``, so a blocked Ctrl-C waits no longer.
+    (a generator stopped by Ctrl-C died by SIGSEGV or "malloc_consolidate(): invalid chunk size":
+    docs/bench/timing-notes.md, "pysat").  A slice lasts about ``SLICE_SECONDS``, so a blocked Ctrl-C waits no longer.
     """
     previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
@@ -450,8 +452,9 @@ def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
     return "\n".join(lines) + "\n"
 
 
-class SolverOutputError(ValueError):
-    """A SAT solver's output has no usable verdict (no ``s`` line, or ``s UNKNOWN``)."""
+class SolverOutputError(TrisolveError, ValueError):
+    """A SAT solver's output has no usable verdict (no ``s`` line, or ``s UNKNOWN``): the solver failed, not
+    the user (exit code 1)."""
 
 
 def parse_dimacs_model(text: str) -> set[int] | None:

@@ -57,10 +57,8 @@ CATALOG = Catalog(
     },
 )
 
-#: First solutions search among lex-leaders (``engine.first_solution_lex_leader``). Level 38,
-#: seeds 0-13: solve CPU median 0.010 s, worst 0.019 s (plain CNF: about 1 s on every seed).
-#: It costs level 40 (side 6): 3 of seeds 0-3 unsolved in 20 s (plain: 2 of 4 took 2.1 CPU s),
-#: and a renumbering of variables (--shuffle) loses the speed-up on level 38 (4 of 14 solved).
+#: First solutions search among lex-leaders (``engine.first_solution_lex_leader``): far faster on
+#: level 38, slower on level 40 and under --shuffle (docs/bench/timing-notes.md, "pysat").
 FIRST_SOLUTION_LEX_LEADER = True
 
 

@@ -1,10 +1,11 @@
 """A user's own Hexiom encoding, plugged into trisolve to be cross-checked (docs/own-encoding.md).
 
-Template: write ``encode(level, variant, options)`` returning a ``CnfEncoding``
-(clauses, the puzzle's own variables as the projection, and how to read a
-solution back), then register it under a backend name of your own (last lines).  The
-shipped PySAT mechanics (solver, projected enumeration, time limits, export)
-run it, and every trisolve command takes it with ``--plugin THIS_FILE``.
+Template: declare your variants in ``CATALOG``, write ``encode(level, variant,
+options)`` returning a ``CnfEncoding`` (clauses, the puzzle's own variables as
+the projection, and how to read a solution back), then register it under a
+backend name of your own (last lines).  The shipped PySAT mechanics (solver,
+projected enumeration, time limits, export) run it, and every trisolve command
+takes it with ``--plugin THIS_FILE``.
 
 This one is written the way a newcomer might: one Boolean per (cell, number),
 "exactly d occupied neighbours" by PySAT cardinality constraints.  Variant
@@ -18,10 +19,18 @@ from __future__ import annotations
 
 import types
 
-VARIANTS = {
-    "as-written": "one Boolean per (cell, number); cardinality constraints; an unlocked 0 kept off the rim",
-    "fixed": "one Boolean per (cell, number); cardinality constraints",
-}
+from trisolve.backends import pysat
+from trisolve.backends.catalog import Catalog
+
+CATALOG = Catalog(
+    default="fixed",
+    variants={
+        "fixed": "one Boolean per (cell, number); cardinality constraints",
+        "as-written": "one Boolean per (cell, number); cardinality constraints; an unlocked 0 kept off the rim",
+    },
+    # no lex-leader constraints here: runs with --symmetry-breaking answer unknown
+    symmetry_breaking=False,
+)
 
 
 def encode(level, variant, options):
@@ -80,22 +89,10 @@ def encode(level, variant, options):
     return CnfEncoding(pool, cnf, sorted(holds.values()), decode, block_true_only=True)
 
 
-def make(family, variant):
-    from trisolve.backends.pysat.engine import PysatBackend
-
-    return PysatBackend(family, variant, types.SimpleNamespace(ENCODINGS=VARIANTS, encode=encode), backend="mine")
-
-
-#: What trisolve's registry asks of a backend (backends/registry.py).  An installed package
-#: names this object in its ``trisolve.backends`` entry points instead of being --plugin'ed.
-BACKEND = types.SimpleNamespace(
-    VARIANTS={"hexiom": VARIANTS},
-    DEFAULT_VARIANT={"hexiom": "fixed"},
-    available=lambda: None,
-    make=make,
-    # no lex-leader constraints here: runs with --symmetry-breaking answer unknown
-    NO_SYMMETRY_BREAKING={"hexiom"},
-)
+#: What trisolve's registry asks of a backend (backends/registry.py): your translator per family, run by
+#: pysat's mechanics.  An installed package names this object in its ``trisolve.backends`` entry points
+#: instead of being --plugin'ed.
+BACKEND = pysat.backend("mine", {"hexiom": types.SimpleNamespace(CATALOG=CATALOG, encode=encode)})
 
 if __name__ == "trisolve_plugin":  # run by --plugin
     from trisolve.backends import registry

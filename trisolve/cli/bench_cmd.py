@@ -1,4 +1,5 @@
-"""``trisolve bench``: time backends against each other and draw the cactus plot."""
+"""``trisolve bench``: time backends against each other and draw the cactus plot; ``--portfolio`` measures
+every backend per family and task and writes the table the defaults come from (``bench_portfolio``)."""
 
 from __future__ import annotations
 
@@ -11,19 +12,17 @@ from dataclasses import asdict
 
 import click
 
+from trisolve.backends import numbers
+from trisolve.models.errors import UsageError
+
 from .common import (
     COUNT,
-    MAX_INT32,
     SEED,
     TIMEOUT,
-    UsageProblem,
-    as_usage_problem,
-    instance_files,
-    interrupted_exit,
-    load_level,
     load_plugins,
     plugin_option,
     split_list,
+    verdict_exit,
 )
 
 
@@ -42,9 +41,8 @@ from .common import (
 @click.option(
     "--timeout",
     type=TIMEOUT,
-    default=60.0,
-    show_default=True,
-    help="Wall-clock limit per run, seconds (PAR-2 counts a miss as twice this).",
+    default=None,
+    help="Wall-clock limit per run, seconds (PAR-2 counts a miss as twice this). Default 60; 10 with --portfolio.",
 )
 @click.option(
     "--mode",
@@ -57,9 +55,9 @@ from .common import (
     "--out",
     "out_dir",
     type=click.Path(file_okay=False),
-    default="bench-results",
-    show_default=True,
-    help="Folder for results.csv, results.json, summary.md, cactus.png, ecdf.png, scatter.png.",
+    default=None,
+    help="Folder for results.csv, results.json, summary.md, cactus.png, ecdf.png, scatter.png "
+    "(default bench-results; with --portfolio: portfolio-results, for runs.jsonl, portfolio.json/md/png).",
 )
 @click.option("--symmetry-breaking", is_flag=True, help="Run with lex-leader symmetry breaking.")
 @click.option(
@@ -84,23 +82,52 @@ from .common import (
 @click.option(
     "--rescore", is_flag=True, help="Run nothing: re-read OUT/results.json and rewrite summary.md and the plots."
 )
+@click.option(
+    "--portfolio",
+    "measure_portfolio",
+    is_flag=True,
+    help="Measure every usable backend per family and task (first solution, exact count) on the shipped levels "
+    "(or PATHS) and generated ones of growing size; write the ranked table that drives the defaults and auto.",
+)
+@click.option("--families", default=None, metavar="LIST", help="--portfolio: families to measure (default: all).")
+@click.option("--tasks", default=None, metavar="LIST", help="--portfolio: first,count (default: both).")
+@click.option(
+    "--seeds",
+    type=int,
+    default=3,
+    show_default=True,
+    help="--portfolio: generated levels per size (seeds 0..N-1; each run's solver seed is its level's).",
+)
+@click.option(
+    "--max-size",
+    default=None,
+    metavar="N|FAMILY=SIZE,...",
+    help="--portfolio: generate only the first N sizes of each family (0: none), or up to a size per family "
+    "in its unit (hexiom=5: board side; sigils=36: frame cells; logic=25: positions x categories).",
+)
+@click.option(
+    "--write-defaults",
+    is_flag=True,
+    help="--portfolio: also write the shipped table (backends/portfolio.json) and docs/bench/portfolio.md.",
+)
+@click.pass_context
 def command(
+    ctx,
     paths,
     backends,
-    repeat,
-    timeout,
-    mode,
     out_dir,
-    symmetry_breaking,
     scatter_pair,
-    seed,
-    shuffle,
-    sat_command,
-    family,
     plugins,
     plots,
     quiet,
     rescore,
+    measure_portfolio,
+    families,
+    tasks,
+    seeds,
+    max_size,
+    write_defaults,
+    **options,
 ):
     """Benchmark backends on PATHS (files or folders), one process per run, backends interleaved.
 
@@ -109,23 +136,52 @@ def command(
     median, PAR-2, virtual best, and the distribution over seeds: min,
     median, p90, max) and the plots (cactus, ECDF of run times, scatter);
     prints the summary.
+
+    With --portfolio: every usable backend per family and task (first
+    solution, exact count) on the shipped levels (or PATHS) and generated
+    levels of growing size, stopping a backend's sizes at the first it
+    leaves unsolved; writes the ranked table (median, p90, worst wall and
+    CPU seconds, solved, largest size solved), its page and a time-vs-size
+    plot; --write-defaults makes it the table solve takes its defaults from.
     """
+    # the options not named in the signature are api.benchmark's own keyword arguments, passed through
     from trisolve.backends.runner import interrupted
     from trisolve.bench.summary import machine, markdown, write_csv, write_json
 
     from .. import api
 
+    _check_options(ctx, measure_portfolio)
+    if measure_portfolio:
+        from .bench_portfolio import rescore as rescore_portfolio
+        from .bench_portfolio import run
+
+        if rescore:
+            return rescore_portfolio(out_dir=out_dir, write_defaults=write_defaults, plots=plots, quiet=quiet)
+        load_plugins(plugins)
+        return run(
+            paths=paths,
+            families=families,
+            tasks=tasks,
+            timeout=options["timeout"],
+            seeds=seeds,
+            max_size=max_size,
+            backends=backends,
+            sat_command=options["sat_command"],
+            out_dir=out_dir,
+            write_defaults=write_defaults,
+            plots=plots,
+            quiet=quiet,
+            command=_command_line(),
+        )
+    options["timeout"] = 60.0 if options["timeout"] is None else options["timeout"]
+    out_dir = out_dir or "bench-results"
     if rescore:
         return _rescore(out_dir, scatter_pair, plots)
-    if seed + repeat - 1 > MAX_INT32:
-        raise UsageProblem(
-            f"--seed {seed} with --repeat {repeat}: round seeds run up to {seed + repeat - 1}, "
-            f"over the largest seed, {MAX_INT32}"
-        )
+    numbers.seeds(options["seed"], options["repeat"], "--seed")  # before any file is read
     if not paths:
-        raise UsageProblem("give instance files or folders to benchmark (or --rescore)")
+        raise UsageError("give instance files or folders to benchmark (or --rescore)")
     load_plugins(plugins)
-    levels = [load_level(path, family) for path in instance_files(paths)]  # fails early, naming the file
+    levels = [api.load(path, options["family"]) for path in api.instance_files(paths)]  # fails early, naming it
 
     os.makedirs(out_dir, exist_ok=True)
     progress = _Progress(enabled=not quiet)
@@ -137,8 +193,8 @@ def command(
         progress.total = trials
         if not quiet:
             click.echo(
-                f"bench: {trials} runs ({len(levels)} instance(s) x {len(order)} backend(s) x {repeat}), "
-                f"{mode} mode, timeout {timeout:g} s; writing to {out_dir}/",
+                f"bench: {trials} runs ({len(levels)} instance(s) x {len(order)} backend(s) x {settings.repeat}), "
+                f"{settings.mode} mode, timeout {settings.timeout:g} s; writing to {out_dir}/",
                 err=True,
             )
         journal.write(json.dumps({"settings": asdict(settings), "backends": order}) + "\n")
@@ -152,21 +208,7 @@ def command(
 
     started = time.monotonic()
     try:
-        with as_usage_problem():
-            result = api.benchmark(
-                levels,
-                split_list(backends),
-                repeat=repeat,
-                timeout=timeout,
-                mode=mode,
-                symmetry_breaking=symmetry_breaking,
-                seed=seed,
-                shuffle=shuffle,
-                sat_command=sat_command,
-                on_planned=planned,
-                on_run=finished,
-                skipped=lambda note: click.echo(f"bench: {note}", err=True),
-            )
+        result = api.benchmark(levels, backends, on_planned=planned, on_run=finished, skipped=_skipped, **options)
     finally:
         progress.close()
         journal.close()
@@ -192,10 +234,42 @@ def command(
     click.echo(report, nl=False)
     if not quiet:
         click.echo(f"bench: {len(runs)} runs in {elapsed:.1f} s; results in {out_dir}/", err=True)
-    interrupted_exit()
     if summary["invalid"]:
         click.echo("trisolve: a backend returned an invalid solution (see summary.md)", err=True)
-        raise click.exceptions.Exit(1)
+    crashed = [run for run in runs if run.error]
+    if crashed:
+        first = crashed[0]
+        click.echo(
+            f"trisolve: {len(crashed)} runs crashed (see results.csv), e.g. {first.backend} on {first.instance}: "
+            f"{first.error}",
+            err=True,
+        )
+    verdict_exit(bool(summary["invalid"] or crashed))
+
+
+def _skipped(note: str) -> None:
+    click.echo(f"bench: {note}", err=True)
+
+
+#: options of a plain benchmark, and of --portfolio only
+_BENCH_ONLY = ("repeat", "mode", "symmetry_breaking", "scatter_pair", "seed", "shuffle", "family")
+_PORTFOLIO_ONLY = ("families", "tasks", "seeds", "max_size", "write_defaults")
+
+
+def _check_options(ctx: click.Context, portfolio: bool) -> None:
+    """An option of the other kind of benchmark is a usage problem, not silently ignored."""
+    from click.core import ParameterSource
+
+    given = [
+        name
+        for name in (_BENCH_ONLY if portfolio else _PORTFOLIO_ONLY)
+        if ctx.get_parameter_source(name) not in (ParameterSource.DEFAULT, None)
+    ]
+    if given:
+        shown = ", ".join("--" + name.replace("_pair", "").replace("_", "-") for name in given)
+        if portfolio:
+            raise UsageError(f"{shown}: not an option of bench --portfolio")
+        raise UsageError(f"{shown}: only with --portfolio")
 
 
 def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
@@ -215,7 +289,7 @@ def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
         settings = Settings(**data["settings"])
         runs = [BenchRun.from_json(run) for run in data["runs"]]
     except (OSError, ValueError, KeyError, TypeError) as problem:
-        raise UsageProblem(f"{source}: cannot be read as bench results ({problem})") from None
+        raise UsageError(f"{source}: cannot be read as bench results ({problem})") from None
     order = data.get("meta", {}).get("backends") or list(dict.fromkeys(r.backend for r in runs))
     summary = score(runs, settings, order)
     report = markdown(summary, settings, data.get("meta", {}))
@@ -246,12 +320,12 @@ def _scatter_pair(value: str | None, order: list[str]) -> tuple[str, str] | None
         return (order[0], order[1]) if len(order) >= 2 else None
     names = split_list(value)
     if len(names) != 2:
-        raise UsageProblem("--scatter takes two backends: A,B")
+        raise UsageError("--scatter takes two backends: A,B")
     full = []
     for name in names:
         matches = [b for b in order if b == name or b.split(":")[0] == name]
         if not matches:
-            raise UsageProblem(f"--scatter: {name} is not among the benchmarked backends ({', '.join(order)})")
+            raise UsageError(f"--scatter: {name} is not among the benchmarked backends ({', '.join(order)})")
         full.append(matches[0])
     return full[0], full[1]
 

@@ -1,4 +1,4 @@
-"""``trisolve campaign``: generate instances and cross-check them all, resumably."""
+"""``trisolve campaign``: generate instances and cross-check them all, resumably (``trisolve.api.campaign``)."""
 
 from __future__ import annotations
 
@@ -12,19 +12,18 @@ from .common import (
     JOBS,
     SEED,
     TIMEOUT,
-    UsageProblem,
-    interrupted_exit,
     load_plugins,
     plugin_option,
     print_json,
-    resolve_backends,
+    print_minimised,
     split_list,
+    verdict_exit,
 )
-from .generate_cmd import family_params, generating_families, size_options
+from .generate_cmd import size_options
 
 
 @click.command(name="campaign")
-@click.option("--family", required=True, type=generating_families())
+@click.option("--family", required=True, help="A family with a generator (see trisolve generate).")
 @click.option("--generate", "count", type=COUNT, required=True, help="How many instances.")
 @size_options
 @click.option("--unique", is_flag=True, help="Generate levels with a unique solution (see trisolve generate).")
@@ -79,57 +78,41 @@ def command(
     as_json,
     plugins,
 ):
-    """Generate and cross-check instances; exit 0 when all agree, 1 on any disagreement or invalid solution."""
-    from trisolve.generate.campaign import run_campaign
+    """Generate and cross-check instances; exit 0 when all agree, 1 on any disagreement, invalid solution or
+    crashed run."""
+    from .. import api
 
-    if scheduler and executor != "dask":
-        raise UsageProblem("--scheduler needs --executor dask")
-    if executor == "dask":
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            raise UsageProblem('--executor dask needs the dask extra: pip install "trisolve[dask]"') from None
     load_plugins(plugins)
-    params = family_params(family, sizes)
-    params["unique"] = unique
-    names = resolve_backends(split_list(backends), family) if backends else None
-    if minimize_dir is None:
-        stem = os.path.splitext(os.path.basename(jsonl))[0]
-        minimize_dir = os.path.join(os.path.dirname(jsonl), f"{stem}-disagreements")
     progress = _Progress(enabled=sys.stderr.isatty() and not as_json)
     try:
-        summary, verdicts = run_campaign(
+        done = api.campaign(
             family,
             count,
             jsonl,
             seed=seed,
-            params=params,
-            backends=names,
+            unique=unique,
+            sizes=sizes,
+            backends=split_list(backends),
             timeout=timeout,
             executor=executor,
             scheduler=scheduler,
-            parallel=parallel,
-            minimise_folder=minimize_dir,
+            jobs=parallel,
+            minimise_to=minimize_dir,
             progress=progress,
         )
-    except ValueError as problem:  # CampaignMismatch, or a size the generator cannot make
-        raise UsageProblem(str(problem)) from None
     finally:
         progress.close()
+    summary = done.summary
     if as_json:
         print_json(summary.to_json())
     else:
-        for verdict in verdicts:
+        for verdict in done.verdicts:
             if verdict.failed:
                 click.echo(
                     f"{verdict.status} {verdict.path}: "
                     + "; ".join(f.message for f in verdict.findings if f.kind != "note")
                 )
-        for item in summary.minimised:
-            click.echo(
-                f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  "
-                f"{item['command']}"
-            )
+        print_minimised(summary.minimised)
         statuses = ", ".join(f"{n} {s}" for s, n in sorted(summary.statuses.items()))
         rate = "n/a (all reused)" if summary.throughput is None else f"{summary.throughput:.1f} instances/min"
         click.echo(
@@ -140,9 +123,7 @@ def command(
             f"disagreements {summary.disagreements}, invalid solutions {summary.invalid}, errors {summary.errors}; "
             f"{summary.wall:.1f} s ({summary.generate_seconds:.1f} s generating), {rate}"
         )
-    interrupted_exit()
-    if summary.disagreements or summary.invalid:
-        raise click.exceptions.Exit(1)
+    verdict_exit(done.failed)
 
 
 class _Progress:

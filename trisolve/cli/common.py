@@ -1,4 +1,4 @@
-"""What every subcommand shares: loading instances, naming backends, exit codes, output."""
+"""What every subcommand shares: the exit codes, the option types, plugins, output."""
 
 from __future__ import annotations
 
@@ -8,20 +8,28 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import click
 
-#: exit codes, one meaning each
-EXIT_OK, EXIT_INTERNAL, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+from trisolve.backends import numbers
+from trisolve.backends.numbers import Range
+from trisolve.models.errors import TrisolveError
+
+#: Exit codes, one meaning each, the same for every command (docs/exit-codes.md): 0 answered, 1 a finding
+#: (a disagreement, an invalid solution, a run that crashed, a surviving mutant) or trisolve's own failure,
+#: 2 bad input or usage, 3 stopped by a limit before an answer, 130 interrupted.
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
 
-class UsageProblem(click.ClickException):
-    """Bad input or usage: exit code 2, message on stderr, no traceback."""
+class Failure(click.ClickException, TrisolveError):
+    """A library error (``TrisolveError``) ending a command, in click's terms: its message on one line, its exit
+    code (2 for bad input or usage, 1 otherwise; docs/exit-codes.md)."""
 
-    exit_code = EXIT_USAGE
+    def __init__(self, problem: Exception) -> None:
+        super().__init__(str(problem))
+        self.exit_code = getattr(problem, "exit_code", EXIT_FAILED)
 
     def show(self, file: Any = None) -> None:
         click.echo(f"trisolve: {self.format_message()}", err=True)
@@ -34,8 +42,6 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
     killed at once (in every thread), and the command prints what finished
     and exits 130.
     """
-    from trisolve.models.errors import TrisolveError
-
     previous = _catch_interrupts()
     try:
         # without standalone mode click returns a raised Exit's code instead of raising it
@@ -43,15 +49,18 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
         return code if isinstance(code, int) else 0
     except click.exceptions.Exit as done:
         return done.exit_code
+    except Failure as problem:
+        problem.show()
+        return problem.exit_code
     except click.ClickException as problem:
         problem.show()
         return problem.exit_code if problem.exit_code != 1 else EXIT_USAGE
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("trisolve: interrupted", err=True)
         return EXIT_INTERRUPTED
-    except TrisolveError as problem:
+    except TrisolveError as problem:  # bad input or usage (2), or a failure it names (1): one line
         click.echo(f"trisolve: {problem}", err=True)
-        return EXIT_USAGE
+        return problem.exit_code
     except BrokenPipeError:
         return 0
     except SystemExit as leaving:
@@ -62,7 +71,7 @@ def run_cli(group: click.Group, argv: list[str] | None) -> int:
             return EXIT_INTERRUPTED
         click.echo("trisolve: internal error (please report):", err=True)
         traceback.print_exc()
-        return EXIT_INTERNAL
+        return EXIT_FAILED
     finally:
         from trisolve.backends import runner
 
@@ -97,86 +106,54 @@ def interrupted_exit() -> None:
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
 
 
-def load_level(path: str, family_name: str | None = None):
-    """The library's Level for a file; bad input becomes a UsageProblem naming the file."""
-    from .. import api
-
-    with as_usage_problem():
-        return api.load(path, family_name)
-
-
-def load_instance(path: str, family_name: str | None = None):
-    """(family, level model) for a file; bad input becomes a UsageProblem naming the file."""
-    level = load_level(path, family_name)
-    return level.kind, level.model
+def verdict_exit(failed: bool) -> None:
+    """The end of every command that judges runs (crosscheck, campaign, mutate, bench): 130 when interrupted,
+    1 when ``failed`` (a verdict with a disagreement, an invalid solution or a crashed run), else 0."""
+    interrupted_exit()
+    if failed:
+        raise click.exceptions.Exit(EXIT_FAILED)
 
 
-def instance_files(paths: Iterable[str]) -> list[str]:
-    """Files named, and instance files inside named folders (sorted), for batch commands."""
-    from .. import api
-
-    with as_usage_problem():
-        return api.instance_files(paths)
-
-
-def resolve_backends(specs: list[str], family: str) -> list[str]:
-    """Full ``backend:variant`` names; unknown names are a usage problem, not a traceback."""
-    from .. import api
-
-    with as_usage_problem():
-        return api.backend_names(specs, family)
-
-
-def check_backend(spec: str, family: str) -> str:
-    """The full name of one backend configuration, checked before any process starts."""
-    from .. import api
-
-    with as_usage_problem():
-        return api.backend_name(spec, family)
-
-
-@contextmanager
-def as_usage_problem() -> Iterator[None]:
-    """The library's errors (bad input, bad request) as the command line's exit-code-2 problems."""
-    from trisolve.models.errors import TrisolveError
-
-    try:
-        yield
-    except TrisolveError as problem:
-        raise UsageProblem(str(problem)) from None
+def print_minimised(items: Iterable[Mapping[str, Any]]) -> None:
+    """Where each shrunk instance went, and the command that reproduces its finding."""
+    for item in items:
+        click.echo(
+            f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  "
+            f"{item['command']}"
+        )
 
 
 # ------------------------------------------------------------------ numeric options
-# Checked here, so a number no solver takes is a usage error naming the option, never a crash inside one.
-
-#: Largest solution limit and seed every backend takes: clingo's model count and seed and
-#: CP-SAT's random_seed are 32-bit signed integers.
-MAX_INT32 = 2**31 - 1
-#: Longest time limit accepted (about 11.6 days): finite, and far inside every solver's range.
-MAX_TIMEOUT = 1_000_000.0
-#: More runs at a time than this only thrashes the machine.
-MAX_JOBS = 256
+# The library's own ranges (backends/numbers.py): a number no solver takes is a usage error naming the
+# option, never a crash inside one, and the library refuses the same numbers.
 
 
-class FiniteRange(click.FloatRange):
-    """A float range that also refuses nan and inf (click's own lets nan through every bound)."""
+def number_type(allowed: Range) -> click.ParamType:
+    """A click type for one of the library's ranges: click's range (for the help text), then the library's check
+    (which also refuses nan, inf and a float where a whole number is wanted)."""
+    base = click.IntRange if allowed.kind is int else click.FloatRange
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        import math
+    class Checked(base):  # type: ignore[misc, valid-type]
+        def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+            from trisolve.models.errors import UsageError
 
-        number = super().convert(value, param, ctx)
-        if not math.isfinite(number):
-            self.fail(f"{number} is not a finite number", param, ctx)
-        return number
+            number = super().convert(value, param, ctx)
+            try:
+                return allowed.check(number, "the value")
+            except UsageError as problem:
+                self.fail(str(problem), param, ctx)
+
+    return Checked(allowed.low, allowed.high, min_open=allowed.low_open)
 
 
-#: seconds, > 0
-TIMEOUT = FiniteRange(0, MAX_TIMEOUT, min_open=True)
-SEED = click.IntRange(0, MAX_INT32)
-SOLUTION_LIMIT = click.IntRange(1, MAX_INT32)
-JOBS = click.IntRange(1, MAX_JOBS)
-#: how many instances or rounds to make
-COUNT = click.IntRange(1, 1_000_000)
+TIMEOUT = number_type(numbers.TIMEOUT)
+BUDGET = number_type(numbers.BUDGET)
+SEED = number_type(numbers.SEED)
+SOLUTION_LIMIT = number_type(numbers.SOLUTION_LIMIT)
+JOBS = number_type(numbers.JOBS)
+COUNT = number_type(numbers.COUNT)
+COUNT_OR_NONE = number_type(numbers.COUNT_OR_NONE)
+INDEX = number_type(numbers.INDEX)
 
 
 def plugin_option(command):
@@ -196,10 +173,7 @@ def load_plugins(paths: Iterable[str]) -> None:
     from trisolve.backends import registry
 
     for path in paths:
-        try:
-            registry.load_plugin(path)
-        except registry.PluginError as problem:
-            raise UsageProblem(str(problem)) from None
+        registry.load_plugin(path)
 
 
 def print_json(data: Any) -> None:

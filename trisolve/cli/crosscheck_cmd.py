@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import os
-import shlex
 import sys
 
 import click
+
+from trisolve.models.errors import UsageError
 
 from .common import (
     JOBS,
@@ -15,15 +15,11 @@ from .common import (
     SOLUTION_LIMIT,
     TIMEOUT,
     RunProgress,
-    UsageProblem,
-    as_usage_problem,
-    instance_files,
-    interrupted_exit,
-    load_level,
     load_plugins,
     plugin_option,
     print_json,
-    split_list,
+    print_minimised,
+    verdict_exit,
 )
 
 
@@ -37,10 +33,8 @@ from .common import (
 )
 @click.option("--timeout", type=TIMEOUT, default=20.0, show_default=True, help="Wall-clock limit per run, seconds.")
 @click.option("--limit", type=SOLUTION_LIMIT, default=None, help="Stop each enumeration after N solutions.")
-@click.option(
-    "--jobs", "-j", "parallel", type=JOBS, default=None, help="Runs at a time (default: the number of cores)."
-)
-@click.option("--jsonl", type=click.Path(dir_okay=False), default=None, help="Append one JSON record per run here.")
+@click.option("--jobs", "-j", type=JOBS, default=None, help="Runs at a time (default: the number of cores).")
+@click.option("--jsonl", "log", type=click.Path(dir_okay=False), default=None, help="Append one JSON record per run.")
 @click.option("--resume", is_flag=True, help="Skip runs already recorded in --jsonl.")
 @click.option("--json", "as_json", is_flag=True, help="Print the verdicts as one JSON object.")
 @click.option(
@@ -56,7 +50,7 @@ from .common import (
     help="Shrink each instance with a disagreement and write the smallest one found.",
 )
 @click.option("--minimize-dir", type=click.Path(file_okay=False), default="minimized", show_default=True)
-@click.option("--no-expected", is_flag=True, help="Ignore expected.json files beside the instances.")
+@click.option("--expected/--no-expected", default=True, help="Check counts against expected.json beside the files.")
 @click.option(
     "--record-expected",
     type=click.Path(dir_okay=False),
@@ -66,158 +60,40 @@ from .common import (
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
 @plugin_option
 @click.option("--seed", type=SEED, default=0, show_default=True)
-def command(
-    paths,
-    backends,
-    timeout,
-    limit,
-    parallel,
-    jsonl,
-    resume,
-    as_json,
-    symmetry_breaking,
-    minimise_,
-    minimize_dir,
-    no_expected,
-    record_expected,
-    family,
-    plugins,
-    seed,
-):
-    """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid, 2 bad input."""
-    from trisolve.backends.runner import interrupted
-
+def command(paths, backends, as_json, minimise_, minimize_dir, plugins, **options):
+    """Cross-check backends on PATHS (files or folders); exit 0 agree, 1 disagree/invalid/error, 2 bad input."""
     from .. import api
 
+    # the options not named in the signature are api.cross_check's own keyword arguments, passed through
+
     load_plugins(plugins)
-    if resume and not jsonl:
-        raise UsageProblem("--resume needs --jsonl FILE")
-    levels = [load_level(path, family) for path in instance_files(paths)]
-    parallel = parallel or os.cpu_count() or 1
+    if options["resume"] and not options["log"]:
+        raise UsageError("--resume needs --jsonl FILE")
+    levels = [api.load(path, options["family"]) for path in api.instance_files(paths)]
     progress = RunProgress(enabled=sys.stderr.isatty() and not as_json)
     try:
-        with as_usage_problem():
-            report = api.cross_check(
-                levels,
-                split_list(backends),
-                timeout=timeout,
-                jobs=parallel,
-                limit=limit,
-                symmetry_breaking=symmetry_breaking,
-                seed=seed,
-                expected=not no_expected,
-                log=jsonl,
-                resume=resume,
-                on_planned=progress.start,
-                on_record=progress.update,
-            )
+        report = api.cross_check(
+            levels,
+            backends,
+            minimise_to=minimize_dir if minimise_ else None,
+            on_planned=progress.start,
+            on_record=progress.update,
+            **options,
+        )
     finally:
         progress.close()
-    verdicts = report.verdicts
-    stopped = interrupted()  # Ctrl-C: print what finished, shrink and record nothing
-
-    minimised = []
-    if minimise_ and not stopped:
-        minimised = _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, minimize_dir, plugins)
-    if record_expected and not stopped:
-        _record_expected(record_expected, verdicts, symmetry_breaking)
-
     if as_json:
-        print_json({**report.to_json(), "minimized": minimised})
+        print_json(report.to_json())
     else:
         click.echo(report.table(), nl=False)
         for line in report.findings:
             click.echo(line)
-        for item in minimised:
-            click.echo(
-                f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  "
-                f"{item['command']}"
-            )
-        reused = f" ({report.reused} reused from {jsonl})" if report.reused else ""
+        print_minimised(report.minimised)
+        reused = f" ({report.reused} reused from {options['log']})" if report.reused else ""
+        parallel = options["jobs"] or os.cpu_count() or 1
         click.echo(
-            f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, time limit {timeout:g} s per run"
+            f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, "
+            f"time limit {options['timeout']:g} s per run"
         )
         click.echo(report.verdict)
-    interrupted_exit()
-    if report.failed:
-        raise click.exceptions.Exit(1)
-
-
-def _minimise_all(verdicts, levels, timeout, limit, symmetry_breaking, folder, plugins) -> list[dict]:
-    from trisolve.crosscheck.minimize import minimise
-
-    out = []
-    by_path = {level.run_path: level for level in levels}
-    for verdict in verdicts:
-        if not verdict.failed:
-            continue
-        level = by_path[verdict.path]
-        involved = []
-        for finding in verdict.findings:
-            involved.extend(b for b in finding.backends if b not in involved)
-        if len(involved) < 2:
-            # an invalid solution needs only its own backend; add any other for a reference
-            others = [r.backend for r in verdict.records if r.backend not in involved]
-            involved.extend(others[:1])
-        result = minimise(
-            level.kind, level.model, involved, timeout=timeout, limit=limit, symmetry_breaking=symmetry_breaking
-        )
-        if result is None:
-            continue
-        os.makedirs(folder, exist_ok=True)
-        stem = os.path.splitext(os.path.basename(verdict.path))[0]
-        target = os.path.join(folder, f"{stem}-min{level.kind.suffix}")
-        with open(target, "w", encoding="utf-8") as handle:
-            handle.write(result.text)
-        parts = [
-            "trisolve",
-            "crosscheck",
-            target,
-            "--backends",
-            ",".join(involved),
-            "--no-expected",
-            "--family",
-            level.family,
-        ]
-        if symmetry_breaking:
-            parts.append("--symmetry-breaking")
-        for plugin in plugins:
-            parts.extend(["--plugin", plugin])
-        out.append(
-            {
-                "instance": verdict.path,
-                "file": target,
-                "steps": result.steps,
-                "command": " ".join(shlex.quote(p) for p in parts),
-            }
-        )
-    return out
-
-
-def _record_expected(path: str, verdicts, symmetry_breaking: bool) -> None:
-    """Merge established counts into an expected.json: exact where runs agreed and completed."""
-    data = {}
-    if os.path.exists(path):
-        with open(path, encoding="utf-8") as handle:
-            data = json.load(handle)
-    for verdict in verdicts:
-        if verdict.failed:
-            continue
-        stem = os.path.splitext(os.path.basename(verdict.path))[0]
-        plain = [r for r in verdict.records if not r.symmetry_breaking]
-        if verdict.count is not None and plain and all(r.complete for r in plain):
-            entry = {"count": verdict.count, "complete": True}
-            if verdict.orbits is not None:
-                entry["orbits"] = verdict.orbits
-        elif plain:
-            best = max(r.count for r in plain)
-            old = data.get(stem, {})
-            if old.get("complete") or old.get("count", -1) >= best:
-                continue
-            entry = {"count": best, "complete": False}
-        else:
-            continue
-        data[stem] = entry
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(dict(sorted(data.items())), handle, indent=1)
-        handle.write("\n")
+    verdict_exit(report.failed)

@@ -2,9 +2,10 @@
 
 Each format is one backend's ``export(level, options)``: DIMACS from pysat
 (``c`` lines name each puzzle variable, ``c p show ... 0`` is the projection
-a model counter needs), ASP facts from clingo (they run with the shipped
-``.lp`` rules under the plain ``clingo`` command, printed to stderr), the
-CP-SAT model proto as text from cpsat, the 0-1 model in CPLEX LP from mip.
+a model counter needs; ganak writes the CNF it counts), ASP facts from clingo
+(they run with the shipped ``.lp`` rules under the plain ``clingo`` command,
+printed to stderr), the CP-SAT model proto as text from cpsat, the 0-1 model
+in CPLEX LP from mip.
 """
 
 from __future__ import annotations
@@ -14,15 +15,7 @@ import sys
 
 import click
 
-from .common import UsageProblem, check_backend, load_instance, load_plugins, plugin_option
-
-#: format -> the backends whose export writes it (the first is the default)
-FORMATS: dict[str, tuple[str, ...]] = {
-    "dimacs": ("pysat", "dimacs", "ganak"),
-    "asp": ("clingo",),
-    "cpsat": ("cpsat",),
-    "lp": ("mip",),
-}
+from .common import load_plugins, plugin_option
 
 
 @click.command(name="export")
@@ -31,7 +24,7 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "--format",
     "-f",
     "format_",
-    type=click.Choice(list(FORMATS)),
+    metavar="dimacs|asp|cpsat|lp",
     default=None,
     help="dimacs (CNF with its projection line), asp (facts for the .lp rules), cpsat (model proto, text) "
     "or lp (the 0-1 model, CPLEX LP). Default: the --backend's format.",
@@ -57,65 +50,19 @@ FORMATS: dict[str, tuple[str, ...]] = {
 @plugin_option
 def command(level, format_, output, backend_spec, symmetry_breaking, family, plugins):
     """Write LEVEL as DIMACS CNF, ASP facts, a CP-SAT model or an LP file, e.g. export L --format dimacs -o L.cnf."""
-    from trisolve.backends import registry
-    from trisolve.backends.base import Options
+    from .. import api
 
     load_plugins(plugins)
-    fam, puzzle = load_instance(level, family)
-    format_, spec = _format_and_backend(format_, backend_spec)
-    name = check_backend(spec, fam.name)
-    backend = registry.get(name, fam.name)
-    options = Options(symmetry_breaking=symmetry_breaking)
-    text = backend.export(puzzle, options)
-
+    exported = api.export(
+        level, backend_spec, format=format_, symmetry_breaking=symmetry_breaking, file=output, family=family
+    )
     if output == "-":
-        sys.stdout.write(text)
+        sys.stdout.write(exported.text)
         sys.stdout.flush()
     else:
         folder = os.path.dirname(os.path.abspath(output))
         os.makedirs(folder, exist_ok=True)
         with open(output, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    if format_ == "asp" and name.startswith("clingo:"):
-        click.echo("run it with: " + clingo_command(backend, puzzle, options, output), err=True)
-
-
-def _format_and_backend(format_: str | None, spec: str | None) -> tuple[str, str]:
-    """The format and the backend spec, each filled in from the other; a mismatch is a usage problem."""
-    from trisolve.backends.registry import BACKENDS, OPTIONAL_BACKENDS, split_spec
-
-    if spec is None:
-        if format_ is None:
-            raise UsageProblem("give --format dimacs|asp|cpsat|lp (or a --backend)")
-        return format_, FORMATS[format_][0]
-    name, _ = split_spec(spec)
-    writers = [f for f, names in FORMATS.items() if name in names]
-    if not writers and name not in BACKENDS + OPTIONAL_BACKENDS:
-        # a plugin's backend: its export writes whatever format it writes; the user says which
-        if format_ is None:
-            raise UsageProblem(f"backend {name!r} comes from a plugin: say which --format its export writes")
-        return format_, spec
-    if not writers:
-        raise UsageProblem(
-            f"backend {name!r} does not export a format; "
-            + "; ".join(f"{f}: {', '.join(n)}" for f, n in FORMATS.items())
-        )
-    if format_ is None:
-        return writers[0], spec
-    if format_ not in writers:
-        raise UsageProblem(f"--format {format_} is written by {', '.join(FORMATS[format_])}, not by {name}")
-    return format_, spec
-
-
-def clingo_command(backend, level, options, facts_file: str) -> str:
-    """The exact plain-``clingo`` call that counts the exported facts' solutions (projected on ``#show``).
-
-    The clingo engine builds it: the shipped ``.lp`` files of the variant (and
-    of symmetry breaking), the options the variant runs with, ``0`` models.
-    """
-    from dataclasses import replace
-
-    from trisolve.backends.clingo import engine
-
-    program = backend.encode(level, options)
-    return engine.command_line(program, replace(options, enumerate=True), facts_file)
+            handle.write(exported.text)
+    if exported.command:
+        click.echo("run it with: " + exported.command, err=True)

@@ -9,7 +9,7 @@ import sys
 import click
 
 from .. import __version__
-from .common import EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, run_cli  # noqa: F401 (the exit codes' old home)
+from .common import Failure, run_cli
 
 #: command name -> (module in this package, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -35,6 +35,16 @@ class LazyGroup(click.Group):
         module = importlib.import_module(f"{__package__}.{COMMANDS[name][0]}")
         return module.command
 
+    def invoke(self, ctx: click.Context):
+        """Run the command; the library's errors end it with their own exit code and one line, however click
+        is invoked (``trisolve``, ``run_cli`` or click's test runner)."""
+        from trisolve.models.errors import TrisolveError
+
+        try:
+            return super().invoke(ctx)
+        except TrisolveError as problem:
+            raise Failure(problem) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         rows = [(name, COMMANDS[name][1]) for name in self.list_commands(ctx)]
         if rows:
@@ -53,9 +63,11 @@ def _exists(module: str) -> bool:
 def cli() -> None:
     """trisolve: one puzzle model, three solving paradigms (SAT, ASP, CP), cross-checked.
 
-    Exit codes: 0 answered, 1 internal error or (crosscheck) disagreement,
-    2 bad input or usage, 3 stopped by a limit before an answer, 130 interrupted
-    (Ctrl-C or SIGTERM: the partial result is printed).
+    Exit codes, the same for every command (docs/exit-codes.md): 0 answered;
+    1 a finding (backends disagree, an invalid solution, a crashed run, a
+    surviving mutant) or trisolve's own failure; 2 bad input or usage; 3
+    stopped by a limit before an answer; 130 interrupted (Ctrl-C or SIGTERM:
+    the partial result is printed).
     """
 
 

@@ -1,19 +1,16 @@
-"""``trisolve render``: a level, or one of its solutions, as an SVG or PNG picture."""
+"""``trisolve render``: a level, or one of its solutions, as an SVG or PNG picture (``trisolve.api.render``)."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import click
 
-from .common import EXIT_INTERNAL, EXIT_LIMIT, UsageProblem, as_usage_problem, load_level
+from trisolve.models.errors import UsageError
 
-#: Largest solution file read (a ``solve --all --json`` of thousands of tilings is a few MB).
-MAX_SOLUTION_BYTES = 64_000_000
-PICTURE_KINDS = (".svg", ".png")
+from .common import EXIT_FAILED, EXIT_LIMIT, INDEX, TIMEOUT
 
 if TYPE_CHECKING:  # pragma: no cover
     from .. import api
@@ -32,7 +29,7 @@ if TYPE_CHECKING:  # pragma: no cover
 )
 @click.option(
     "--index",
-    type=click.IntRange(min=1),
+    type=INDEX,
     default=1,
     show_default=True,
     help="Which solution of a solve --all --json file to draw.",
@@ -44,143 +41,53 @@ if TYPE_CHECKING:  # pragma: no cover
     "backend_spec",
     default=None,
     metavar="NAME[:VARIANT]",
-    help="Backend for --solve (default: the measured fastest for the family).",
+    help="Backend for --solve (default: the measured best first-solution backend for the family).",
 )
 @click.option(
     "--timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=TIMEOUT,
     default=None,
     help="Wall-clock limit in seconds for --solve.",
 )
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
 def command(level, output, solution_file, index, solve_now, backend_spec, timeout, family):
     """Draw LEVEL (locked and blocked cells, pieces or clues), or a solution of it, to OUT."""
-    check_output(output)
+    from .. import api
+
+    api.check_picture_path(output)  # before any work is done
     if solve_now and solution_file:
-        raise UsageProblem("give either --solution or --solve, not both")
+        raise UsageError("give either --solution or --solve, not both")
     if (backend_spec or timeout) and not solve_now:
-        raise UsageProblem("--backend and --timeout go with --solve")
-    loaded = load_level(level, family)
+        raise UsageError("--backend and --timeout go with --solve")
+    loaded = api.load(level, family)
+    drawn = loaded
     if solution_file:
-        picture = read_solution(solution_file, index, loaded).picture()
+        drawn = api.read_solution(solution_file, loaded, index)
     elif solve_now:
-        solution = _solve(loaded, backend_spec, timeout)
-        picture = solution.picture() if solution is not None else loaded.picture()
-    else:
-        picture = loaded.picture()
-    write_picture(output, picture)
+        drawn = _solve(loaded, backend_spec, timeout) or loaded
+    api.render(drawn, output)
     click.echo(f"wrote {output}", err=True)
-
-
-def check_output(path: str) -> None:
-    """A picture's file name must say its kind; checked before any work is done."""
-    if os.path.splitext(path)[1].lower() not in PICTURE_KINDS:
-        raise UsageProblem(f"{path}: the picture must be a .svg or .png file")
-
-
-def write_picture(path: str, svg: str) -> None:
-    from trisolve.models.pictures import PngUnavailable, save
-
-    try:
-        save(svg, path)
-    except PngUnavailable as missing:
-        raise UsageProblem(str(missing)) from None
-    except OSError as problem:
-        raise UsageProblem(f"{path}: cannot write: {problem.strerror or problem}") from None
 
 
 def write_solution_pictures(directory: str, instance: str, solutions: Sequence[api.Solution]) -> list[str]:
     """``solve --svg DIR``: one picture per solution, named after the instance file
     (``level38.svg``; with several, ``level38-1.svg``, ``level38-2.svg``, ...)."""
+    from .. import api
+
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as problem:
-        raise UsageProblem(f"{directory}: cannot create folder: {problem.strerror or problem}") from None
+        raise UsageError(f"{directory}: cannot create folder: {problem.strerror or problem}") from None
     stem = os.path.splitext(os.path.basename(instance))[0]
     names = [f"{stem}.svg"] if len(solutions) == 1 else [f"{stem}-{k}.svg" for k in range(1, len(solutions) + 1)]
-    written = []
-    for name, solution in zip(names, solutions):
-        path = os.path.join(directory, name)
-        write_picture(path, solution.picture())
-        written.append(path)
-    return written
-
-
-def read_solution(path: str, index: int, level: api.Level) -> api.Solution:
-    """The solution a JSON file holds, checked against the level by the family's validator.
-
-    The file is ``solve --json`` output, one solution object from it, or JSON
-    lines (``solve --jsonl``, or ``--json`` over many files): then the line
-    about this level's file is used.
-    """
-    try:
-        if os.path.getsize(path) > MAX_SOLUTION_BYTES:
-            raise UsageProblem(f"{path}: larger than {MAX_SOLUTION_BYTES} bytes; not a solution file")
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except OSError as problem:
-        raise UsageProblem(f"{path}: cannot read: {problem.strerror or problem}") from None
-    except UnicodeDecodeError:
-        raise UsageProblem(f"{path}: not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as problem:
-        if problem.msg != "Extra data":
-            raise UsageProblem(f"{path}:{problem.lineno}: not JSON: {problem.msg}") from None
-        data = _line_about(path, text, level)
-    if not isinstance(data, dict):
-        raise UsageProblem(f"{path}: expected a JSON object (solve --json output or one solution)")
-    if data.get("family", level.family) != level.family:
-        raise UsageProblem(f"{path}: holds a {data['family']} solution; {level.run_path} is a {level.family} level")
-    if "solutions" in data:
-        solutions = data["solutions"]
-        if not isinstance(solutions, list):
-            raise UsageProblem(f"{path}: 'solutions' is not a list")
-        if not solutions:
-            raise UsageProblem(f"{path}: holds no solution (status {data.get('status', 'unknown')})")
-        if index > len(solutions):
-            raise UsageProblem(f"{path}: holds {len(solutions)} solution(s); --index {index} is past the end")
-        data = solutions[index - 1]
-    elif index != 1:
-        raise UsageProblem(f"{path}: holds one solution; --index {index} is past the end")
-    try:
-        solution = level.solution(data)
-    except (KeyError, TypeError, ValueError, AttributeError) as problem:
-        raise UsageProblem(f"{path}: not a {level.family} solution ({type(problem).__name__}: {problem})") from None
-    violations = solution.violations()
-    if violations:
-        shown = "; ".join(violations[:3]) + ("; ..." if len(violations) > 3 else "")
-        raise UsageProblem(f"{path}: not a solution of {level.run_path}: {shown}")
-    return solution
-
-
-def _line_about(path: str, text: str, level: api.Level) -> dict:
-    """From JSON lines, the record whose ``instance`` is the level's file (by path, else by name)."""
-    records = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as problem:
-                raise UsageProblem(f"{path}:{number}: not a JSON line: {problem.msg}") from None
-    records = [r for r in records if isinstance(r, dict) and isinstance(r.get("instance"), str)]
-    wanted = os.path.abspath(level.run_path)
-    same = [r for r in records if os.path.abspath(r["instance"]) == wanted]
-    if not same:
-        name = os.path.basename(level.run_path)
-        same = [r for r in records if os.path.basename(r["instance"]) == name]
-    if len({r["instance"] for r in same}) != 1:
-        what = "no line" if not same else "lines about different files"
-        raise UsageProblem(f"{path}: {what} for {level.run_path} among its {len(records)} JSON lines")
-    return same[0]
+    return [api.render(solution, os.path.join(directory, name)) for name, solution in zip(names, solutions)]
 
 
 def _solve(level: api.Level, backend_spec: str | None, timeout: float | None) -> api.Solution | None:
     """The first solution, from a run as ``solve`` makes it (own process, hard limit); None when none exists."""
     from .. import api
 
-    with as_usage_problem():
-        result = api.solve(level, backend_spec, timeout=timeout)
+    result = api.solve(level, backend_spec, timeout=timeout)
     if result.error and not result.solutions:
         _fail(f"{result.backend} failed: {result.error}")
     if result.invalid:
@@ -197,4 +104,4 @@ def _solve(level: api.Level, backend_spec: str | None, timeout: float | None) ->
 def _fail(message: str) -> None:
     """Our own failure (not the user's input): exit code 1."""
     click.echo(f"trisolve: {message}", err=True)
-    raise click.exceptions.Exit(EXIT_INTERNAL)
+    raise click.exceptions.Exit(EXIT_FAILED)

@@ -9,11 +9,16 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import dataclass
+from typing import Any
 
 import click
 
+from trisolve.backends import numbers
+from trisolve.models.errors import UsageError
+
 from .common import (
-    EXIT_INTERNAL,
+    EXIT_FAILED,
     EXIT_INTERRUPTED,
     EXIT_LIMIT,
     EXIT_OK,
@@ -21,7 +26,6 @@ from .common import (
     SEED,
     SOLUTION_LIMIT,
     TIMEOUT,
-    UsageProblem,
     interrupted_exit,
     load_plugins,
     plugin_option,
@@ -29,7 +33,7 @@ from .common import (
 
 #: how bad each exit code is, for the worst of many runs: an internal error (or an invalid
 #: solution) outranks bad input, which outranks a run stopped by a limit
-_SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3, EXIT_INTERRUPTED: 4}
+_SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_FAILED: 3, EXIT_INTERRUPTED: 4}
 
 
 @click.command(name="solve")
@@ -40,10 +44,11 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3, EXIT_IN
     "backend_spec",
     default=None,
     metavar="NAME[:VARIANT]",
-    help="pysat, clingo, cpsat (optionally :variant), or auto (race them). "
-    "Default: the measured fastest for the family.",
+    help="pysat, clingo, cpsat, dp, ... (optionally :variant), or auto (race the measured best: three for a "
+    "first solution, two for --count). Default: the measured best for the family and task "
+    "(trisolve backends shows it).",
 )
-@click.option("--all", "all_", is_flag=True, help="Print every solution.")
+@click.option("--all", is_flag=True, help="Print every solution.")
 @click.option("--count", is_flag=True, help="Count the solutions (prints the count, not the boards).")
 @click.option("--limit", type=SOLUTION_LIMIT, default=None, help="Stop after N solutions (count shows N+).")
 @click.option("--timeout", type=TIMEOUT, default=None, help="Wall-clock limit in seconds, per instance.")
@@ -91,71 +96,38 @@ _SEVERITY = {EXIT_OK: 0, EXIT_LIMIT: 1, EXIT_USAGE: 2, EXIT_INTERNAL: 3, EXIT_IN
     default=None,
     metavar="SIZE",
     help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default 4G); a count that would "
-    "exceed it stops as incomplete. The solvers ignore it.",
+    "exceed it stops as incomplete; for --backend ganak, the counting process's address space (default: half "
+    "the machine's memory, at most 4G), past which the run is an error. The other solvers ignore it.",
 )
 @plugin_option
-def command(
-    paths,
-    backend_spec,
-    all_,
-    count,
-    limit,
-    timeout,
-    symmetry_breaking,
-    family,
-    seed,
-    shuffle,
-    as_json,
-    jsonl,
-    colour,
-    sat_command,
-    svg_dir,
-    memory,
-    plugins,
-):
+def command(paths, backend_spec, family, as_json, jsonl, colour, svg_dir, memory, plugins, **solving):
     """Solve each FILE (and each instance file in each DIR): the first solution, every solution
     (--all) or the count (--count). The solver is imported once; each run is a forked child
     with a hard kill behind --timeout. Exit code: the worst of the runs."""
     from .. import api
 
-    if all_ and count:
-        raise UsageProblem("--all and --count cannot be used together")
+    # the options not named in the signature are api.solve's own keyword arguments (all, count, limit, ...)
+    if solving["all"] and solving["count"]:
+        raise UsageError("--all and --count cannot be used together")
     load_plugins(plugins)
-    if limit is not None and not (all_ or count):
-        raise UsageProblem("--limit needs --all or --count")
-    if backend_spec == "auto" and (all_ or count):
-        raise UsageProblem("--backend auto races for the first solution; use one backend with --all/--count")
-    if svg_dir and count:
-        raise UsageProblem("--svg draws the solutions shown; --count shows none (use --all)")
-    memory = _memory_size(memory)
+    if solving["limit"] is not None and not (solving["all"] or solving["count"]):
+        raise UsageError("--limit needs --all or --count")
+    if backend_spec == "auto" and solving["all"]:
+        raise UsageError("--backend auto races for a first solution or a --count; use one backend with --all")
+    if svg_dir and solving["count"]:
+        raise UsageError("--svg draws the solutions shown; --count shows none (use --all)")
+    solving["memory"] = None if memory is None else numbers.memory_size(memory)
     files = api.instance_files(paths)
     many = len(files) > 1
     render_options = {"colour": sys.stdout.isatty() if colour is None else colour}
     log = open(jsonl, "w", encoding="utf-8") if jsonl else None
+    show = _Show(as_json, log, render_options, many, svg_dir)
     worst = EXIT_OK
     try:
         for index, path in enumerate(files):
             if many and not as_json:
                 click.echo(("\n" if index else "") + f"==> {path} <==")
-            code = _solve_one(
-                path,
-                family,
-                backend_spec,
-                all_=all_,
-                count=count,
-                limit=limit,
-                timeout=timeout,
-                seed=seed,
-                shuffle=shuffle,
-                symmetry_breaking=symmetry_breaking,
-                sat_command=sat_command,
-                memory=memory,
-                as_json=as_json,
-                log=log,
-                render_options=render_options,
-                many=many,
-                svg_dir=svg_dir,
-            )
+            code = _solve_one(path, family, backend_spec, solving, show)
             worst = max(worst, code, key=_SEVERITY.__getitem__)
             if code == EXIT_INTERRUPTED:  # Ctrl-C: what finished is printed; the rest is not started
                 break
@@ -167,47 +139,26 @@ def command(
         raise click.exceptions.Exit(worst)
 
 
-def _memory_size(text: str | None) -> int | None:
-    """Bytes from "12G", "800M", "64K" or a plain number of bytes."""
-    if text is None:
-        return None
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-    spec = text.strip().upper().removesuffix("B").removesuffix("I")
-    scale = units.get(spec[-1:], 1)
-    try:
-        size = int(float(spec[:-1] if spec[-1:] in units else spec) * scale)
-    except ValueError:
-        raise UsageProblem(f"--memory {text!r}: expected a size such as 12G, 800M or 1000000") from None
-    if size <= 0:
-        raise UsageProblem(f"--memory {text!r}: must be positive")
-    return size
+@dataclass(frozen=True)
+class _Show:
+    """How the runs are shown: JSON lines or text, also to a --jsonl file, rendered with these options, with a
+    header per file when there are ``many``, pictures to ``svg_dir``."""
+
+    as_json: bool
+    log: Any
+    render_options: dict
+    many: bool
+    svg_dir: str | None
 
 
-def _solve_one(
-    path: str,
-    family: str | None,
-    backend_spec: str | None,
-    *,
-    all_: bool,
-    count: bool,
-    limit: int | None,
-    timeout: float | None,
-    seed: int,
-    shuffle: bool,
-    symmetry_breaking: bool,
-    sat_command: str | None,
-    memory: int | None,
-    as_json: bool,
-    log,
-    render_options: dict,
-    many: bool,
-    svg_dir: str | None = None,
-) -> int:
+def _solve_one(path: str, family: str | None, backend_spec: str | None, solving: dict, show: _Show) -> int:
     """Solve one instance and print it; returns its exit code (bad input among many is reported, not raised)."""
     from trisolve.models.errors import TrisolveError
 
     from .. import api
 
+    all_, count, as_json, log, svg_dir = solving["all"], solving["count"], show.as_json, show.log, show.svg_dir
+    render_options = show.render_options
     enumerate_ = all_ or count
     progress = _Progress(enabled=enumerate_ and not as_json and sys.stderr.isatty())
 
@@ -220,28 +171,19 @@ def _solve_one(
         kind = api.family_of(path, family)
         render_options = {k: v for k, v in render_options.items() if k in kind.render_options}
         if backend_spec != "auto":  # checked before anything prints
-            api.backend_name(backend_spec, kind.name)
+            api.backend_name(
+                backend_spec,
+                kind.name,
+                api.task_for(solving["count"], solving["all"], solving["limit"]),
+                solving["symmetry_breaking"],
+            )
         # the file is parsed in the run's child, so --timeout covers parsing too
-        result = api.solve(
-            path,
-            backend_spec,
-            family=kind.name,
-            count=count,
-            all=all_,
-            limit=limit,
-            timeout=timeout,
-            seed=seed,
-            shuffle=shuffle,
-            symmetry_breaking=symmetry_breaking,
-            sat_command=sat_command,
-            memory=memory,
-            on_solution=on_solution,
-        )
+        result = api.solve(path, backend_spec, family=kind.name, on_solution=on_solution, **solving)
     except TrisolveError as problem:
-        if not many:
+        if not show.many:
             raise
         click.echo(f"trisolve: {problem}", err=True)
-        return EXIT_USAGE
+        return problem.exit_code
     finally:
         progress.close()
     level = result.level
@@ -276,14 +218,14 @@ def _solve_one(
         click.echo(
             f"trisolve: solution {i + 1} from {result.backend} is INVALID: " + "; ".join(violations[:5]), err=True
         )
-    return _exit_code(result, limit)
+    return _exit_code(result, solving["limit"])
 
 
 def _exit_code(result, limit: int | None) -> int:
     if result.stopped_by and result.stopped_by.startswith("interrupted"):
         return EXIT_INTERRUPTED
     if result.invalid or (result.error and result.count == 0):
-        return EXIT_INTERNAL
+        return EXIT_FAILED
     if result.status == "unknown":
         return EXIT_LIMIT
     if result.mode == "first" or result.complete:

@@ -1,4 +1,4 @@
-"""The dimacs backend: pysat's CNF translators, solved by an external SAT solver binary.
+"""The dimacs backend's mechanics: pysat's CNF, solved by an external SAT solver binary.
 
 Any solver that reads a DIMACS file named on its command line and prints
 SAT-competition output (``s SATISFIABLE`` / ``s UNSATISFIABLE`` and ``v``
@@ -13,6 +13,8 @@ solver from scratch with one blocking clause per solution found (over the
 puzzle's own variables only): correct, but one process per solution, so only
 for levels with few solutions.  The time limit is kept with a subprocess
 timeout and a kill.  Nothing here imports pysat until a run or an export.
+Any pysat encoding runs (``dimacs:seqcounter``); the translator files
+``backends/dimacs/<family>.py`` declare which one the cross-checker runs.
 """
 
 from __future__ import annotations
@@ -27,31 +29,20 @@ import tempfile
 import time
 from typing import Any
 
-from . import pysat as _cnf_backend
-from . import registry
-from .base import BackendUnavailable, Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed
-from .catalog import Catalog
-
-
-def _encoding_of(variant: str) -> str:
-    """A pysat variant without its ``@solver`` part: the CNF encoding's name."""
-    return variant.partition("@")[0]
-
-
-def catalog(family: str) -> Catalog | None:
-    """One variant per family: the encoding of pysat's default (read from pysat's catalog)."""
-    cnf = registry.catalog("pysat", family)
-    if cnf is None:
-        return None
-    encoding = _encoding_of(cnf.default)
-    return Catalog(
-        default=encoding,
-        variants={
-            encoding: f"pysat's {encoding} CNF solved by the external --sat-command binary; "
-            "first solution and unsat proofs, counts by re-running it with blocking clauses (slow)"
-        },
-    )
-
+from ...models.errors import shorten
+from .. import registry
+from ..base import (
+    BackendUnavailable,
+    Limits,
+    Options,
+    Result,
+    SolutionSink,
+    Stopwatch,
+    finish,
+    luck_stats,
+    shuffle_seed,
+)
+from ..catalog import UnknownVariant
 
 #: Statistics lines of kissat/cadical (``c conflicts: 123``) and picosat -v (``c 123 conflicts``).
 _STAT_NAMES = ("conflicts", "decisions", "propagations")
@@ -59,35 +50,28 @@ _STAT_AFTER = re.compile(r"^c\s+(conflicts|decisions|propagations):\s+(\d+)", re
 _STAT_BEFORE = re.compile(r"^c\s+(\d+)\s+(conflicts|decisions|propagations)\b", re.MULTILINE)
 
 
-def available() -> str | None:
-    """Usable when pysat is (it writes the CNF); the binary is checked when a run names it."""
-    return _cnf_backend.available()
-
-
-def make(family: str, variant: str) -> DimacsBackend:
-    return DimacsBackend(family, variant)
-
-
 class DimacsBackend:
     """One pysat CNF encoding, solved by whatever ``options.sat_command`` names."""
 
     def __init__(self, family: str, variant: str) -> None:
-        from .pysat.engine import encodings
+        from ..pysat.engine import encodings
 
         if "@" in variant:
-            raise ValueError(f"dimacs variants name a CNF encoding only (the solver is --sat-command): {variant!r}")
+            raise UnknownVariant(
+                f"dimacs variants name a CNF encoding only (the solver is --sat-command): {shorten(variant)!r}"
+            )
         self.family = family
         self.name = f"dimacs:{variant}"
         self.encoding = variant
         self.translator = registry.translator("pysat", family)
         if variant not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
-            raise ValueError(f"dimacs has no {family} encoding {variant!r}; known: {known}")
+            raise UnknownVariant(f"dimacs has no {family} encoding {shorten(variant)!r}; known: {known}")
 
     # ------------------------------------------------------------------ run
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
-        from .pysat.engine import blocking_clause, decode_model, parse_dimacs_model, shuffle_text, shuffled, to_dimacs
+        from ..pysat.engine import blocking_clause, decode_model, parse_dimacs_model, shuffle_text, shuffled, to_dimacs
 
         argv = command_line(options.sat_command)
         deadline = limits.deadline()
@@ -105,7 +89,7 @@ class DimacsBackend:
         solutions: list[Any] = []
         blocking: list[list[int]] = []
         exhausted = False
-        stopped_by: str | None = None
+        stopped: str | None = None  # why the run stopped early, when it did
         stats: dict[str, Any] = {
             "command": " ".join(argv),
             "variables": cnf.variables,
@@ -122,7 +106,7 @@ class DimacsBackend:
             while True:
                 if wanted is not None and len(solutions) >= wanted:
                     if options.enumerate:
-                        stopped_by = "solution limit"
+                        stopped = "solution limit"
                     break
                 # write the CNF with one blocking clause per solution found so far
                 watch.start("write")
@@ -140,7 +124,7 @@ class DimacsBackend:
                 for name, value in _solver_stats(call.output).items():
                     stats[name] = stats.get(name, 0) + value
                 if call.output is None:
-                    stopped_by = "time limit"
+                    stopped = "time limit"
                     break
                 true = parse_dimacs_model(call.output)
                 if true is None:  # s UNSATISFIABLE: no (further) solution
@@ -159,20 +143,14 @@ class DimacsBackend:
         stats["solver_cpu"] = round(solver_cpu, 6)
         stats["solver_peak_rss_mb"] = round(solver_peak_mb, 1)
         return finish(
-            self.name,
-            self.family,
-            solutions,
-            exhausted=exhausted,
-            stats=stats,
-            times=watch.times,
-            stopped_by=stopped_by,
+            self.name, self.family, solutions, exhausted=exhausted, stats=stats, times=watch.times, stopped_by=stopped
         )
 
     # --------------------------------------------------------------- export
 
     def export(self, level: Any, options: Options) -> str:
         """The same DIMACS text ``pysat`` exports for this encoding (the external solver reads it)."""
-        from .pysat.engine import PysatBackend
+        from ..pysat.engine import PysatBackend
 
         return PysatBackend.export(self, level, options)  # type: ignore[arg-type]  # same fields: translator, encoding
 
@@ -205,8 +183,8 @@ class _Call:
 
 def _call_solver(argv: list[str], path: str, deadline: float | None) -> _Call:
     """Run the binary on ``path`` until it answers or the deadline passes (then kill it)."""
-    from .pysat.engine import SolverOutputError
-    from .runner import die_with_parent
+    from ..pysat.engine import SolverOutputError
+    from ..runner import die_with_parent
 
     args = [path if a == "{}" else a for a in argv] if "{}" in argv else argv + [path]
     remaining = None if deadline is None else deadline - time.monotonic()

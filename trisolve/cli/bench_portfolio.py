@@ -1,0 +1,247 @@
+"""``trisolve bench --portfolio``: measure every backend per family and task, write the table and its page.
+
+The measuring is ``trisolve.bench.portfolio``; this module reads the
+options, prints the plan and its bound on the run time, shows progress,
+writes OUT/ (runs.jsonl as runs finish, portfolio.json, portfolio.md,
+portfolio.png), and with ``--write-defaults`` the shipped table
+(``backends/portfolio.json``) and page (``docs/bench/portfolio.md``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sys
+import time
+from dataclasses import asdict
+
+import click
+
+from trisolve.models.errors import UsageError
+
+from .common import interrupted_exit, split_list
+
+DEFAULT_TIMEOUT = 10.0
+DEFAULT_OUT = "portfolio-results"
+
+
+def run(
+    *,
+    paths: tuple[str, ...],
+    families: str | None,
+    tasks: str | None,
+    timeout: float | None,
+    seeds: int,
+    max_size: str | None,
+    backends: str | None,
+    sat_command: str | None,
+    out_dir: str | None,
+    write_defaults: bool,
+    plots: bool,
+    quiet: bool,
+    command: str | None,
+) -> None:
+    from trisolve.bench import portfolio
+    from trisolve.models import FAMILIES
+
+    from .common import as_usage_problem, instance_files
+
+    chosen = split_list(families) or list(FAMILIES)
+    unknown = [f for f in chosen if f not in FAMILIES]
+    if unknown:
+        raise UsageError(f"--families: unknown {', '.join(unknown)}; known: {', '.join(FAMILIES)}")
+    task_list = split_list(tasks) or list(portfolio.TASKS)
+    wrong = [t for t in task_list if t not in portfolio.TASKS]
+    if wrong:
+        raise UsageError(f"--tasks: unknown {', '.join(wrong)}; known: {', '.join(portfolio.TASKS)}")
+    if seeds < 1:
+        raise UsageError("--seeds must be at least 1")
+    try:
+        limits = portfolio.parse_max_size(max_size, chosen)
+    except ValueError as problem:
+        raise UsageError(str(problem)) from None
+    files = tuple(instance_files(paths)) if paths else None
+    config = portfolio.Config(
+        families=tuple(chosen),
+        tasks=tuple(task_list),
+        timeout=timeout or DEFAULT_TIMEOUT,
+        seeds=seeds,
+        max_size=limits,
+        backends=tuple(split_list(backends)),
+        sat_command=sat_command,
+        paths=files,
+    )
+    with as_usage_problem():
+        the_plan = portfolio.plan(config)
+    if not the_plan.backends:
+        raise UsageError("no usable backend for the families and tasks asked: nothing to measure")
+    out_dir = out_dir or DEFAULT_OUT
+    os.makedirs(out_dir, exist_ok=True)
+
+    say = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
+    for note in the_plan.notes:
+        say(f"portfolio: leaving out {note}")
+    bound = the_plan.most_seconds
+    say(
+        f"portfolio: {len(the_plan.backends)} family x task pair(s); at most {the_plan.most_runs} runs "
+        f"({the_plan.shipped_runs} on fixed instances, up to {the_plan.most_generated_runs} on generated ones), "
+        f"each stopped by {config.timeout:g} s + grace: at most {bound / 60:.0f} min of runs "
+        f"(most runs take far less); writing to {out_dir}/"
+    )
+
+    journal = open(os.path.join(out_dir, "runs.jsonl"), "w", encoding="utf-8")
+    started = time.monotonic()
+    load_start = portfolio.load_average()
+    journal.write(json.dumps({"config": _config_json(config), "command": command, "load_start": load_start}) + "\n")
+    count = [0]
+
+    def on_instance(instance) -> None:
+        journal.write(json.dumps({"instance": instance.to_json()}) + "\n")
+        journal.flush()
+
+    def on_run(task: str, one, instance) -> None:
+        count[0] += 1
+        journal.write(json.dumps({"task": task, "run": one.to_json()}) + "\n")
+        journal.flush()
+        if quiet:
+            return
+        outcome = "solved" if one.solved else (one.error or one.stopped_by or one.status)
+        if task == "count" and one.complete:
+            outcome += f" ({one.count})"
+        size = "" if instance.size is None else f" size {instance.size}"
+        sys.stderr.write(
+            f"[{count[0]}] {instance.family} {task} {instance.name}{size} {one.backend}: {one.time:.2f} s, "
+            f"{outcome.splitlines()[0][:100]}  ({time.monotonic() - started:.0f} s elapsed)\n"
+        )
+        sys.stderr.flush()
+
+    def on_stop(stop) -> None:
+        journal.write(json.dumps({"stop": asdict(stop)}) + "\n")
+        journal.flush()
+        say(
+            f"portfolio: {stop.backend} left a {stop.family} instance of size {stop.size} unsolved ({stop.task}): "
+            f"no larger sizes for it ({stop.skipped} skipped, scored unsolved)"
+        )
+
+    try:
+        with as_usage_problem():
+            outcome = portfolio.run(
+                config,
+                the_plan,
+                os.path.join(out_dir, "instances"),
+                on_run=on_run,
+                on_instance=on_instance,
+                on_stop=on_stop,
+            )
+    finally:
+        journal.close()
+    seconds = time.monotonic() - started
+    head = portfolio.header(config, command, seconds, {"start": load_start, "end": portfolio.load_average()})
+    _finish(outcome, head, config.timeout, out_dir, write_defaults, plots, say)
+
+
+def rescore(*, out_dir: str | None, write_defaults: bool, plots: bool, quiet: bool) -> None:
+    """Rebuild the table, page and plot from OUT/results.json, or from the runs.jsonl journal of a run
+    that was killed (then the table covers the runs that finished, and is never written as the defaults)."""
+    from trisolve.bench import portfolio
+
+    out_dir = out_dir or DEFAULT_OUT
+    say = (lambda text: None) if quiet else (lambda text: click.echo(text, err=True))
+    source = os.path.join(out_dir, "results.json")
+    try:
+        if os.path.exists(source):
+            with open(source, encoding="utf-8") as handle:
+                data = json.load(handle)
+            head = data["header"]
+        else:
+            source = os.path.join(out_dir, "runs.jsonl")
+            data, head = _read_journal(source)
+        outcome = portfolio.outcome_from_json(data)
+    except (OSError, ValueError, KeyError, TypeError) as problem:
+        raise UsageError(f"{source}: cannot be read as portfolio results ({problem})") from None
+    if write_defaults and outcome.interrupted:
+        raise UsageError(f"{source}: the run was cut short; its table is not written as the defaults")
+    _finish(outcome, head, float(head["timeout"]), out_dir, write_defaults, plots, say)
+
+
+def _read_journal(path: str) -> tuple[dict, dict]:
+    from trisolve.bench import portfolio
+    from trisolve.crosscheck.jsonl import read_lines
+
+    first, *lines = read_lines(path)
+    config = portfolio.Config(**first["config"])
+    head = portfolio.header(config, first.get("command"), 0.0, {"start": first.get("load_start"), "end": None})
+    head["seconds"] = None
+    data = {
+        "instances": [line["instance"] for line in lines if "instance" in line],
+        "runs": [{"task": line["task"], **line["run"]} for line in lines if "run" in line],
+        "stops": [line["stop"] for line in lines if "stop" in line],
+        "interrupted": True,
+    }
+    return data, head
+
+
+def _finish(outcome, head: dict, timeout: float, out_dir: str, write_defaults: bool, plots: bool, say) -> None:
+    """Write OUT/ (portfolio.json, results.json, portfolio.md, the plot), print the page; the defaults if asked."""
+    from trisolve.backends import defaults
+    from trisolve.backends.runner import interrupted
+    from trisolve.bench import portfolio
+
+    data = portfolio.table(outcome, head)
+    if not data["families"]:
+        raise UsageError("no run finished: no table to write")
+    portfolio.write_table(data, os.path.join(out_dir, "portfolio.json"))
+    with open(os.path.join(out_dir, "results.json"), "w", encoding="utf-8") as handle:
+        json.dump({"header": head, **portfolio.outcome_to_json(outcome)}, handle, indent=1)
+        handle.write("\n")
+    plot = None
+    if plots and not interrupted():
+        plot = _draw(portfolio.panels(outcome), timeout, os.path.join(out_dir, portfolio.PLOT_FILE))
+    page = portfolio.markdown(data, plot, portfolio.findings(outcome))
+    with open(os.path.join(out_dir, "portfolio.md"), "w", encoding="utf-8") as handle:
+        handle.write(page)
+    click.echo(page, nl=False)
+    say(f"portfolio: {len(outcome.runs)} runs; results in {out_dir}/")
+    interrupted_exit()  # a cut-short table is never written as the defaults
+    if write_defaults:
+        if outcome.interrupted:
+            raise UsageError("the run was cut short: its table is not written as the defaults")
+        _write_defaults(data, page, plot, out_dir, defaults.TABLE_PATH, portfolio.DOCS_DIR, say)
+
+
+def _config_json(config) -> dict:
+    return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(config).items()}
+
+
+def _draw(panels, timeout: float, path: str) -> str | None:
+    from trisolve.bench.plots import PlotsUnavailable, portfolio
+
+    try:
+        portfolio(panels, timeout, path)
+    except PlotsUnavailable as problem:
+        click.echo(f"portfolio: no plot: {problem}", err=True)
+        return None
+    return os.path.basename(path)
+
+
+def _write_defaults(data, page: str, plot: str | None, out_dir: str, table_path: str, docs_dir: str, say) -> None:
+    """The shipped table, and the page with its plot beside the other measurements (in a checkout)."""
+    from trisolve.bench import portfolio
+
+    portfolio.write_table(data, table_path)
+    say(f"portfolio: wrote the defaults table {_shown(table_path)}")
+    if not os.path.isdir(docs_dir):
+        say(f"portfolio: no {_shown(docs_dir)} here (not a source checkout): the page stays in {out_dir}/")
+        return
+    with open(os.path.join(docs_dir, portfolio.DOCS_PAGE), "w", encoding="utf-8") as handle:
+        handle.write(page)
+    if plot:
+        shutil.copyfile(os.path.join(out_dir, plot), os.path.join(docs_dir, portfolio.PLOT_FILE))
+    say(f"portfolio: wrote {_shown(os.path.join(docs_dir, portfolio.DOCS_PAGE))}")
+
+
+def _shown(path: str) -> str:
+    """A path as the user would type it: relative to here when inside it."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
