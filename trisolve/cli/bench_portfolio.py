@@ -45,7 +45,7 @@ def run(
     from trisolve.bench import portfolio
     from trisolve.models import FAMILIES
 
-    from .common import as_usage_problem, instance_files
+    from .. import api
 
     chosen = split_list(families) or list(FAMILIES)
     unknown = [f for f in chosen if f not in FAMILIES]
@@ -61,7 +61,7 @@ def run(
         limits = portfolio.parse_max_size(max_size, chosen)
     except ValueError as problem:
         raise UsageError(str(problem)) from None
-    files = tuple(instance_files(paths)) if paths else None
+    files = tuple(api.instance_files(paths)) if paths else None
     config = portfolio.Config(
         families=tuple(chosen),
         tasks=tuple(task_list),
@@ -72,8 +72,7 @@ def run(
         sat_command=sat_command,
         paths=files,
     )
-    with as_usage_problem():
-        the_plan = portfolio.plan(config)
+    the_plan = portfolio.plan(config)
     if not the_plan.backends:
         raise UsageError("no usable backend for the families and tasks asked: nothing to measure")
     out_dir = out_dir or DEFAULT_OUT
@@ -125,15 +124,14 @@ def run(
         )
 
     try:
-        with as_usage_problem():
-            outcome = portfolio.run(
-                config,
-                the_plan,
-                os.path.join(out_dir, "instances"),
-                on_run=on_run,
-                on_instance=on_instance,
-                on_stop=on_stop,
-            )
+        outcome = portfolio.run(
+            config,
+            the_plan,
+            os.path.join(out_dir, "instances"),
+            on_run=on_run,
+            on_instance=on_instance,
+            on_stop=on_stop,
+        )
     finally:
         journal.close()
     seconds = time.monotonic() - started
@@ -239,6 +237,15 @@ def _write_defaults(data, page: str, plot: str | None, out_dir: str, table_path:
     if plot:
         shutil.copyfile(os.path.join(out_dir, plot), os.path.join(docs_dir, portfolio.PLOT_FILE))
     say(f"portfolio: wrote {_shown(os.path.join(docs_dir, portfolio.DOCS_PAGE))}")
+    readme = os.path.join(docs_dir, os.pardir, os.pardir, "README.md")
+    if os.path.isfile(readme):
+        with open(readme, encoding="utf-8") as handle:
+            text = handle.read()
+        updated = portfolio.replace_readme_table(text, data)
+        if updated != text:
+            with open(readme, "w", encoding="utf-8") as handle:
+                handle.write(updated)
+            say(f"portfolio: rewrote the table in {_shown(readme)}")
 
 
 def _shown(path: str) -> str:
