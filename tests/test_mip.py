@@ -120,3 +120,22 @@ def test_a_shuffle_keeps_the_solution_set_and_is_recorded() -> None:
     moved = backend.run(level, Limits(time=120), Options(enumerate=True, seed=3, shuffle=True))
     assert plain.complete and moved.complete and plain.stats["shuffle"] is None and "seed 3" in moved.stats["shuffle"]
     assert {fam.canonical(level, s) for s in plain.solutions} == {fam.canonical(level, s) for s in moved.solutions}
+
+
+def test_the_paradigm_table_script_runs_every_backend_per_seed_and_checks_dps_count(capsys):
+    """scripts/level38_paradigms.py on a small level: a row per backend, every run solved and validated by the
+    runner (the solvers' first solutions), dp's count against expected.json, the runs interleaved by seed."""
+    from support import script
+
+    paradigms = script("level38_paradigms")
+    runs = paradigms.run(level_path("hexiom", "level10"), ["pysat", "mip:highs", "dp"], seeds=2, timeout=60)
+    assert {name: [r.seed for r in done] for name, done in runs.items()} == {
+        "pysat": [0, 1],
+        "mip:highs": [0, 1],
+        "dp": [0, 1],
+    }
+    assert all(r.solved and r.valid is not False for done in runs.values() for r in done)
+    assert [r.count for r in runs["dp"]] == [8, 8] and all(r.mode == "count" for r in runs["dp"])
+    assert all(r.valid for r in runs["mip:highs"] + runs["pysat"])
+    rows = paradigms.table(runs, 60)
+    assert len(rows) == 2 + 3 and "| `dp:frontier` | dynamic programming | exact count | 2/2 |" in rows[-1]
