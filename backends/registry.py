@@ -118,12 +118,12 @@ def role(name: str, what: str) -> Any:
 def by_default() -> tuple[str, ...]:
     """The backends a cross-check, a campaign and a counting benchmark run unless told otherwise:
     the shipped ones that need nothing outside Python and do not say ``BY_DEFAULT = False``."""
-    return tuple(name for name in measured() if role(name, "BY_DEFAULT"))
+    return tuple(name for name in in_python() if role(name, "BY_DEFAULT"))
 
 
-def measured(task: str | None = None) -> tuple[str, ...]:
-    """The backends ``bench --portfolio`` measures (for ``task``, if given: those whose ``TASKS`` hold it):
-    the shipped ones that need nothing outside Python, run by default or not."""
+def in_python(task: str | None = None) -> tuple[str, ...]:
+    """The shipped backends that need nothing outside Python, run by default or not (for ``task``, if given:
+    those whose ``TASKS`` hold it): what ``bench --portfolio`` measures and the contract tests test."""
     return tuple(
         name for name in shipped() if not role(name, "OPTIONAL") and (task is None or task in role(name, "TASKS"))
     )
@@ -468,8 +468,8 @@ __all__ = [
     "expand",
     "exporters",
     "get",
+    "in_python",
     "load_plugin",
-    "measured",
     "names",
     "plugin_files",
     "portfolio",

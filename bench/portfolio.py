@@ -228,7 +228,7 @@ def backends_for(
 
     # every backend that needs nothing outside Python, run by default or not (mip, ganak), for the tasks it
     # declares (ganak: counts); dimacs when a SAT binary is named
-    candidates = list(specs) or list(registry.measured(task)) + (["dimacs"] if sat_command else [])
+    candidates = list(specs) or list(registry.in_python(task)) + (["dimacs"] if sat_command else [])
     names, notes = [], []
     for spec in candidates:
         try:

@@ -23,7 +23,7 @@ from trisolve.models.logic import Category, Clue, Item, Level, Solution
 LEVELS = Path(__file__).resolve().parent.parent / "levels" / "logic"
 EXPECTED = json.loads((LEVELS / "expected.json").read_text())
 PUZZLES = sorted(path.stem for path in LEVELS.glob("*.toml"))
-VARIANTS = registry.variants("logic")
+VARIANTS = registry.variants("logic", registry.in_python())
 BACKENDS = sorted({spec.split(":")[0] for spec in VARIANTS})
 ENUMERATE = Options(enumerate=True)
 

@@ -134,8 +134,22 @@ def test_the_paradigm_table_script_runs_every_backend_per_seed_and_checks_dps_co
         "mip:highs": [0, 1],
         "dp": [0, 1],
     }
-    assert all(r.solved and r.valid is not False for done in runs.values() for r in done)
+    assert all(r.solved and r.valid is not False for done in runs.values() for r in done), [
+        (r.backend, r.seed, r.status, r.error, r.stopped_by) for done in runs.values() for r in done if not r.solved
+    ]
     assert [r.count for r in runs["dp"]] == [8, 8] and all(r.mode == "count" for r in runs["dp"])
     assert all(r.valid for r in runs["mip:highs"] + runs["pysat"])
     rows = paradigms.table(runs, 60)
     assert len(rows) == 2 + 3 and "| `dp:frontier` | dynamic programming | exact count | 2/2 |" in rows[-1]
+
+
+def test_a_run_forked_after_an_in_process_highs_solve_does_not_hang():
+    """HiGHS's worker threads do not survive a fork: a forked run after an in-process solve waited for them until
+    the runner killed it at the time limit, unless the engine restarts HiGHS's scheduler in the child."""
+    from trisolve.bench.runner import Settings, Trial, run_trial
+
+    family = FAMILIES["hexiom"]
+    path = level_path("hexiom", "level10")
+    assert registry.get("mip:highs", "hexiom").run(family.parse(path), Limits(time=30), Options()).status == Status.SAT
+    forked = run_trial(Trial(path, "hexiom", "mip:highs", 0), family, Settings(timeout=30))
+    assert forked.solved and forked.valid, (forked.status, forked.stopped_by, forked.error)

@@ -219,6 +219,25 @@ def preload() -> None:
         highspy.Highs()
 
 
+#: The process whose HiGHS scheduler (worker threads, started by its first solve) is live, or None.
+_HIGHS_PROCESS: int | None = None
+
+
+def _highs_scheduler_for_this_process(highspy: Any) -> None:
+    """Restart HiGHS's global scheduler in a process forked from one that had used HiGHS.
+
+    A forked child inherits the scheduler's state but none of its worker
+    threads, and its first solve waits for them forever: the runner's kill at
+    the time limit was the only way out (a run of level 10 after an
+    in-process HiGHS solve in the same parent).  ``resetGlobalScheduler``
+    starts it again for this process.
+    """
+    global _HIGHS_PROCESS
+    if _HIGHS_PROCESS is not None and _HIGHS_PROCESS != os.getpid():
+        highspy.Highs.resetGlobalScheduler(True)
+    _HIGHS_PROCESS = os.getpid()
+
+
 class HighsSolver:
     """A LinearModel loaded into HiGHS (``highspy``); rows can be added between solves."""
 
@@ -226,6 +245,7 @@ class HighsSolver:
         import highspy
         import numpy as np
 
+        _highs_scheduler_for_this_process(highspy)
         self._highspy = highspy
         with _quiet_stdout():
             self.highs = highspy.Highs()
