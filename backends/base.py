@@ -58,7 +58,8 @@ class Options:
     workers: int | None = None
     #: external SAT solver command line for the ``dimacs`` backend (e.g. ``"kissat"``)
     sat_command: str | None = None
-    #: bytes the ``dp`` counter may use for its layers (None: its default); the solvers ignore it
+    #: bytes the ``dp`` counter may use for its layers, and Ganak's counting process's address space (None: their
+    #: defaults); the other solvers ignore it
     memory: int | None = None
 
 

@@ -8,9 +8,14 @@ is the template to copy):
   Backend`` (imports the solver lazily), optionally ``preload(family)``, and
   what it is for, as constants: ``PORTFOLIO`` (``--backend auto`` races it,
   ``bench`` and ``mutate`` take it by default), ``OPTIONAL`` (left out of
-  runs that do not name it: it needs something outside Python), ``EXPORTS``
-  (the format ``trisolve export`` writes from it) and ``MUTANTS`` (how
-  ``trisolve mutate`` breaks its translators: ``"hooks"`` or ``"rules"``);
+  runs that do not name it: it needs something outside Python),
+  ``BY_DEFAULT`` (False: a cross-check, a campaign and a counting bench run it
+  only when named, though it needs nothing outside Python: it is slow or
+  stops on many instances, and ``bench --portfolio`` still measures it),
+  ``TASKS`` (the tasks ``bench --portfolio`` measures it for, so the only
+  ones a default can give it), ``EXPORTS`` (the format ``trisolve export``
+  writes from it) and ``MUTANTS`` (how ``trisolve mutate`` breaks its
+  translators: ``"hooks"`` or ``"rules"``);
 * **one translator per family**, a module whose ``CATALOG = Catalog(...)``
   (``backends/catalog.py``) declares its variants, default and abilities,
   beside ``encode`` (``make`` for dp).
@@ -46,8 +51,18 @@ from .base import Backend, BackendUnavailable, UnsupportedFamily
 from .catalog import Catalog, read
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
+#: The tasks backends are measured and chosen for (a first solution, an exact count): ``bench --portfolio``'s,
+#: ``backends/defaults.py``'s.
+TASKS: tuple[str, ...] = ("first", "count")
 #: What a backend module may say of itself, and what it means when it says nothing.
-ROLES: dict[str, Any] = {"PORTFOLIO": False, "OPTIONAL": False, "EXPORTS": None, "MUTANTS": None}
+ROLES: dict[str, Any] = {
+    "PORTFOLIO": False,
+    "OPTIONAL": False,
+    "BY_DEFAULT": True,
+    "TASKS": TASKS,
+    "EXPORTS": None,
+    "MUTANTS": None,
+}
 #: Characters a backend's name cannot hold: they separate a spec's parts (``a:b``, ``a,b``, ``/orbits``, ``~``).
 _SEPARATORS = set(":,/~@ \t\n")
 
@@ -102,8 +117,16 @@ def role(name: str, what: str) -> Any:
 
 def by_default() -> tuple[str, ...]:
     """The backends a cross-check, a campaign and a counting benchmark run unless told otherwise:
-    the shipped ones that need nothing outside Python."""
-    return tuple(name for name in shipped() if not role(name, "OPTIONAL"))
+    the shipped ones that need nothing outside Python and do not say ``BY_DEFAULT = False``."""
+    return tuple(name for name in in_python() if role(name, "BY_DEFAULT"))
+
+
+def in_python(task: str | None = None) -> tuple[str, ...]:
+    """The shipped backends that need nothing outside Python, run by default or not (for ``task``, if given:
+    those whose ``TASKS`` hold it): what ``bench --portfolio`` measures and the contract tests test."""
+    return tuple(
+        name for name in shipped() if not role(name, "OPTIONAL") and (task is None or task in role(name, "TASKS"))
+    )
 
 
 def portfolio() -> tuple[str, ...]:
@@ -115,7 +138,8 @@ def portfolio() -> tuple[str, ...]:
 def exporters(format_: str | None = None) -> dict[str, tuple[str, ...]]:
     """Format -> the backends whose ``export`` writes it (``EXPORTS``), shipped first; one format if given."""
     found: dict[str, list[str]] = {}
-    for name in sorted(names(), key=lambda name: role(name, "OPTIONAL")):  # an optional backend writes it last
+    # a backend run by default writes it first, an optional one last (pysat's CNF before ganak's, dimacs's)
+    for name in sorted(names(), key=lambda name: (role(name, "OPTIONAL"), not role(name, "BY_DEFAULT"))):
         written = role(name, "EXPORTS")
         if written and (format_ is None or written == format_):
             found.setdefault(written, []).append(name)
@@ -173,8 +197,10 @@ def _checked_backend(name: str, module: Any) -> dict[str, Any]:
         raise PluginError(f"backend {name!r} has no {' and no '.join(f'{m}()' for m in missing)}")
     for what, default in ROLES.items():
         value = getattr(module, what, default)
-        if what in ("PORTFOLIO", "OPTIONAL") and not isinstance(value, bool):
+        if what in ("PORTFOLIO", "OPTIONAL", "BY_DEFAULT") and not isinstance(value, bool):
             raise PluginError(f"backend {name!r}: {what} must be True or False")
+        if what == "TASKS" and not (isinstance(value, tuple) and set(value) <= set(TASKS)):
+            raise PluginError(f"backend {name!r}: TASKS must be a tuple of {', '.join(TASKS)}")
     translators = getattr(module, "TRANSLATORS", None)
     if not isinstance(translators, Mapping) or not translators:
         raise PluginError(f"backend {name!r} has no TRANSLATORS ({{family: translator with a CATALOG}})")
@@ -462,6 +488,7 @@ __all__ = [
     "expand",
     "exporters",
     "get",
+    "in_python",
     "load_plugin",
     "names",
     "plugin_files",

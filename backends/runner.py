@@ -317,13 +317,15 @@ def _child(
         else:
             result = backend.run(level, limits, job.options, on_solution=stream)
         usage = resource.getrusage(resource.RUSAGE_SELF)
+        # helper processes the backend ran and waited for (ganak's counter, dimacs's solver binary) cost too
+        helpers = resource.getrusage(resource.RUSAGE_CHILDREN)
         # the solutions went one by one (a kill keeps them) and the wall time is the parent's to measure
         record = record_from_result(
             job,
             result,
             wall=0.0,
-            cpu=usage.ru_utime + usage.ru_stime,
-            peak_rss_mb=usage.ru_maxrss / 1024.0,
+            cpu=usage.ru_utime + usage.ru_stime + helpers.ru_utime + helpers.ru_stime,
+            peak_rss_mb=max(usage.ru_maxrss, helpers.ru_maxrss) / 1024.0,
             solutions=(),
         )
         conn.send(("result", record.to_json()))

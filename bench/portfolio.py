@@ -228,7 +228,9 @@ def backends_for(
     variants) or those named, each with a translator for the family, able to do the task, usable here."""
     from trisolve.backends import registry
 
-    candidates = list(specs) or list(registry.by_default()) + (["dimacs"] if sat_command else [])
+    # every backend that needs nothing outside Python, run by default or not (mip, ganak), for the tasks it
+    # declares (ganak: counts); dimacs when a SAT binary is named
+    candidates = list(specs) or list(registry.in_python(task)) + (["dimacs"] if sat_command else [])
     names, notes = [], []
     for spec in candidates:
         try:

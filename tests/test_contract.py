@@ -1,7 +1,9 @@
 """The contract every backend variant keeps on every family it translates.
 
 Family- and backend-level template: the cases come from the registry
-(``registry.variants(family)``) and from each family's ``expected.json``,
+(``registry.variants(family, registry.in_python())``: every shipped backend
+that needs nothing outside Python, also those a cross-check runs only when
+named) and from each family's ``expected.json``,
 so a new family or backend is tested here without a line of its own (see
 docs/adding-a-family.md and docs/adding-a-backend.md).  Every solution is
 checked by the family's own validator.  Checks that only make sense for
@@ -40,7 +42,7 @@ def usable(spec: str) -> bool:
 def cases(family: str, stems: list[str] | None = None, where=lambda catalog: True) -> list:
     """(spec, stem) for every usable variant of a family whose catalog passes ``where``."""
     found = []
-    for spec in registry.variants(family):
+    for spec in registry.variants(family, registry.in_python()):
         if not usable(spec) or not where(registry.catalog(spec.split(":")[0], family)):
             continue
         for stem in stems if stems is not None else [None]:

@@ -59,7 +59,7 @@ def test_shipped_lp_files_give_mutants_that_clingo_parses(name):
     assert all(lp_mutants.parses(m.text) is None for m in made)
 
 
-@pytest.mark.parametrize("spec", ["pysat:totalizer", "cpsat:int"])
+@pytest.mark.parametrize("spec", ["pysat:totalizer", "cpsat:int", "mip:highs"])
 def test_hooks_record_sites_and_a_dropped_group_changes_the_count(spec):
     family = FAMILIES["hexiom"]
     level = family.parse(os.path.join(LEVELS, "level10.txt"))  # 8 solutions

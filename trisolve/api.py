@@ -376,7 +376,7 @@ def export(
     file: str = "-",
     family: str | None = None,
 ) -> Export:
-    """``level`` as DIMACS, ASP facts, a CP-SAT model or exact cover (``format``; the backends that write each
+    """``level`` as DIMACS, ASP facts, a CP-SAT model, exact cover or an LP file (``format``; the backends that
     say so with ``EXPORTS``), from ``backend`` (default: the format's first writer).  ``command`` says how to run the
     text once written to ``file`` (clingo's facts need the shipped rules beside them)."""
     from trisolve.backends import registry
@@ -526,7 +526,7 @@ def solve(
     ``shuffle`` also reorders every backend's input from it: the same
     solutions, other luck.  The stats record both, and ``times`` gains CPU
     seconds per phase (``solve_cpu``, ...).  ``memory`` is the ``dp``
-    counter's budget in bytes (the solvers ignore it).
+    counter's budget in bytes, and the cap on Ganak's counting process (the other solvers ignore it).
 
     ``timeout`` covers the whole run, from this call on: given a file (not a
     Level), the child parses it, so a parse that runs long is stopped too

@@ -22,6 +22,11 @@ from __future__ import annotations
 PORTFOLIO = False
 #: left out of runs that do not name it, because it needs something outside Python, like a binary (False)
 OPTIONAL = False
+#: run only when named, though it needs nothing outside Python: crosscheck, campaign and a counting bench leave it
+#: out (it is slow or stops on many instances); ``bench --portfolio`` still measures it (True)
+BY_DEFAULT = True
+#: the tasks ``bench --portfolio`` measures it for, and so the only ones a default can give it (("first", "count"))
+TASKS = ("first", "count")
 #: the format ``trisolve export --format F`` writes from it, or None (None)
 EXPORTS = None
 #: how ``trisolve mutate`` breaks its translators: "hooks" (they call backends/mutation.py), or None (None)

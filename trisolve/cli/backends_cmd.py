@@ -35,3 +35,10 @@ def command(family, as_json, plugins):
             for task, label in (("first", "first solution"), ("count", "--count"), ("all", "--all"))
         )
         click.echo(f"{fam:8}   {shown}")
+    from trisolve.backends import registry
+
+    named = [name for name in registry.names() if name not in registry.by_default()]
+    click.echo(
+        f"\ncrosscheck and campaign without --backends run {', '.join(registry.by_default())}"
+        + (f"; {', '.join(named)} run only when named" if named else "")
+    )

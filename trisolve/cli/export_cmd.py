@@ -1,10 +1,12 @@
 """``trisolve export``: an instance in a solver's own format, to run without trisolve.
 
 Each format is one backend's ``export(level, options)``: DIMACS from pysat
-(``c`` lines name each puzzle variable), ASP facts from clingo (they run with
-the shipped ``.lp`` rules under the plain ``clingo`` command, printed to
-stderr), the CP-SAT model proto as text from cpsat, exact cover in Knuth's
-format (items line, then one option per line) from exactcover.
+(``c`` lines name each puzzle variable, ``c p show ... 0`` is the projection
+a model counter needs; ganak writes the CNF it counts), ASP facts from clingo
+(they run with the shipped ``.lp`` rules under the plain ``clingo`` command,
+printed to stderr), the CP-SAT model proto as text from cpsat, exact cover in
+Knuth's format (items line, then one option per line) from exactcover, the
+0-1 model in CPLEX LP from mip.
 """
 
 from __future__ import annotations
@@ -24,10 +26,10 @@ from .common import load_plugins, plugin_option
     "--format",
     "-f",
     "format_",
-    metavar="dimacs|asp|cpsat|xc",
+    metavar="dimacs|asp|cpsat|xc|lp",
     default=None,
-    help="dimacs (CNF), asp (facts for the .lp rules), cpsat (model proto, text) or xc (exact cover, Knuth's "
-    "format). Default: the --backend's format.",
+    help="dimacs (CNF with its projection line), asp (facts for the .lp rules), cpsat (model proto, text), "
+    "xc (exact cover, Knuth's format) or lp (the 0-1 model, CPLEX LP). Default: the --backend's format.",
 )
 @click.option(
     "--output",
@@ -49,7 +51,7 @@ from .common import load_plugins, plugin_option
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
 @plugin_option
 def command(level, format_, output, backend_spec, symmetry_breaking, family, plugins):
-    """Write LEVEL as DIMACS CNF, ASP facts, a CP-SAT model or exact cover, e.g. export L --format dimacs -o L.cnf."""
+    """Write LEVEL as DIMACS CNF, ASP facts, a CP-SAT model, exact cover or an LP file (export L -f dimacs -o L.cnf)."""
     from .. import api
 
     load_plugins(plugins)
