@@ -744,6 +744,52 @@ def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
     }
 
 
+#: the README's block that ``readme_table`` fills (``--write-defaults`` rewrites it; a test compares the two)
+README_START = "<!-- portfolio table: written by trisolve bench --portfolio --write-defaults -->"
+README_END = "<!-- end of portfolio table -->"
+
+
+def readme_table(data: Mapping[str, Any]) -> str:
+    """The README's "which backend for which task": per family and task the default (the table's winner)
+    with its solved share and wall seconds (median / p90 / worst), and the runner-up."""
+    head = data["header"]
+    load = head.get("load", {}).get("start")
+    lines = [
+        README_START,
+        "| family | task | default (no `--backend`) | solved | wall s: median / p90 / worst | next best |",
+        "|---|---|---|---|---|---|",
+    ]
+    for family, tasks in data["families"].items():
+        for task in TASKS:
+            if task not in tasks:
+                continue
+            rows = tasks[task]["rows"]
+            best = rows[0]
+            spread = _spread_text(best["wall"], best["solved"])
+            runner_up = rows[1]["backend"] if len(rows) > 1 else "–"
+            what = "first solution" if task == "first" else "`--count`"
+            lines.append(
+                f"| {family} | {what} | `{best['backend']}` | {best['solved']}/{best['total']} | {spread} "
+                f"| `{runner_up}` |"
+            )
+    lines += [
+        "",
+        f"Measured {head.get('date', '?')} by `{head.get('command') or 'trisolve bench --portfolio'}` "
+        f"(time limit {head.get('timeout', '?')} s per run, load average {_load(load)} at the start); "
+        "every backend, all instances and sizes: [docs/bench/portfolio.md](docs/bench/portfolio.md).",
+        README_END,
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def replace_readme_table(readme: str, data: Mapping[str, Any]) -> str:
+    """``readme`` with its portfolio block rewritten from ``data`` (unchanged when it has no block)."""
+    start, end = readme.find(README_START), readme.find(README_END)
+    if start < 0 or end < start:
+        return readme
+    return readme[:start] + readme_table(data) + readme[end + len(README_END) + 1 :]
+
+
 def write_table(data: Mapping[str, Any], path: str) -> None:
     """The JSON table, written whole or not at all (a kill mid-write keeps the old table)."""
     temporary = path + ".tmp"

@@ -19,6 +19,7 @@ name on each cell.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections import Counter
@@ -107,13 +108,7 @@ class Piece:
 
     def orientations(self, mirroring: bool = False) -> tuple[Shape, ...]:
         """The distinct shapes the piece takes when turned (and flipped, if allowed), sorted."""
-        found: set[Shape] = set()
-        starts = [self.shape, flip(self.shape)] if mirroring else [self.shape]
-        for shape in starts:
-            for _ in range(4):
-                found.add(shape)
-                shape = turn(shape)
-        return tuple(sorted(found))
+        return _orientations(self.shape, mirroring)
 
     def drawing(self, mark: str | None = None) -> str:
         """The shape as rows of ``mark`` (default: the name) and '.'."""
@@ -122,6 +117,18 @@ class Piece:
         width = 1 + max(c for _, c in self.shape)
         cells = set(self.shape)
         return "\n".join("".join(mark if (r, c) in cells else "." for c in range(width)) for r in range(height))
+
+
+@functools.lru_cache(maxsize=4096)
+def _orientations(shape: Shape, mirroring: bool) -> tuple[Shape, ...]:
+    """Piece.orientations, remembered: the validator asks once per placement of every listed tiling."""
+    found: set[Shape] = set()
+    starts = [shape, flip(shape)] if mirroring else [shape]
+    for start in starts:
+        for _ in range(4):
+            found.add(start)
+            start = turn(start)
+    return tuple(sorted(found))
 
 
 BUILTIN_PIECES: Mapping[str, Piece] = {

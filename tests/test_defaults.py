@@ -72,6 +72,19 @@ def test_the_shipped_table_covers_every_family_and_task_and_says_how_it_was_made
                 assert 0 <= row["solved"] <= row["total"] == entry["instances"]
 
 
+def test_the_readmes_backend_table_is_the_shipped_table():
+    """The README's "which backend for which task" block is written from backends/portfolio.json."""
+    import os
+
+    from trisolve.bench import portfolio
+
+    readme = os.path.join(os.path.dirname(defaults.TABLE_PATH), os.pardir, "README.md")
+    with open(readme, encoding="utf-8") as handle:
+        text = handle.read()
+    assert portfolio.README_START in text and portfolio.README_END in text
+    assert portfolio.replace_readme_table(text, shipped_table()) == text, "rerun bench --portfolio --write-defaults"
+
+
 @pytest.mark.parametrize("task", ["first", "count", "all"])
 @pytest.mark.parametrize("family", SHIPPED_FAMILIES)
 def test_each_default_is_the_tables_winner(family, task):

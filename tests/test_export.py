@@ -146,7 +146,9 @@ def test_asp_facts_run_with_the_shipped_rules_under_a_fresh_control(name, symmet
     assert command[0] == "clingo"
     arguments = [a for a in command[1:] if a.startswith("-") or a.isdigit()]
     files = [a for a in command[1:] if a not in arguments]
-    assert arguments[0] == "0" and "--project" in arguments
+    # the printed command stops at the first solution; with 0 models in its place it counts them all
+    assert arguments[0] == "1" and "--project" in arguments
+    arguments[0] = "0"
     assert str(target) in files and all(f.endswith(".lp") and os.path.isfile(f) for f in files)
     assert any("/encodings/" in f for f in files), "the shipped rules should be named by absolute path"
 

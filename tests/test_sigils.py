@@ -25,7 +25,9 @@ VARIANTS = registry.variants("sigils")
 LISTING = [spec for spec in VARIANTS if not spec.startswith("dp:")]
 COUNTING = [spec for spec in VARIANTS if spec.startswith("dp:")]
 #: Counting these takes each backend from seconds to minutes.
-SLOW = {"gate-6x6", "gate-8x5", "gate-8x6", "gate-8x7", "gate-8x7-b", "pentominoes-6x10"}
+#: The pentomino rectangles with published counts: seconds for exactcover and dp, minutes for the other listers.
+RECTANGLES = {"pentominoes-3x20", "pentominoes-4x15", "pentominoes-5x12", "pentominoes-6x10"}
+SLOW = {"gate-6x6", "gate-8x5", "gate-8x6", "gate-8x7", "gate-8x7-b"} | RECTANGLES
 FAST = [stem for stem in INSTANCES if stem not in SLOW]
 
 
@@ -324,8 +326,8 @@ def test_render_without_a_solution_shows_the_empty_frame_and_the_pieces():
 # --------------------------------------------------------------------- backends
 
 
-def test_every_paradigm_and_dp_have_a_sigils_translator():
-    assert set(registry.portfolio()) | {"dp"} <= {spec.split(":")[0] for spec in VARIANTS}
+def test_every_paradigm_dp_and_exactcover_have_a_sigils_translator():
+    assert set(registry.portfolio()) | {"dp", "exactcover"} <= {spec.split(":")[0] for spec in VARIANTS}
 
 
 def test_expected_counts_cover_every_instance():
@@ -366,9 +368,9 @@ def test_symmetry_breaking_keeps_one_tiling_per_class(spec, stem):
 
 def _large_case(spec: str, stem: str):
     """The default variants count the large gates in seconds (slow: CI runs them); the
-    other variants, and every listing backend on the 6x10 rectangle, take minutes (heavy)."""
+    other variants, and every listing backend but exactcover on the pentomino rectangles, take minutes (heavy)."""
     default = spec == registry.resolve(spec.split(":")[0], "sigils")
-    heavy = stem == "pentominoes-6x10" or not default
+    heavy = (stem in RECTANGLES and not spec.startswith("exactcover:")) or not default
     return pytest.param(spec, stem, marks=pytest.mark.heavy if heavy else pytest.mark.slow, id=f"{spec}-{stem}")
 
 
@@ -380,9 +382,7 @@ def test_large_counts_agree_with_expected(spec, stem, symmetry_breaking):
 
 # The counting backend is fast enough to count every shipped instance, the
 # large ones included (the 6x10 rectangle takes it about half a minute).
-@pytest.mark.parametrize(
-    "stem", [pytest.param(s, marks=pytest.mark.slow) if s == "pentominoes-6x10" else s for s in INSTANCES]
-)
+@pytest.mark.parametrize("stem", [pytest.param(s, marks=pytest.mark.slow) if s in RECTANGLES else s for s in INSTANCES])
 @pytest.mark.parametrize("spec", COUNTING)
 def test_the_counting_backend_counts_every_instance(spec, stem):
     _count_case(spec, stem, symmetry_breaking=False)

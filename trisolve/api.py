@@ -375,8 +375,8 @@ def export(
     file: str = "-",
     family: str | None = None,
 ) -> Export:
-    """``level`` as DIMACS, ASP facts or a CP-SAT model (``format``; the backends that write each say so with
-    ``EXPORTS``), from ``backend`` (default: the format's first writer).  ``command`` says how to run the
+    """``level`` as DIMACS, ASP facts, a CP-SAT model or exact cover (``format``; the backends that write each
+    say so with ``EXPORTS``), from ``backend`` (default: the format's first writer).  ``command`` says how to run the
     text once written to ``file`` (clingo's facts need the shipped rules beside them)."""
     from trisolve.backends import registry
     from trisolve.backends.base import Options

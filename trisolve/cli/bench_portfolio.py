@@ -234,6 +234,15 @@ def _write_defaults(data, page: str, plot: str | None, out_dir: str, table_path:
     if plot:
         shutil.copyfile(os.path.join(out_dir, plot), os.path.join(docs_dir, portfolio.PLOT_FILE))
     say(f"portfolio: wrote {_shown(os.path.join(docs_dir, portfolio.DOCS_PAGE))}")
+    readme = os.path.join(docs_dir, os.pardir, os.pardir, "README.md")
+    if os.path.isfile(readme):
+        with open(readme, encoding="utf-8") as handle:
+            text = handle.read()
+        updated = portfolio.replace_readme_table(text, data)
+        if updated != text:
+            with open(readme, "w", encoding="utf-8") as handle:
+                handle.write(updated)
+            say(f"portfolio: rewrote the table in {_shown(readme)}")
 
 
 def _shown(path: str) -> str:

@@ -3,7 +3,8 @@
 Each format is one backend's ``export(level, options)``: DIMACS from pysat
 (``c`` lines name each puzzle variable), ASP facts from clingo (they run with
 the shipped ``.lp`` rules under the plain ``clingo`` command, printed to
-stderr), the CP-SAT model proto as text from cpsat.
+stderr), the CP-SAT model proto as text from cpsat, exact cover in Knuth's
+format (items line, then one option per line) from exactcover.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ from .common import load_plugins, plugin_option
     "--format",
     "-f",
     "format_",
-    metavar="dimacs|asp|cpsat",
+    metavar="dimacs|asp|cpsat|xc",
     default=None,
-    help="dimacs (CNF), asp (facts for the .lp rules) or cpsat (model proto, text). Default: the --backend's format.",
+    help="dimacs (CNF), asp (facts for the .lp rules), cpsat (model proto, text) or xc (exact cover, Knuth's "
+    "format). Default: the --backend's format.",
 )
 @click.option(
     "--output",
@@ -47,7 +49,7 @@ from .common import load_plugins, plugin_option
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
 @plugin_option
 def command(level, format_, output, backend_spec, symmetry_breaking, family, plugins):
-    """Write LEVEL as DIMACS CNF, ASP facts or a CP-SAT model, e.g. export L --format dimacs -o L.cnf."""
+    """Write LEVEL as DIMACS CNF, ASP facts, a CP-SAT model or exact cover, e.g. export L --format dimacs -o L.cnf."""
     from .. import api
 
     load_plugins(plugins)

@@ -1,0 +1,43 @@
+"""The exactcover backend: puzzles as exact cover with colours, solved by Knuth's Algorithm C.
+
+Exact cover is the paradigm made for tilings (TAOCP 7.2.2.1): items to
+cover exactly once, options that each cover some of them.  The solver is
+``xcover`` (https://github.com/johnrudge/xcover, numba): its kernel is
+compiled once per machine and kept in numba's cache (``engine.kernel`` says
+so on stderr the first time).  Translators: sigils and logic grids (a
+Hexiom board is counted neighbours, not a cover: no translator).  Nothing
+here imports xcover or numba: ``make`` loads ``engine`` (and the family's
+translator) only when a backend is actually wanted.
+"""
+
+from __future__ import annotations
+
+# Not PORTFOLIO: it translates two families of three, so ``--backend auto``'s fallback race (families the measured
+# table does not know) leaves it out; where it is the best, the table (backends/portfolio.json) says so.
+#: ``trisolve export --format xc`` writes its rows (Knuth's exact-cover format)
+EXPORTS = "xc"
+#: ``trisolve mutate`` breaks its translators at their mutation hooks (backends/mutation.py)
+MUTANTS = "hooks"
+
+
+def available() -> str | None:
+    """None when xcover is installed, else how to install it (looked up without importing numba)."""
+    from ..base import install_hint
+
+    return install_hint("xcover", "pip install xcover")
+
+
+def make(family: str, variant: str):
+    """A ready ``exactcover:<variant>`` backend for a family (imports xcover when it runs)."""
+    from .engine import ExactCoverBackend
+
+    return ExactCoverBackend(family, variant)
+
+
+def preload(family: str) -> None:
+    """Load the compiled kernel and the family's translator now (see registry.preload)."""
+    from .. import registry
+    from . import engine
+
+    engine.kernel()
+    registry.translator("exactcover", family)
