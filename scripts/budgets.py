@@ -10,7 +10,7 @@ the CPU seconds of the command and its children.
 The ``runner`` row is a backend that ignores its time limit entirely (it sleeps; a ``--plugin`` file this
 script writes): the runner's kill alone has to hold the budget.
 
-    python scripts/budgets.py                      # every usable backend, T = 2 s, 3 rounds
+    python scripts/budgets.py                      # every usable backend (dimacs runs cadical), T = 2 s, 3 rounds
     python scripts/budgets.py --timeout 2 --timeout 10 --repeat 5 --backends pysat,clingo
     python scripts/budgets.py --python OTHER/bin/python --python .venv/bin/python   # before and after
 """
@@ -68,11 +68,15 @@ def usable_backends() -> list[str]:
     return found
 
 
-def one_run(backend: str, frame: str, timeout: float, plugin: str, python: str = sys.executable) -> dict:
+def one_run(
+    backend: str, frame: str, timeout: float, plugin: str, python: str = sys.executable, sat_command: str = "cadical"
+) -> dict:
     argv = [python, "-m", "trisolve", "solve", frame, "--count", "--timeout", f"{timeout:g}", "--json"]
     argv += ["--backend", "sleeper" if backend == "runner" else backend]
     if backend == "runner":
         argv += ["--plugin", plugin]
+    if backend.split(":")[0] == "dimacs":
+        argv += ["--sat-command", sat_command]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()
     done = subprocess.run(argv, capture_output=True, text=True, timeout=timeout + 120)
@@ -96,6 +100,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, action="append", help="seconds (repeatable; default 2)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--backends", default=None, help="comma-separated (default: every usable one, and runner)")
+    parser.add_argument("--sat-command", default="cadical", help="the SAT binary dimacs runs (default: cadical)")
     parser.add_argument(
         "--python",
         action="append",
@@ -130,7 +135,9 @@ def main() -> None:
             runs: dict[tuple[str, int], list[dict]] = {row: [] for row in rows}
             for _ in range(args.repeat):
                 for backend, number in rows:  # interleaved: drift hits every backend (and interpreter) alike
-                    runs[backend, number].append(one_run(backend, frame, timeout, plugin, pythons[number]))
+                    runs[backend, number].append(
+                        one_run(backend, frame, timeout, plugin, pythons[number], args.sat_command)
+                    )
             allowed = 1.0 + 0.1 * timeout
             for backend, number in rows:
                 label = backend if len(pythons) == 1 else f"{backend}@{number}"
@@ -143,6 +150,7 @@ def main() -> None:
                     f"{statistics.median(over):9.2f} {max(over):9.2f} {allowed:8.2f} {held:>5} "
                     f"{statistics.median(r['cpu'] for r in runs[backend, number]):8.2f}  {'; '.join(stops)}"
                 )
+    print(f"# done {time.strftime('%Y-%m-%d %H:%M:%S')}; load {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
 
 
 if __name__ == "__main__":

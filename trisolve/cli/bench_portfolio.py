@@ -45,7 +45,7 @@ def run(
     from trisolve.bench import portfolio
     from trisolve.models import FAMILIES, files
 
-    from .. import api
+    from .common import instance_files
 
     chosen = split_list(families) or list(FAMILIES)
     unknown = [f for f in chosen if f not in FAMILIES]
@@ -61,7 +61,7 @@ def run(
         limits = portfolio.parse_max_size(max_size, chosen)
     except ValueError as problem:
         raise UsageError(str(problem)) from None
-    found = tuple(api.instance_files(paths)) if paths else None
+    found = tuple(instance_files(paths)) if paths else None
     config = portfolio.Config(
         families=tuple(chosen),
         tasks=tuple(task_list),
