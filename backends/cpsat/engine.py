@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
+from ...models.errors import TrisolveError
 from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch
 
@@ -46,7 +47,7 @@ class CpsatModel:
     parameters: Mapping[str, Any] = field(default_factory=dict)
 
 
-class OutOfTime(Exception):
+class OutOfTime(TrisolveError):
     """The run's time limit passed while its model was being built (``check_time``)."""
 
 

@@ -312,10 +312,20 @@ def _read_journal(path: str) -> dict:
 
 
 def _command_line() -> str | None:
-    """How this benchmark was started, when it was started from the shell."""
-    if os.path.basename(sys.argv[0]).startswith("trisolve"):
-        return shlex.join(["trisolve", *sys.argv[1:]])
-    return None
+    """How this benchmark was started, when it was started from the shell; without ``--out``, whose folder
+    is this machine's business (the command is written into shipped pages)."""
+    if not os.path.basename(sys.argv[0]).startswith("trisolve"):
+        return None
+    words, kept = sys.argv[1:], []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+        elif word == "--out":
+            skip = True
+        elif not word.startswith("--out="):
+            kept.append(word)
+    return shlex.join(["trisolve", *kept])
 
 
 def _scatter_pair(value: str | None, order: list[str]) -> tuple[str, str] | None:
