@@ -215,6 +215,49 @@ class Stopwatch:
         self.times[phase] = self.times.get(phase, 0.0) + seconds
 
 
+def list_by_exclusion(
+    solve: Callable[[], bool | None],
+    projected: Callable[[], frozenset[int]],
+    decode: Callable[[frozenset[int]], Any],
+    exclude: Callable[[frozenset[int]], None],
+    *,
+    wanted: int | None,
+    listing: bool,
+    deadline: float | None,
+    on_solution: SolutionSink | None,
+    watch: Stopwatch,
+) -> tuple[list[Any], bool, str | None]:
+    """Solve, read the projection's true variables, decode and hand the solution on, exclude it, again.
+
+    The search loop of the backends that list solutions by excluding each one found (a no-good cut, a
+    blocking clause) over the projection only, so solutions are the puzzle's own.  ``solve`` answers
+    True (a solution), False (none is left: the listing is exhausted) or None (a limit came first);
+    ``deadline``, when given, is checked before each solve.  Returns ``(solutions, exhausted,
+    stopped_by)``; ``"solution limit"`` only when ``listing`` (a first-solution run that found one is done).
+    """
+    solutions: list[Any] = []
+    while True:
+        if wanted is not None and len(solutions) >= wanted:
+            return solutions, False, "solution limit" if listing else None
+        if deadline is not None and time.monotonic() >= deadline:
+            return solutions, False, "time limit"
+        watch.start("solve")
+        outcome = solve()
+        watch.stop("solve")
+        if outcome is None:
+            return solutions, False, "time limit"
+        if outcome is False:
+            return solutions, True, None
+        watch.start("decode")
+        true = projected()
+        solution = decode(true)
+        watch.stop("decode")
+        solutions.append(solution)
+        if on_solution is not None:
+            on_solution(solution)
+        exclude(true)
+
+
 @contextmanager
 def cpu_phase_times() -> Iterator[None]:
     """Have backends record CPU seconds per phase, here and in the children forked meanwhile."""

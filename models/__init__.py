@@ -6,6 +6,7 @@ Nothing in this package imports a backend: the validators are the referee.
 from __future__ import annotations
 
 import os
+from types import ModuleType
 
 from . import hexiom, logic, pictures, sigils
 from .errors import LevelSyntaxError, TrisolveError, UsageError, whole_number
@@ -21,22 +22,31 @@ def _first_line(text: str) -> str:
     return ""
 
 
-HEXIOM = Family(
-    name="hexiom",
-    parse=hexiom.parse,
-    parse_text=lambda text, file: hexiom.parse_text(text, file=file),
-    validate=hexiom.validate,
-    render=hexiom.render,
-    canonical=hexiom.canonical,
-    solution_from_json=hexiom.solution_from_json,
-    describe=hexiom.describe,
+def _from_module(module: ModuleType, **declared: object) -> Family:
+    """A family whose model module names its functions the usual way (parse, validate, render, ...):
+    those come from the module, ``declared`` holds what differs from family to family."""
+    return Family(
+        name=module.FAMILY,
+        parse=module.parse,
+        parse_text=lambda text, file: module.parse_text(text, file=file),
+        validate=module.validate,
+        render=module.render,
+        canonical=module.canonical,
+        solution_from_json=module.solution_from_json,
+        describe=module.describe,
+        format_level=module.format_level,
+        shrink=module.shrink_candidates,
+        **declared,
+    )
+
+
+HEXIOM = _from_module(
+    hexiom,
     sniff=lambda path, text: whole_number(_first_line(text)) is not None,
     symmetries=lambda level: level.symmetries,
     images=lambda level, solution: [hexiom.apply_symmetry(p, solution) for p in level.symmetries],
     orbit_representative=hexiom.orbit_representative,
     is_lex_leader=hexiom.is_lex_leader,
-    format_level=hexiom.format_level,
-    shrink=hexiom.shrink_candidates,
     picture=pictures.hexiom_svg,
     # fallback only (backends/portfolio.json decides): the shortest first-solution tail over seeds on all 41 levels
     default_backend="clingo",
@@ -47,18 +57,9 @@ HEXIOM = Family(
     ),
 )
 
-LOGIC = Family(
-    name="logic",
-    parse=logic.parse,
-    parse_text=lambda text, file: logic.parse_text(text, file=file),
-    validate=logic.validate,
-    render=logic.render,
-    canonical=logic.canonical,
-    solution_from_json=logic.solution_from_json,
-    describe=logic.describe,
+LOGIC = _from_module(
+    logic,
     sniff=lambda path, text: path.endswith(".toml"),
-    format_level=logic.format_level,
-    shrink=logic.shrink_candidates,
     picture=logic.picture,
     suffix=".toml",
     default_backend="pysat",
@@ -70,22 +71,13 @@ LOGIC = Family(
     always_unique=True,
 )
 
-SIGILS = Family(
-    name="sigils",
-    parse=sigils.parse,
-    parse_text=lambda text, file: sigils.parse_text(text, file=file),
-    validate=sigils.validate,
-    render=sigils.render,
-    canonical=sigils.canonical,
-    solution_from_json=sigils.solution_from_json,
-    describe=sigils.describe,
+SIGILS = _from_module(
+    sigils,
     sniff=lambda path, text: sigils.SIZE_LINE.match(_first_line(text).split("#")[0].strip()) is not None,
     symmetries=lambda level: level.symmetries,
     images=lambda level, solution: [symmetry.apply(solution) for symmetry in level.symmetries],
     orbit_representative=sigils.orbit_representative,
     is_lex_leader=sigils.is_lex_leader,
-    format_level=sigils.format_level,
-    shrink=sigils.shrink_candidates,
     obstruction=lambda level: level.obstruction,
     picture=pictures.sigils_svg,
     default_backend="clingo",

@@ -172,6 +172,35 @@ class Level:
             keep.append(perm)
         return tuple(keep)
 
+    @cached_property
+    def lex_leader_pairs(self) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+        """Per non-identity symmetry ``s`` of ``symmetries``: the cell pairs ``(a, b)`` a lex-leader
+        constraint compares, in order (the contents of a against the contents its image shows there).
+
+        The image puts the contents of cell i on cell perm[i], so position j shows cell source[j].
+        A pair is left out when the two sides are equal for sure: a fixed point, a blocked or locked
+        cell (its image holds the same), or a pair already compared (the lex chain only goes on while
+        earlier positions are equal).  One home for this fact, so every translator compares the same.
+        """
+        fixed = self.blocked_cells | set(self.locked)
+        result = []
+        for s, perm in enumerate(self.symmetries):
+            if all(perm[c] == c for c in range(len(perm))):
+                continue
+            source = [0] * len(perm)
+            for c, moved_to in enumerate(perm):
+                source[moved_to] = c
+            compared: set[frozenset[int]] = set()
+            pairs = []
+            for a in range(len(perm)):
+                b = source[a]
+                if a == b or a in fixed or frozenset((a, b)) in compared:
+                    continue
+                compared.add(frozenset((a, b)))
+                pairs.append((a, b))
+            result.append((s, tuple(pairs)))
+        return tuple(result)
+
 
 @dataclass(frozen=True)
 class Solution:

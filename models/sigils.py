@@ -333,6 +333,27 @@ class Violation:
     cell: int | None = None
 
 
+#: one way to put a piece type in the frame, as the translators use it: the type's name and the cells (sorted)
+PlacedType = tuple[str, tuple[int, ...]]
+
+
+def frame_placements(level: Level) -> list[PlacedType]:
+    """Every way to put each piece type in the frame: its orientations, slid to every offset.
+
+    Type by type in the level's order; one entry per type, never per copy (equal pieces are
+    interchangeable).  The translators that encode a choice of placements share this list.
+    """
+    found: list[PlacedType] = []
+    for piece in level.pieces:
+        for shape in piece.orientations(level.mirroring):
+            tall = 1 + max(r for r, _ in shape)
+            wide = 1 + max(c for _, c in shape)
+            for top in range(level.height - tall + 1):
+                for left in range(level.width - wide + 1):
+                    found.append((piece.name, tuple(sorted(level.cell(top + r, left + c) for r, c in shape))))
+    return found
+
+
 # ------------------------------------------------------------------ parser
 
 

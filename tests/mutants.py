@@ -171,7 +171,7 @@ def encode_sigils(level, variant: str, options):
         first = level.pieces[0].name
         cnf.clauses.extend(
             [-cnf.pool.id(("place", name, cells))]
-            for name, cells in shipped.placements(level)
+            for name, cells in model.frame_placements(level)
             if name == first and 0 in cells
         )
     return cnf

@@ -158,9 +158,11 @@ class CpsatBackend:
             return base.finish(
                 self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by="time limit"
             )
+        search = _Search(encoding, deadline, limits, options, on_solution, watch)
+        module, solver = self._solver(search)
         if options.enumerate:
-            return self._enumerate(encoding, deadline, limits, options, on_solution, watch)
-        return self._first(encoding, deadline, limits, options, on_solution, watch)
+            return self._enumerate(search, module, solver)
+        return self._first(search, module, solver)
 
     def export(self, level: Any, options: Options) -> str:
         """The model as protobuf text (``text_format.Parse`` reads it back)."""
@@ -170,32 +172,41 @@ class CpsatBackend:
 
     # ---------------------------------------------------------- mechanics
 
-    def _first(
-        self,
-        encoding: CpsatModel,
-        deadline: float | None,
-        limits: Limits,
-        options: Options,
-        on_solution: SolutionSink | None,
-        watch: Stopwatch,
-    ) -> Result:
-        """Solve for one solution; workers and search from the translator unless options say."""
+    def _solver(self, search: _Search) -> tuple[ModuleType, Any]:
+        """A CP-SAT solver set up for the run's mode: the translator's parameters first, then ours.
+
+        One solution: workers from the translator unless options say.  Enumeration: one worker
+        (every solution is reported once, through a callback, de-duplicated on the projection).
+        """
         module = cp_model()  # imported by ``run`` already
         solver = module.CpSolver()
         params = solver.parameters
-        apply_parameters(params, {"num_workers": DEFAULT_WORKERS, **encoding.parameters})
-        if options.workers:
-            params.num_workers = options.workers
-        self._common(params, options)
+        options = search.options
+        if options.enumerate:
+            apply_parameters(params, search.encoding.parameters)
+            params.enumerate_all_solutions = True
+            params.num_workers = 1
+        else:
+            apply_parameters(params, {"num_workers": DEFAULT_WORKERS, **search.encoding.parameters})
+            if options.workers:
+                params.num_workers = options.workers
+        # CP-SAT would otherwise take over SIGINT in this process and leave it at
+        # the OS default afterwards: Ctrl-C must stay Python's (the runner decides).
+        params.catch_sigint_signal = False
+        params.random_seed = options.seed
+        if base.shuffle_seed(options) is not None:
+            # CP-SAT shuffles its own input from random_seed: variable order and constraint order
+            params.permute_variable_randomly = True
+            params.permute_presolve_constraint_order = True
+        return module, solver
 
+    def _first(self, search: _Search, module: ModuleType, solver: Any) -> Result:
+        """Solve for one solution."""
+        encoding, watch, on_solution = search.encoding, search.watch, search.on_solution
         solutions: list[Any] = []
         status = None
-        stopped_by = None
-        if limits.solutions is not None and limits.solutions <= 0:
-            stopped_by = "solution limit"
-        elif not _time_left(params, deadline):
-            stopped_by = "time limit"
-        else:
+        stopped_by = _why_no_search(search, solver.parameters)
+        if stopped_by is None:
             watch.start("solve")
             status = solver.solve(encoding.model)
             watch.stop("solve")
@@ -215,29 +226,15 @@ class CpsatBackend:
             solutions,
             exhausted=False,
             proved_unsat=status == module.INFEASIBLE,
-            stats=self._stats(encoding, solver, status, options),
+            stats=self._stats(encoding, solver, status, search.options),
             times=watch.times,
             stopped_by=stopped_by,
         )
 
-    def _enumerate(
-        self,
-        encoding: CpsatModel,
-        deadline: float | None,
-        limits: Limits,
-        options: Options,
-        on_solution: SolutionSink | None,
-        watch: Stopwatch,
-    ) -> Result:
-        """List every solution: one worker, a callback, de-duplication on the projection."""
-        module = cp_model()  # imported by ``run`` already
-        solver = module.CpSolver()
-        params = solver.parameters
-        apply_parameters(params, encoding.parameters)
-        params.enumerate_all_solutions = True
-        params.num_workers = 1
-        self._common(params, options)
-
+    def _enumerate(self, search: _Search, module: ModuleType, solver: Any) -> Result:
+        """List every solution: a callback, de-duplication on the projection."""
+        encoding, watch, on_solution = search.encoding, search.watch, search.on_solution
+        limits, deadline = search.limits, search.deadline
         projection = encoding.projection
         seen: set[tuple[int, ...]] = set()
         solutions: list[Any] = []
@@ -267,11 +264,8 @@ class CpsatBackend:
                     self.stop_search()
 
         status = None
-        if limits.solutions is not None and limits.solutions <= 0:
-            state["stopped_by"] = "solution limit"
-        elif not _time_left(params, deadline):
-            state["stopped_by"] = "time limit"
-        else:
+        state["stopped_by"] = _why_no_search(search, solver.parameters)
+        if state["stopped_by"] is None:
             watch.start("solve")
             status = solver.solve(encoding.model, Collector())
             watch.stop("solve")
@@ -287,22 +281,11 @@ class CpsatBackend:
             self.family,
             solutions,
             exhausted=exhausted,
-            stats=self._stats(encoding, solver, status, options),
+            stats=self._stats(encoding, solver, status, search.options),
             times=watch.times,
             duplicates=state["duplicates"],
             stopped_by=stopped_by,
         )
-
-    @staticmethod
-    def _common(params: Any, options: Options) -> None:
-        # CP-SAT would otherwise take over SIGINT in this process and leave it at
-        # the OS default afterwards: Ctrl-C must stay Python's (the runner decides).
-        params.catch_sigint_signal = False
-        params.random_seed = options.seed
-        if base.shuffle_seed(options) is not None:
-            # CP-SAT shuffles its own input from random_seed: variable order and constraint order
-            params.permute_variable_randomly = True
-            params.permute_presolve_constraint_order = True
 
     def _check(self, module: ModuleType, encoding: CpsatModel, status: int) -> None:
         if status == module.MODEL_INVALID:
@@ -326,6 +309,27 @@ class CpsatBackend:
                 wall_time=solver.wall_time,
             )
         return stats
+
+
+@dataclass(frozen=True)
+class _Search:
+    """One solve call: the model, the run's deadline and limits, and where solutions and times go."""
+
+    encoding: CpsatModel
+    deadline: float | None
+    limits: Limits
+    options: Options
+    on_solution: SolutionSink | None
+    watch: Stopwatch
+
+
+def _why_no_search(search: _Search, params: Any) -> str | None:
+    """Why no search starts ("solution limit", "time limit"); None: it starts, with the time left."""
+    if search.limits.solutions is not None and search.limits.solutions <= 0:
+        return "solution limit"
+    if not _time_left(params, search.deadline):
+        return "time limit"
+    return None
 
 
 def _time_left(params: Any, deadline: float | None) -> bool:

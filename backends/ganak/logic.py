@@ -1,18 +1,10 @@
 """Logic for Ganak: the pysat translator's CNF (``backends/pysat/logic.py``), counted projected on its
-variables ``("place", category, value, position)``.
-
-Ganak counts what the CNF says, so a count here checks the pysat
-translation by a method other than enumeration (a different tool, no
-blocking clauses), not an independent translation.  The variants are the
-pysat encodings worth counting (figures: docs/bench/ganak.md).
-"""
+variables ``("place", category, value, position)`` (see ``translation.py``)."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..base import Options
 from ..catalog import Catalog
+from .translation import pysat_cnf
 
 CATALOG = Catalog(
     default="pairwise",
@@ -22,11 +14,4 @@ CATALOG = Catalog(
     },
     count_only=True,
 )
-
-
-def encode(level: Any, variant: str, options: Options) -> Any:
-    """The pysat translator's ``CnfEncoding`` of the level under encoding ``variant``."""
-    from ..pysat import logic as cnf
-
-    CATALOG.require(variant, "ganak", "logic")
-    return cnf.encode(level, variant, options)
+encode = pysat_cnf("logic", CATALOG)

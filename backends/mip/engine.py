@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models.errors import TrisolveError
-from .. import registry
+from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 INF = math.inf
@@ -415,9 +415,6 @@ class MipBackend:
         wanted = limits.solutions if options.enumerate else 1
         if wanted is not None and not options.enumerate:
             wanted = min(wanted, 1)
-        solutions: list[Any] = []
-        exhausted = False
-        stopped_by: str | None = None
         if model.contradiction is not None:
             stats["infeasible_by_construction"] = model.contradiction
             return finish(self.name, self.family, [], exhausted=True, stats=stats, times=watch.times)
@@ -426,36 +423,36 @@ class MipBackend:
         solver = HighsSolver(model, options.seed) if self.variant == "highs" else ScipSolver(model, options.seed)
         watch.stop("load")
         seen: set[frozenset[int]] = set()
-        while True:
-            if wanted is not None and len(solutions) >= wanted:
-                if options.enumerate:
-                    stopped_by = "solution limit"
-                break
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                stopped_by = "time limit"
-                break
-            watch.start("solve")
-            outcome, values = solver.solve(remaining)
-            watch.stop("solve")
-            if outcome == "unknown":
-                stopped_by = "time limit"
-                break
-            if outcome == "unsat":
-                exhausted = True
-                break
-            watch.start("decode")
+        values: list[float] | None = None
+
+        def solve() -> bool | None:
+            nonlocal values
+            outcome, values = solver.solve(None if deadline is None else deadline - time.monotonic())
+            return None if outcome == "unknown" else outcome == "sat"
+
+        def projected() -> frozenset[int]:
+            assert values is not None
             true = frozenset(c for c in encoding.projection if values[c] > 0.5)
             if true in seen:
                 raise MipSolverError(f"{self.name}: the solver returned a solution its no-good cut excludes")
             seen.add(true)
-            solution = encoding.decode(true)
-            watch.stop("decode")
-            solutions.append(solution)
-            if on_solution is not None:
-                on_solution(solution)
+            return true
+
+        def exclude(true: frozenset[int]) -> None:
             if options.enumerate:
                 solver.add_row(*no_good(encoding, true))
+
+        solutions, exhausted, stopped_by = base.list_by_exclusion(
+            solve,
+            projected,
+            encoding.decode,
+            exclude,
+            wanted=wanted,
+            listing=options.enumerate,
+            deadline=deadline,
+            on_solution=on_solution,
+            watch=watch,
+        )
         stats.update(solver.stats())
         stats["no_good_cuts"] = len(solutions) if options.enumerate else 0
         return finish(

@@ -110,21 +110,8 @@ def lex_leader(model: LinearModel, level: Level, on_cell: dict[int, list[tuple[i
     for c in range(level.board.size):
         here = on_cell.get(c, [])
         bits[c] = [terms(column for column, d in here if d >= k) for k in range(MAX_TILE + 1)]
-    fixed = set(level.blocked_cells) | set(level.locked)
-    for s, perm in enumerate(level.symmetries):
-        if all(perm[c] == c for c in range(len(perm))) or not mutation.keep_symmetry("lex-leader", s):
+    for s, compared in level.lex_leader_pairs:
+        if not mutation.keep_symmetry("lex-leader", s):
             continue
-        # the image puts the contents of cell i on cell perm[i]: position j shows source[j]
-        source = [0] * len(perm)
-        for c, moved_to in enumerate(perm):
-            source[moved_to] = c
-        compared: set[frozenset[int]] = set()
-        pairs = []
-        for j in range(len(perm)):
-            a, b = j, source[j]
-            # equal for sure: a fixed point, a fixed cell, or a pair already compared
-            if a == b or a in fixed or frozenset((a, b)) in compared:
-                continue
-            compared.add(frozenset((a, b)))
-            pairs.extend((x, y) for x, y in zip(bits[a], bits[b]) if x != y)
+        pairs = [(x, y) for a, b in compared for x, y in zip(bits[a], bits[b]) if x != y]
         lex_leq(model, pairs, s, "lex-leader")

@@ -15,7 +15,8 @@ image is <=lex the tiling (``engine.lex_leq``).
 
 from __future__ import annotations
 
-from ...models.sigils import Level, Solution
+from ...models.sigils import Level, Solution, frame_placements
+from ...models.sigils import PlacedType as Placement
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
@@ -29,21 +30,6 @@ CATALOG = Catalog(
     },
 )
 
-Placement = tuple[str, tuple[int, ...]]
-
-
-def placements(level: Level) -> list[Placement]:
-    """Every way to put each piece type in the frame: its orientations, slid to every offset."""
-    found: list[Placement] = []
-    for piece in level.pieces:
-        for shape in piece.orientations(level.mirroring):
-            tall = 1 + max(r for r, _ in shape)
-            wide = 1 + max(c for _, c in shape)
-            for top in range(level.height - tall + 1):
-                for left in range(level.width - wide + 1):
-                    found.append((piece.name, tuple(sorted(level.cell(top + r, left + c) for r, c in shape))))
-    return found
-
 
 def encode(level: Level, variant: str, options: Options) -> MipEncoding:
     """The level as a 0-1 model (the variant names the solver only: the model is the same)."""
@@ -55,7 +41,9 @@ def encode(level: Level, variant: str, options: Options) -> MipEncoding:
         return MipEncoding(model, [], lambda true: Solution(()), block_true_only=True)
 
     # piece types by their index in the level: user-typed names never reach a model file
-    place = {p: model.binary(f"place_t{level.type_index[p[0]]}_{'_'.join(map(str, p[1]))}") for p in placements(level)}
+    place = {
+        p: model.binary(f"place_t{level.type_index[p[0]]}_{'_'.join(map(str, p[1]))}") for p in frame_placements(level)
+    }
 
     # Every cell is covered by exactly one chosen placement.
     covering: dict[int, list[int]] = {cell: [] for cell in range(level.cell_count)}

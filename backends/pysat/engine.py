@@ -23,7 +23,7 @@ from pysat.formula import IDPool
 from pysat.solvers import Solver
 
 from ...models.errors import TrisolveError, shorten
-from .. import registry
+from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..catalog import UnknownVariant
 from ..runner import interrupts_held
@@ -137,9 +137,6 @@ class PysatBackend:
         wanted = limits.solutions
         if not options.enumerate:
             wanted = 1 if wanted is None else min(wanted, 1)
-        solutions: list[Any] = []
-        exhausted = False
-        stopped_by: str | None = None
         stats: dict[str, Any] = {
             "solver": self.solver,
             "variables": cnf.variables,
@@ -154,31 +151,18 @@ class PysatBackend:
                 self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by="time limit"
             )
         with solver_of(self.solver, cnf.clauses) as solver:
-            while True:
-                if wanted is not None and len(solutions) >= wanted:
-                    if options.enumerate:
-                        stopped_by = "solution limit"
-                    break
-                watch.start("solve")
-                outcome = solve_until(solver, self.solver, deadline)
-                watch.stop("solve")
-                if outcome is None:
-                    stopped_by = "time limit"
-                    break
-                if outcome is False:
-                    exhausted = True
-                    break
-
-                # a new solution: decode it, hand it on, then exclude it
-                watch.start("decode")
-                model = solver.get_model()
-                true = frozenset(v for v in cnf.projection if v <= len(model) and model[v - 1] > 0)
-                solution = cnf.decode(true)
-                watch.stop("decode")
-                solutions.append(solution)
-                if on_solution is not None:
-                    on_solution(solution)
-                solver.add_clause(blocking_clause(cnf, true))
+            # a solution found is decoded, handed on, then excluded by a blocking clause
+            solutions, exhausted, stopped_by = base.list_by_exclusion(
+                lambda: solve_until(solver, self.solver, deadline),
+                lambda: projected(cnf, solver.get_model()),
+                cnf.decode,
+                lambda true: solver.add_clause(blocking_clause(cnf, true)),
+                wanted=wanted,
+                listing=options.enumerate,
+                deadline=None,
+                on_solution=on_solution,
+                watch=watch,
+            )
             stats.update(solver_stats(solver))
         stats["blocking_clauses"] = len(solutions) if options.enumerate else 0
 
@@ -204,6 +188,11 @@ class PysatBackend:
 
 
 # ------------------------------------------------------------------ solving
+
+
+def projected(cnf: CnfEncoding, model: list[int]) -> frozenset[int]:
+    """The projection variables a model sets true (the puzzle's own: auxiliaries never count)."""
+    return frozenset(v for v in cnf.projection if v <= len(model) and model[v - 1] > 0)
 
 
 def solve_until(solver: Solver, name: str, deadline: float | None) -> bool | None:

@@ -279,24 +279,11 @@ def lex_leader(
             bits.append(bit)
         at_least[c] = bits
 
-    fixed = set(level.blocked_cells) | set(level.locked)
-    for s, perm in enumerate(level.symmetries):
-        if all(perm[c] == c for c in range(len(perm))) or not mutation.keep_symmetry("lex-leader", s):
+    # the cell pairs each symmetry compares are a model fact (Level.lex_leader_pairs)
+    for s, compared in level.lex_leader_pairs:
+        if not mutation.keep_symmetry("lex-leader", s):
             continue
-        # the image puts the contents of cell i on cell perm[i]: position j shows source[j]
-        source = [0] * len(perm)
-        for c, moved_to in enumerate(perm):
-            source[moved_to] = c
-        compared: set[frozenset[int]] = set()
-        pairs = []
-        for j in range(len(perm)):
-            a, b = j, source[j]
-            # equal for sure: a fixed point, a fixed cell (its image holds the same), or a pair
-            # already compared (the chain only goes on while earlier positions are equal)
-            if a == b or a in fixed or frozenset((a, b)) in compared:
-                continue
-            compared.add(frozenset((a, b)))
-            pairs.extend((x, y) for x, y in zip(at_least[a], at_least[b]) if x != y)
+        pairs = [(x, y) for a, b in compared for x, y in zip(at_least[a], at_least[b]) if x != y]
         # the board's thermometer bits are <=lex the image's
         clauses.extend(lex_leq(pool, pairs, s))
     return clauses

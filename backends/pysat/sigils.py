@@ -17,7 +17,8 @@ from __future__ import annotations
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from ...models.sigils import Level, Solution
+from ...models.sigils import Level, Solution, frame_placements
+from ...models.sigils import PlacedType as Placement
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
@@ -39,22 +40,6 @@ CATALOG = Catalog(
     },
 )
 
-Placement = tuple[str, tuple[int, ...]]
-
-
-def placements(level: Level) -> list[Placement]:
-    """Every way to put each piece type in the frame: its orientations, slid to every offset."""
-    found: list[Placement] = []
-    for piece in level.pieces:
-        for shape in piece.orientations(level.mirroring):
-            tall = 1 + max(r for r, _ in shape)
-            wide = 1 + max(c for _, c in shape)
-            for top in range(level.height - tall + 1):
-                for left in range(level.width - wide + 1):
-                    cells = tuple(sorted(level.cell(top + r, left + c) for r, c in shape))
-                    found.append((piece.name, cells))
-    return found
-
 
 def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     """The level as CNF under one encoding variant (see the module docstring)."""
@@ -69,7 +54,7 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
         nothing = pool.id(("no solution",))
         return CnfEncoding(pool, [[nothing], [-nothing]], [], lambda true: Solution(()), block_true_only=True)
 
-    place = {p: pool.id(("place", *p)) for p in placements(level)}
+    place = {p: pool.id(("place", *p)) for p in frame_placements(level)}
 
     # Every cell is covered by exactly one chosen placement.  "At most once" is
     # implied, kept for propagation: with every cell covered and no type over
