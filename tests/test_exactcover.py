@@ -256,4 +256,4 @@ def test_the_memoised_zdd_is_caught_on_the_minimised_gate_as_docs_solver_bug_sho
         "complete counts differ: exactcover:quadrant 752, exactcover:plain 752, zdd:memo 751, zdd:no-memo 752"
         in done.stdout
     )
-    assert "VERDICT: FAILED on 1 of 1 instances (xcover-memo-min.txt)" in done.stdout
+    assert "VERDICT: FAILED on 1 of 1 instance (xcover-memo-min.txt)" in done.stdout
