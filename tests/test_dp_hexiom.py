@@ -190,7 +190,8 @@ def test_first_solution_is_valid_and_with_symmetry_breaking_a_lex_leader(name):
 
 
 def test_a_time_limit_holds_and_leaves_the_count_open():
-    level = hexiom.parse(level_path("hexiom", "level39"))
+    # level 40 needs minutes in every mode; level 39 counted within 0.3 s on a quiet CI machine
+    level = hexiom.parse(level_path("hexiom", "level40"))
     for options in (ENUMERATE, Options(), CLASSES):
         started = time.monotonic()
         result = dp().run(level, Limits(time=0.3), options)
