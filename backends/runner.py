@@ -107,7 +107,8 @@ class Job:
     backend: str
     limits: Limits = Limits()
     options: Options = Options()
-    #: keep solutions in the record (the cross-checker compares sets of them)
+    #: keep solutions in the record (the cross-checker compares sets of them); without it only the first
+    #: comes in full and the rest are counted (a count need not ship and validate every solution)
     keep_solutions: bool = True
 
     @property
@@ -295,11 +296,13 @@ def _child(
             conn.send(("unusable", f"{no}"))
             return
 
+        sent = 0
+
         def stream(solution: Any) -> None:
-            if job.keep_solutions:
-                conn.send(("solution", solution.to_json()))
-            else:
-                conn.send(("solution", None))
+            # the first solution goes in full always: it shows a count's level solvable (and a unique one)
+            nonlocal sent
+            conn.send(("solution", solution.to_json() if job.keep_solutions or not sent else None))
+            sent += 1
 
         def partial(count: int) -> None:
             with sending:

@@ -86,11 +86,20 @@ def test_public_names_are_listed_and_typed():
 @pytest.mark.parametrize("isolate", [True, False], ids=["child-process", "in-process"])
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_count_is_exact_and_every_solution_valid(backend, isolate):
-    result = trisolve.solve(trisolve.load(level_path("hexiom", "level01")), backend, count=True, isolate=isolate)
-    assert (result.status, result.count, result.complete, result.count_text) == ("sat", 12, True, "12")
-    assert len(result.solutions) == 12 and len(set(result.solutions)) == 12
-    assert all(s.violations() == [] for s in result.solutions) and result.invalid == ()
-    assert result.backend.startswith(backend + ":")
+    level = trisolve.load(level_path("hexiom", "level01"))
+    seen: list = []
+    tally: list[int] = []
+    for request in ({"count": True}, {"all": True}, {"count": True, "on_solution": seen.append}):
+        result = trisolve.solve(level, backend, isolate=isolate, on_found=tally.append, **request)
+        assert (result.status, result.count, result.complete, result.count_text) == ("sat", 12, True, "12")
+        # a count ships its first solution only, unless the caller asked to see them all
+        shipped = 1 if request == {"count": True} else 12
+        assert len(result.solutions) == shipped and len(set(result.solutions)) == shipped
+        assert all(s.violations() == [] for s in result.solutions) and result.invalid == ()
+        assert result.backend.startswith(backend + ":")
+    assert len(seen) == 12 and all(s.violations() == [] for s in seen)
+    if isolate:  # on_found hears every solution of the three runs, one by one
+        assert tally == list(range(1, 13)) * 3
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

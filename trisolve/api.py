@@ -18,7 +18,8 @@ friends, and the solvers load only when a run needs them.
 >>> result = trisolve.solve(level, backend="pysat", count=True)
 >>> result.status, result.count, result.complete, result.count_text
 ('sat', 12, True, '12')
->>> [s.violations() for s in result.solutions] == [[]] * 12
+>>> listed = trisolve.solve(level, backend="pysat", all=True)
+>>> [s.violations() for s in listed.solutions] == [[]] * 12
 True
 """
 
@@ -508,6 +509,7 @@ def solve(
     family: str | None = None,
     started: float | None = None,
     on_progress: Callable[[int, int | None, str], None] | None = None,
+    on_found: Callable[[int], None] | None = None,
 ) -> Result:
     """Solve a level: its first solution, or every solution (``all``), or the count (``count``).
 
@@ -519,7 +521,9 @@ def solve(
     with a hard kill behind the backend's own time limit, and the solver is
     imported once in this process (from the second run on) so that later runs start warm; without it
     the run happens in this process (no kill, exceptions propagate).
-    ``on_solution`` sees each solution as it is found; ``on_progress(done,
+    ``on_solution`` sees each solution as it is found (a count ships and validates its solutions only
+    for it: without it a count's Result holds the first solution alone); ``on_found(n)`` hears how many
+    were found so far, solution by solution, without them; ``on_progress(done,
     total, text)`` how far a long count is (``dp``'s steps), in an isolated
     run (without it the reports are dropped).  ``seed`` varies the
     search (pysat, which has no seed, renumbers its variables from it);
@@ -565,7 +569,13 @@ def solve(
         memory=memory,
     )
 
+    found = 0
+
     def stream(data: Any) -> None:
+        nonlocal found
+        found += 1
+        if on_found is not None:
+            on_found(found)
         if on_solution is not None and data is not None:
             on_solution(level.solution(data))
 
@@ -585,10 +595,11 @@ def solve(
         name = resolve(backend, level.family, task, symmetry_breaking)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
-        job = Job(level.run_path, level.family, name, limits, options)
+        # a count ships its solutions only to a caller who asked to see them (on_solution)
+        job = Job(level.run_path, level.family, name, limits, options, keep_solutions=not count or bool(on_solution))
         with cpu_phase_times():
             if isolate:
-                level, record = _run_isolated(job, level, on_solution, started, on_progress)
+                level, record = _run_isolated(job, level, on_solution, started, on_progress, on_found)
             else:
                 record = _run_here(job, level, stream, started)
     return _result(level, record, race_info)
@@ -612,6 +623,7 @@ def _run_isolated(
     on_solution: Callable[[Solution], None] | None,
     started: float,
     on_progress: Callable[[int, int | None, str], None] | None = None,
+    on_found: Callable[[int], None] | None = None,
 ) -> tuple[Level, RunRecord]:
     """Run in a forked child; a level not parsed yet is parsed there, under the time limit."""
     from dataclasses import replace
@@ -624,7 +636,13 @@ def _run_isolated(
     def take_level(model: Any, seconds: float) -> None:
         parsed.append(replace(level, model=model, parse_time=seconds))
 
+    found = 0
+
     def stream(data: Any) -> None:  # solutions come after the level, so parsed[0] is there
+        nonlocal found
+        found += 1
+        if on_found is not None:
+            on_found(found)
         if on_solution is not None and data is not None:
             on_solution(parsed[0].solution(data))
 
@@ -657,7 +675,8 @@ def _run_here(job: Any, level: Level, stream: Callable[[Any], None], started: fl
     result = registry.get(job.backend, level.family).run(
         level.model, limits, job.options, on_solution=lambda s: stream(s.to_json())
     )
-    record = record_from_result(job, result, time.monotonic() - started)
+    kept = result.solutions if job.keep_solutions else result.solutions[:1]  # as a child ships them
+    record = record_from_result(job, result, time.monotonic() - started, solutions=tuple(s.to_json() for s in kept))
     return replace(record, cpu=time.process_time() - cpu)
 
 

@@ -213,7 +213,9 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
             Path(path),  # a path, even with a line break in its name
             backend_spec,
             family=kind.name,
-            on_solution=on_solution,
+            # a count shows no boards: the run ships them only for --all (and a count's progress is its tally)
+            on_solution=None if count else on_solution,
+            on_found=progress.completed if count else None,
             on_progress=progress.report,
             **solving,
         )
