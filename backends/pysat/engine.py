@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import signal
+import math
 import threading
 import time
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
@@ -27,6 +27,7 @@ from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..catalog import UnknownVariant
 from ..runner import interrupts_held
+from .signals import python_sigint
 
 #: SAT solvers a variant may name after ``@``.  All of them add clauses between
 #: solves (enumeration needs it) and can stop early (time limits need it);
@@ -126,7 +127,8 @@ class PysatBackend:
         if lex_leaders_only:
             options = dataclasses.replace(options, symmetry_breaking=True)
         watch.start("translate")
-        cnf = self.translator.encode(level, self.encoding, options)
+        with python_sigint():  # a plugin's translator calls CardEnc too
+            cnf = self.translator.encode(level, self.encoding, options)
         seed = shuffle_seed(options, seeded_solver=False)
         if seed is not None:
             cnf = shuffled(cnf, seed, renumber=options.shuffle)
@@ -179,7 +181,8 @@ class PysatBackend:
     # --------------------------------------------------------------- export
 
     def export(self, level: Any, options: Options) -> str:
-        cnf = self.translator.encode(level, self.encoding, options)
+        with python_sigint():
+            cnf = self.translator.encode(level, self.encoding, options)
         header = [
             f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} "
             f"{self.name.partition(':')[0]}:{self.encoding}"
@@ -201,14 +204,16 @@ def solve_until(solver: Solver, name: str, deadline: float | None) -> bool | Non
     Glucose and the Minisat family are interrupted from a timer thread.  CaDiCaL
     cannot be interrupted through PySAT, but it honours a conflict budget, so it
     solves in slices of about ``SLICE_SECONDS`` and checks the clock between
-    them (learnt clauses carry over from slice to slice).  Ctrl-C waits for the
-    end of the slice (``_sigint_blocked``).
+    them (learnt clauses carry over from slice to slice); it slices without a
+    deadline too, so that a Ctrl-C (``signals.python_sigint``: PySAT's own
+    handler is never installed) is raised at the end of the slice.
     """
-    if deadline is None:
-        return solver.solve()
-    if name in NOT_INTERRUPTIBLE:
-        return _solve_in_slices(solver, deadline)
-    return _solve_with_timer(solver, deadline)
+    with python_sigint():
+        if name in NOT_INTERRUPTIBLE:
+            return _solve_in_slices(solver, math.inf if deadline is None else deadline)
+        if deadline is None:
+            return solver.solve()  # Ctrl-C comes when it returns: give in-process runs a time limit
+        return _solve_with_timer(solver, deadline)
 
 
 def _solve_with_timer(solver: Solver, deadline: float) -> bool | None:
@@ -235,8 +240,7 @@ def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
             return None
         solver.conf_budget(budget)
         began = time.monotonic()
-        with _sigint_blocked():
-            outcome = solver.solve_limited()
+        outcome = solver.solve_limited()
         if outcome is not None:
             return outcome
         # size the next slice from the observed conflict rate, never past the deadline
@@ -252,28 +256,13 @@ def solver_of(name: str, clauses: Iterable[list[int]]) -> Iterator[Solver]:
     Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
     ``__del__`` free it again, and the process dies by SIGSEGV (docs/bench/timing-notes.md, "pysat").
     """
-    solver = Solver(name=name, bootstrap_with=clauses)
+    with python_sigint():
+        solver = Solver(name=name, bootstrap_with=clauses)
     try:
         yield solver
     finally:
-        with interrupts_held():
+        with interrupts_held(), python_sigint():
             solver.delete()
-
-
-@contextlib.contextmanager
-def _sigint_blocked() -> Iterator[None]:
-    """SIGINT blocked in this thread while a CaDiCaL slice runs, and delivered after it.
-
-    Why: in the main thread PySAT's CaDiCaL calls catch SIGINT with a handler that longjmps out of the
-    solver, which may be inside malloc then: the heap is left corrupt, and the process crashes later
-    (a generator stopped by Ctrl-C died by SIGSEGV or "malloc_consolidate(): invalid chunk size":
-    docs/bench/timing-notes.md, "pysat").  A slice lasts about ``SLICE_SECONDS``, so a blocked Ctrl-C waits no longer.
-    """
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def lex_leq(pool: IDPool, pairs: list[tuple[int, int]], symmetry: int) -> list[list[int]]:

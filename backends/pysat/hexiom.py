@@ -22,6 +22,7 @@ from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CnfEncoding, count_up_to, lex_leq
+from .signals import keeps_python_sigint
 
 #: Cardinality encodings (pysat.card.EncType) a variant may use for the tile counts.
 TILE_COUNT_ENCODINGS: dict[str, int] = {
@@ -62,6 +63,7 @@ CATALOG = Catalog(
 FIRST_SOLUTION_LEX_LEADER = True
 
 
+@keeps_python_sigint
 def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     """The level as CNF under one encoding variant (see the module docstring)."""
     tile_encoding, _, neighbour_rule = variant.partition("+")

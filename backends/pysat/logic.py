@@ -20,6 +20,7 @@ from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CnfEncoding
+from .signals import keeps_python_sigint
 
 CATALOG = Catalog(
     default="pairwise",
@@ -31,6 +32,7 @@ CATALOG = Catalog(
 )
 
 
+@keeps_python_sigint
 def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     if variant not in CATALOG.variants:
         raise ValueError(f"unknown pysat logic variant {variant!r}; known: {', '.join(CATALOG.variants)}")

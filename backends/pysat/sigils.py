@@ -23,6 +23,7 @@ from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CnfEncoding, lex_leq
+from .signals import keeps_python_sigint
 
 #: variant -> (at-most-one per cell, exact count per piece type)
 ENCODINGS: dict[str, tuple[int, int]] = {
@@ -41,6 +42,7 @@ CATALOG = Catalog(
 )
 
 
+@keeps_python_sigint
 def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
     """The level as CNF under one encoding variant (see the module docstring)."""
     if variant not in ENCODINGS:
