@@ -442,7 +442,7 @@ class MipBackend:
             if options.enumerate:
                 solver.add_row(*no_good(encoding, true))
 
-        solutions, exhausted, stopped_by = base.list_by_exclusion(
+        found = base.list_by_exclusion(
             solve,
             projected,
             encoding.decode,
@@ -454,16 +454,7 @@ class MipBackend:
             watch=watch,
         )
         stats.update(solver.stats())
-        stats["no_good_cuts"] = len(solutions) if options.enumerate else 0
-        return finish(
-            self.name,
-            self.family,
-            solutions,
-            exhausted=exhausted,
-            stats=stats,
-            times=watch.times,
-            stopped_by=stopped_by,
-        )
+        return found.result(self.name, self.family, stats, watch.times, "no_good_cuts")
 
     def export(self, level: Any, options: Options) -> str:
         """The model in CPLEX LP format (HiGHS, SCIP, CBC and GLPK read it)."""
