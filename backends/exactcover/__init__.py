@@ -35,9 +35,7 @@ def make(family: str, variant: str):
 
 
 def preload(family: str) -> None:
-    """Load the compiled kernel and the family's translator now (see registry.preload)."""
-    from .. import registry
+    """Load the compiled kernel now (``registry.preload`` then imports the family's translator)."""
     from . import engine
 
     engine.kernel()
-    registry.translator("exactcover", family)
