@@ -21,7 +21,10 @@ MUTANTS = "hooks"
 
 
 def available() -> str | None:
-    """None when xcover is installed, else how to install it (looked up without importing numba)."""
+    """None when xcover is installed, else how to install it.
+
+    Looked up, not imported: importing xcover loads numba and its compiled kernels, which a machine's first
+    use compiles (about a minute, ``engine.kernel``): listing backends must not pay that."""
     from ..base import install_hint
 
     return install_hint("xcover", "pip install xcover")
