@@ -32,6 +32,7 @@ from typing import Any
 from ...models.errors import TrisolveError
 from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
+from ..catalog import Catalog
 
 INF = math.inf
 #: Solvers a variant names; the default is the measured faster (docs/bench/mip.md).
@@ -128,6 +129,15 @@ class MipEncoding:
 def terms(columns: Iterable[int], coefficient: float = 1.0) -> list[tuple[int, float]]:
     """``coefficient`` times each column, as row terms."""
     return [(c, coefficient) for c in columns]
+
+
+def empty_model(catalog: Catalog, variant: str, family: str) -> LinearModel:
+    """Where every mip translator starts: an empty model, once the family's ``catalog`` lists ``variant``.
+
+    A variant names the solver only (``SOLVERS``): it is checked here and shapes nothing after, so every
+    variant of a family solves the same rows."""
+    catalog.require(variant, "mip", family)
+    return LinearModel()
 
 
 def lex_leq(model: LinearModel, pairs: Sequence[tuple[Terms, Terms]], symmetry: int, group: str) -> None:
