@@ -215,6 +215,35 @@ class Stopwatch:
         self.times[phase] = self.times.get(phase, 0.0) + seconds
 
 
+@dataclass(frozen=True)
+class Listing:
+    """What ``list_by_exclusion`` found, and why it stopped; ``result`` turns it into the run's Result."""
+
+    solutions: list[Any]
+    #: no solution is left: the listing is complete (an unsat proof when it found none)
+    exhausted: bool
+    stopped_by: str | None
+    #: the run lists solutions (else it wanted a first one, and excluded nothing for a listing)
+    listing: bool
+
+    def result(
+        self, backend: str, family: str, stats: Mapping[str, Any], times: Mapping[str, float], exclusions: str
+    ) -> Result:
+        """The run's Result; its ``stats`` gain ``exclusions`` (the backend's word for them: ``no_good_cuts``,
+        ``blocking_clauses``), one per solution of a listing and none for a first solution, so that the count
+        says how much the solver was made to exclude, the same way on every backend that lists by exclusion."""
+        excluded = len(self.solutions) if self.listing else 0
+        return finish(
+            backend,
+            family,
+            self.solutions,
+            exhausted=self.exhausted,
+            stats={**stats, exclusions: excluded},
+            times=times,
+            stopped_by=self.stopped_by,
+        )
+
+
 def list_by_exclusion(
     solve: Callable[[], bool | None],
     projected: Callable[[], frozenset[int]],
@@ -226,28 +255,28 @@ def list_by_exclusion(
     deadline: float | None,
     on_solution: SolutionSink | None,
     watch: Stopwatch,
-) -> tuple[list[Any], bool, str | None]:
+) -> Listing:
     """Solve, read the projection's true variables, decode and hand the solution on, exclude it, again.
 
     The search loop of the backends that list solutions by excluding each one found (a no-good cut, a
     blocking clause) over the projection only, so solutions are the puzzle's own.  ``solve`` answers
     True (a solution), False (none is left: the listing is exhausted) or None (a limit came first);
-    ``deadline``, when given, is checked before each solve.  Returns ``(solutions, exhausted,
-    stopped_by)``; ``"solution limit"`` only when ``listing`` (a first-solution run that found one is done).
+    ``deadline``, when given, is checked before each solve.  The ``Listing`` says why it stopped:
+    ``"solution limit"`` only when ``listing`` (a first-solution run that found one is done).
     """
     solutions: list[Any] = []
     while True:
         if wanted is not None and len(solutions) >= wanted:
-            return solutions, False, "solution limit" if listing else None
+            return Listing(solutions, False, "solution limit" if listing else None, listing)
         if deadline is not None and time.monotonic() >= deadline:
-            return solutions, False, "time limit"
+            return Listing(solutions, False, "time limit", listing)
         watch.start("solve")
         outcome = solve()
         watch.stop("solve")
         if outcome is None:
-            return solutions, False, "time limit"
+            return Listing(solutions, False, "time limit", listing)
         if outcome is False:
-            return solutions, True, None
+            return Listing(solutions, True, None, listing)
         watch.start("decode")
         true = projected()
         solution = decode(true)

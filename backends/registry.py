@@ -5,7 +5,9 @@ is the template to copy):
 
 * a **backend module** exposes ``available() -> str | None`` (None when
   usable, else an install hint; it never raises), ``make(family, variant) ->
-  Backend`` (imports the solver lazily), optionally ``preload(family)``, and
+  Backend`` (imports the solver lazily), optionally ``preload(family)`` (imports
+  the solver before runs are forked; ``preload`` here then imports the
+  family's translator), and
   what it is for, as constants: ``PORTFOLIO`` (``--backend auto`` races it,
   ``bench`` and ``mutate`` take it by default), ``OPTIONAL`` (left out of
   runs that do not name it: it needs something outside Python),
@@ -421,6 +423,8 @@ def preload(specs: Iterable[str], family: str) -> None:
     Each run is a forked child; a child that imports OR-Tools itself pays about
     half a second per run, which in a campaign of thousands of small instances
     is most of the time.  Imported once in the parent, every child starts warm.
+    A backend's ``preload`` imports its solver; the family's translator is
+    imported here, after it, the same way for every backend that preloads.
     Backends that cannot load are left alone: their runs report the error.
     """
     for name in dict.fromkeys(split_spec(_base(spec))[0] for spec in specs):
@@ -428,6 +432,7 @@ def preload(specs: Iterable[str], family: str) -> None:
             module = _module(name)
             if _ask(name, module.available) is None and hasattr(module, "preload"):
                 _ask(name, module.preload, family)
+                translator(name, family)
         except Exception:  # noqa: BLE001 - the run itself reports it, with its own record
             continue
 

@@ -324,15 +324,9 @@ class BackendInfo:
         return self.install is None
 
     def to_json(self) -> dict:
-        return {
-            "family": self.family,
-            "backend": self.backend,
-            "default": self.default,
-            "description": self.description,
-            "available": self.available,
-            "default_for": list(self.default_for),
-            **({"install": self.install} if self.install else {}),
-        }
+        """The row as ``trisolve backends --json`` prints it: ``install`` only where the variant cannot run."""
+        said = {key: getattr(self, key) for key in ("family", "backend", "default", "description", "available")}
+        return {**said, "default_for": list(self.default_for), **({"install": self.install} if self.install else {})}
 
 
 def list_backends(family: str | None = None) -> list[BackendInfo]:

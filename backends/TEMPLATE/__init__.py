@@ -52,12 +52,11 @@ def make(family: str, variant: str):
 
 
 def preload(family: str) -> None:
-    """Import the solver library and the family's translator now, before runs are forked (registry.preload).
+    """Import the solver library now, before runs are forked (``registry.preload`` then imports the family's
+    translator).
 
     [GUIDELINE] Optional: leave it out when importing the library is cheap.
     """
-    from .. import registry
     from . import engine
 
     engine.solver_library()
-    registry.translator("TEMPLATE", family)

@@ -31,8 +31,5 @@ def make(family: str, variant: str):
 
 
 def preload(family: str) -> None:
-    """Import clingo and the family's translator (see registry.preload)."""
-    from .. import registry
+    """Import clingo (``registry.preload`` then imports the family's translator)."""
     from . import engine  # noqa: F401
-
-    registry.translator("clingo", family)

@@ -30,9 +30,7 @@ def make(family: str, variant: str):
 
 
 def preload(family: str) -> None:
-    """Import OR-Tools (about half a second) and the family's translator (see registry.preload)."""
-    from .. import registry
+    """Import OR-Tools (about half a second; ``registry.preload`` then imports the family's translator)."""
     from . import engine
 
     engine.cp_model()
-    registry.translator("cpsat", family)

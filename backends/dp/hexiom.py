@@ -64,6 +64,7 @@ from ...models.hexiom import MAX_TILE, Board, Level, Solution, apply_symmetry, s
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
 from ..catalog import Catalog
+from .counter import Counter
 from .hexiom_plan import EMPTY, Budget, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
 from .memory import DEFAULT_MEMORY, resident
 
@@ -503,15 +504,11 @@ def progress_to_stderr(started: float, quiet_for: float = 5.0, every: float = 5.
     return show
 
 
-class DpHexiom:
+class DpHexiom(Counter):
     """``dp:frontier`` on hexiom: an exact counter that the solver backends are checked against."""
 
     family = "hexiom"
-
-    def __init__(self, variant: str = CATALOG.default) -> None:
-        CATALOG.require(variant, "dp", "hexiom")
-        self.variant = variant
-        self.name = f"dp:{variant}"
+    catalog = CATALOG
 
     def run(self, level: Level, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumerate: count-only, classes with symmetry breaking) or rebuild one board."""
@@ -554,10 +551,7 @@ class DpHexiom:
                         stopped_by=outcome.stopped_by,
                     )
                 return self._unknown(outcome.stats, watch, outcome.stopped_by)
-            status = Status.SAT if outcome.count else Status.UNSAT
-            return Result(
-                self.name, self.family, status, (), True, outcome.count, dict(outcome.stats), dict(watch.times)
-            )
+            return self._counted(outcome.count, outcome.stats, watch)
 
         watch.start("count")
         outcome, solution = find_board(level, deadline=deadline, max_states=memory // DICT_BYTES_PER_STATE)
@@ -567,16 +561,10 @@ class DpHexiom:
             return self._unknown(stats, watch, outcome.stopped_by)
         stats["count"] = outcome.count
         if solution is None:
-            return base.finish(
-                self.name, self.family, [], exhausted=True, proved_unsat=True, stats=stats, times=watch.times
-            )
+            return self._no_solution(stats, watch)
         if options.symmetry_breaking:  # the lex-leader of its class, as symmetry breaking promises
             solution = min((apply_symmetry(p, solution) for p in level.symmetries), key=symmetry_key)
-        if on_solution is not None:
-            on_solution(solution)
-        return base.finish(
-            self.name, self.family, [solution], exhausted=False, proved_unsat=False, stats=stats, times=watch.times
-        )
+        return self._first_solution(solution, stats, watch, on_solution)
 
     def export(self, level: Level, options: Options) -> str:
         """The program's plan as text: per cell, the numbers it makes final and the frontier after it."""
@@ -594,11 +582,6 @@ class DpHexiom:
             frontier = " ".join(str(vertices[u].cells[0]) for u in after)
             lines.append(f"{i} {step.vertex.cells[0]}{lock} | final: {final} | frontier: {frontier}")
         return "\n".join(lines) + "\n"
-
-    def _unknown(self, stats: dict, watch: base.Stopwatch, why: str | None) -> Result:
-        return Result(
-            self.name, self.family, Status.UNKNOWN, (), False, 0, dict(stats), dict(watch.times), stopped_by=why
-        )
 
 
 def _count_method(stats: dict[str, Any], symmetry_breaking: bool) -> str:

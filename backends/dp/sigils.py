@@ -39,6 +39,7 @@ from ...models.sigils import Level, Piece, Solution
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
 from ..catalog import Catalog
+from .counter import Counter
 from .memory import DEFAULT_MEMORY
 
 CATALOG = Catalog(
@@ -255,15 +256,11 @@ class Program:
         raise AssertionError("dp walk-back found no predecessor")  # the forward pass put the state there
 
 
-class DpSigils:
+class DpSigils(Counter):
     """``dp:scanline`` on sigils: an exact counter that the solver backends are checked against."""
 
     family = "sigils"
-
-    def __init__(self, variant: str = CATALOG.default) -> None:
-        CATALOG.require(variant, "dp", "sigils")
-        self.variant = variant
-        self.name = f"dp:{variant}"
+    catalog = CATALOG
 
     def run(self, level: Level, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumerate: count-only) or rebuild one tiling."""
@@ -288,22 +285,15 @@ class DpSigils:
             return self._unknown(outcome.stats, watch, outcome.stopped_by)
         if options.enumerate:
             # Count only (solutions=()): the cross-checker compares this run by its count.
-            status = Status.SAT if outcome.count else Status.UNSAT
-            return Result(self.name, self.family, status, (), True, outcome.count, outcome.stats, dict(watch.times))
+            return self._counted(outcome.count, outcome.stats, watch)
         stats = dict(outcome.stats, count=outcome.count)
         if not outcome.count:
-            return base.finish(
-                self.name, self.family, [], exhausted=True, proved_unsat=True, stats=stats, times=watch.times
-            )
+            return self._no_solution(stats, watch)
         watch.start("rebuild")
         assert outcome.layers is not None
         solution = program.walk_back(outcome.layers, tuple(p.name for p in level.pieces))
         watch.stop("rebuild")
-        if on_solution is not None:
-            on_solution(solution)
-        return base.finish(
-            self.name, self.family, [solution], exhausted=False, proved_unsat=False, stats=stats, times=watch.times
-        )
+        return self._first_solution(solution, stats, watch, on_solution)
 
     def export(self, level: Level, options: Options) -> str:
         """The scan as text: per scan cell, its model cell and how many placements start there."""
@@ -315,11 +305,6 @@ class DpSigils:
         ]
         lines += [f"{i} {scan.model_cell(level, i)} {len(s)}" for i, s in enumerate(scan.starts)]
         return "\n".join(lines) + "\n"
-
-    def _unknown(self, stats: dict, watch: base.Stopwatch, why: str | None) -> Result:
-        return Result(
-            self.name, self.family, Status.UNKNOWN, (), False, 0, dict(stats), dict(watch.times), stopped_by=why
-        )
 
 
 def make(variant: str) -> DpSigils:

@@ -21,7 +21,10 @@ MUTANTS = "hooks"
 
 
 def available() -> str | None:
-    """None when xcover is installed, else how to install it (looked up without importing numba)."""
+    """None when xcover is installed, else how to install it.
+
+    Looked up, not imported: importing xcover loads numba and its compiled kernels, which a machine's first
+    use compiles (about a minute, ``engine.kernel``): listing backends must not pay that."""
     from ..base import install_hint
 
     return install_hint("xcover", "pip install xcover")
@@ -35,9 +38,7 @@ def make(family: str, variant: str):
 
 
 def preload(family: str) -> None:
-    """Load the compiled kernel and the family's translator now (see registry.preload)."""
-    from .. import registry
+    """Load the compiled kernel now (``registry.preload`` then imports the family's translator)."""
     from . import engine
 
     engine.kernel()
-    registry.translator("exactcover", family)

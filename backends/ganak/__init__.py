@@ -36,9 +36,7 @@ def make(family: str, variant: str):
 
 
 def preload(family: str) -> None:
-    """Import pyganak and the family's CNF translator now (see registry.preload)."""
-    from .. import registry
+    """Import pyganak now (``registry.preload`` then imports the family's CNF translator)."""
     from . import engine
 
     engine.pyganak()
-    registry.translator("ganak", family)

@@ -35,9 +35,7 @@ def make(family: str, variant: str):
 
 
 def preload(family: str) -> None:
-    """Import both solvers and the family's translator now (see registry.preload)."""
-    from .. import registry
+    """Import both solvers now (``registry.preload`` then imports the family's translator)."""
     from . import engine
 
     engine.preload()
-    registry.translator("mip", family)

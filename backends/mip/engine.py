@@ -32,6 +32,7 @@ from typing import Any
 from ...models.errors import TrisolveError
 from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
+from ..catalog import Catalog
 
 INF = math.inf
 #: Solvers a variant names; the default is the measured faster (docs/bench/mip.md).
@@ -128,6 +129,15 @@ class MipEncoding:
 def terms(columns: Iterable[int], coefficient: float = 1.0) -> list[tuple[int, float]]:
     """``coefficient`` times each column, as row terms."""
     return [(c, coefficient) for c in columns]
+
+
+def empty_model(catalog: Catalog, variant: str, family: str) -> LinearModel:
+    """Where every mip translator starts: an empty model, once the family's ``catalog`` lists ``variant``.
+
+    A variant names the solver only (``SOLVERS``): it is checked here and shapes nothing after, so every
+    variant of a family solves the same rows."""
+    catalog.require(variant, "mip", family)
+    return LinearModel()
 
 
 def lex_leq(model: LinearModel, pairs: Sequence[tuple[Terms, Terms]], symmetry: int, group: str) -> None:
@@ -442,7 +452,7 @@ class MipBackend:
             if options.enumerate:
                 solver.add_row(*no_good(encoding, true))
 
-        solutions, exhausted, stopped_by = base.list_by_exclusion(
+        found = base.list_by_exclusion(
             solve,
             projected,
             encoding.decode,
@@ -454,16 +464,7 @@ class MipBackend:
             watch=watch,
         )
         stats.update(solver.stats())
-        stats["no_good_cuts"] = len(solutions) if options.enumerate else 0
-        return finish(
-            self.name,
-            self.family,
-            solutions,
-            exhausted=exhausted,
-            stats=stats,
-            times=watch.times,
-            stopped_by=stopped_by,
-        )
+        return found.result(self.name, self.family, stats, watch.times, "no_good_cuts")
 
     def export(self, level: Any, options: Options) -> str:
         """The model in CPLEX LP format (HiGHS, SCIP, CBC and GLPK read it)."""

@@ -21,7 +21,7 @@ from ...models.hexiom import MAX_TILE, Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
-from .engine import LinearModel, MipEncoding, lex_leq, terms
+from .engine import LinearModel, MipEncoding, empty_model, lex_leq, terms
 
 CATALOG = Catalog(
     default="highs",
@@ -35,9 +35,8 @@ CATALOG = Catalog(
 
 def encode(level: Level, variant: str, options: Options) -> MipEncoding:
     """The level as a 0-1 model (the variant names the solver only: the model is the same)."""
-    CATALOG.require(variant, "mip", "hexiom")
     board = level.board
-    model = LinearModel()
+    model = empty_model(CATALOG, variant, "hexiom")
     open_cells = [c for c in range(board.size) if c not in level.blocked_cells]
     neighbours = {c: [n for n in board.neighbours[c] if n not in level.blocked_cells] for c in open_cells}
     tile: dict[tuple[int, int], int] = {}

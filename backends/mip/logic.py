@@ -16,7 +16,7 @@ from ...models.logic import Clue, Item, Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
-from .engine import LinearModel, MipEncoding, terms
+from .engine import LinearModel, MipEncoding, empty_model, terms
 
 CATALOG = Catalog(
     default="highs",
@@ -29,10 +29,9 @@ CATALOG = Catalog(
 
 def encode(level: Level, variant: str, options: Options) -> MipEncoding:
     """The puzzle as a 0-1 model (the variant names the solver only: the model is the same)."""
-    CATALOG.require(variant, "mip", "logic")
-    model = LinearModel()
     n = level.positions
     positions = range(1, n + 1)
+    model = empty_model(CATALOG, variant, "logic")
     column = {
         (item, p): model.binary(f"place_c{item.category}_v{item.value}_p{p}") for item in level.items for p in positions
     }

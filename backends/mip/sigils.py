@@ -20,7 +20,7 @@ from ...models.sigils import PlacedType as Placement
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
-from .engine import LinearModel, MipEncoding, lex_leq, terms
+from .engine import LinearModel, MipEncoding, empty_model, lex_leq, terms
 
 CATALOG = Catalog(
     default="highs",
@@ -33,8 +33,7 @@ CATALOG = Catalog(
 
 def encode(level: Level, variant: str, options: Options) -> MipEncoding:
     """The level as a 0-1 model (the variant names the solver only: the model is the same)."""
-    CATALOG.require(variant, "mip", "sigils")
-    model = LinearModel()
+    model = empty_model(CATALOG, variant, "sigils")
     if level.obstruction:
         # plainly unsolvable (the areas differ, or a piece fits nowhere): say so at once
         model.equal([], 1.0, f"obstruction: {level.obstruction}")

@@ -36,11 +36,8 @@ def make(family: str, variant: str):
 
 
 def preload(family: str) -> None:
-    """Import pysat and the family's translator (see registry.preload)."""
-    from .. import registry
+    """Import pysat (``registry.preload`` then imports the family's translator)."""
     from . import engine  # noqa: F401
-
-    registry.translator("pysat", family)
 
 
 def backend(name: str, translators: Mapping[str, Any], **roles: Any) -> SimpleNamespace:

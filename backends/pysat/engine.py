@@ -154,7 +154,7 @@ class PysatBackend:
             )
         with solver_of(self.solver, cnf.clauses) as solver:
             # a solution found is decoded, handed on, then excluded by a blocking clause
-            solutions, exhausted, stopped_by = base.list_by_exclusion(
+            found = base.list_by_exclusion(
                 lambda: solve_until(solver, self.solver, deadline),
                 lambda: projected(cnf, solver.get_model()),
                 cnf.decode,
@@ -166,17 +166,7 @@ class PysatBackend:
                 watch=watch,
             )
             stats.update(solver_stats(solver))
-        stats["blocking_clauses"] = len(solutions) if options.enumerate else 0
-
-        return finish(
-            self.name,
-            self.family,
-            solutions,
-            exhausted=exhausted,
-            stats=stats,
-            times=watch.times,
-            stopped_by=stopped_by,
-        )
+        return found.result(self.name, self.family, stats, watch.times, "blocking_clauses")
 
     # --------------------------------------------------------------- export
 

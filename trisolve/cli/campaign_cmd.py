@@ -8,11 +8,9 @@ from trisolve.crosscheck.report import plural
 
 from .common import (
     COUNT,
-    EXIT_USAGE,
     JOBS,
     SEED,
     TIMEOUT,
-    interrupted_exit,
     load_plugins,
     plugin_option,
     print_json,
@@ -126,12 +124,7 @@ def command(
             f"disagreements {summary.disagreements}, invalid solutions {summary.invalid}, errors {summary.errors}; "
             f"{summary.wall:.1f} s ({summary.generate_seconds:.1f} s generating), {rate}"
         )
-    for problem in summary.problems:  # a minimised level that could not be written: said after the summary
-        click.echo(f"trisolve: {problem}", err=True)
-    interrupted_exit()
-    if summary.problems:
-        raise click.exceptions.Exit(EXIT_USAGE)
-    verdict_exit(done.failed)
+    verdict_exit(done.failed, summary.problems)  # a minimised level that could not be written: said after the summary
 
 
 class _Phases:

@@ -9,7 +9,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import click
@@ -162,10 +162,18 @@ def interrupted_exit() -> None:
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
 
 
-def verdict_exit(failed: bool) -> None:
+def verdict_exit(failed: bool, problems: Sequence[str] = ()) -> None:
     """The end of every command that judges runs (crosscheck, campaign, mutate, bench): 130 when interrupted,
-    1 when ``failed`` (a verdict with a disagreement, an invalid solution or a crashed run), else 0."""
+    2 when there are ``problems``, 1 when ``failed`` (a verdict with a disagreement, an invalid solution or a
+    crashed run), else 0.
+
+    ``problems`` are files the command could not write (a minimised level, its repro note): each is said on
+    stderr here, after the output, which is printed whole; the verdicts stand, but the exit code says so."""
+    for problem in problems:
+        click.echo(f"trisolve: {problem}", err=True)
     interrupted_exit()
+    if problems:
+        raise click.exceptions.Exit(EXIT_USAGE)
     if failed:
         raise click.exceptions.Exit(EXIT_FAILED)
 

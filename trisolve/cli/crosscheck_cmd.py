@@ -10,14 +10,12 @@ import click
 from trisolve.models.errors import UsageError
 
 from .common import (
-    EXIT_USAGE,
     JOBS,
     SEED,
     SOLUTION_LIMIT,
     TIMEOUT,
     colour_option,
     instance_files,
-    interrupted_exit,
     load_plugins,
     plugin_option,
     print_json,
@@ -109,10 +107,4 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, quiet, c
             f"time limit {options['timeout']:g} s per run"
         )
         click.echo(report.verdict)
-    # a folder or file that could not be written is said after the table, which is printed whole
-    for problem in report.problems:
-        click.echo(f"trisolve: {problem}", err=True)
-    interrupted_exit()
-    if report.problems:
-        raise click.exceptions.Exit(EXIT_USAGE)
-    verdict_exit(report.failed)
+    verdict_exit(report.failed, report.problems)  # a file that could not be written: said after the table
