@@ -172,3 +172,18 @@ def test_colour_is_forced_in_a_pipe_by_the_flag_and_force_color_and_refused_by_n
         assert "\x1b[" in run_trisolve(*command, env={**clean, "FORCE_COLOR": "1"}).stdout
         assert "\x1b[" not in run_trisolve(*command, env={**clean, "FORCE_COLOR": "1", "NO_COLOR": "1"}).stdout
         assert "\x1b[" in run_trisolve(*command, "--colour", env={**clean, "NO_COLOR": "1"}).stdout
+
+
+def test_a_run_that_ended_says_done_though_the_backends_step_estimate_fell_short():
+    """dp reports its steps as it goes; the count may end before the last report: the end is done, not stopped."""
+    clock = FakeClock()
+    progress, out = plain(clock)
+    progress.phase("counting level.txt")
+    clock.now += 11
+    progress.report(979, 1000, "dp: step 979/1000")
+    clock.now += 1
+    progress.close(finished=True)
+    assert (
+        out.getvalue().splitlines()[-1]
+        == "trisolve crosscheck: counting level.txt: 1000/1000 steps (100%), 0:12 elapsed, done"
+    )

@@ -156,12 +156,15 @@ class Progress:
             self._line()
             return True
 
-    def close(self) -> None:
-        """The work is over: stop the heartbeat, clear the bar, print the last plain line."""
+    def close(self, finished: bool = False) -> None:
+        """The work is over: stop the heartbeat, clear the bar, print the last plain line.  ``finished``: it
+        ran to its end, though a backend's own step estimate (``report``) may not have reached its total."""
         with self._lock:
             if self._stop.is_set():
                 return
             self._stop.set()
+            if finished and self.total:
+                self.done = max(self.done, self.total)
             if self._rich is not None:
                 self._rich.stop()
                 self._rich = None

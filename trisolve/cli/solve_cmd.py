@@ -224,6 +224,8 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
             raise
         click.echo(f"trisolve: {problem}", err=True)
         return problem.exit_code
+    else:
+        progress.close(finished=result.stopped_by is None)  # it ran to its end: its last line says done
     finally:
         progress.close()
     level = result.level
