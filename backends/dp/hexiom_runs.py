@@ -43,7 +43,7 @@ import mmap
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import comb
@@ -983,6 +983,8 @@ class RunCounter:
         self._pool: ThreadPoolExecutor | None = None
         self.peak_states = 1
         self.transitions = 0  # states fed to the gather kernel, over all steps
+        #: CPU seconds of the helper thread (the caller's own are its thread's): what a step's CPU is, with both
+        self.helper_seconds = 0.0
 
     @property
     def peak_bytes(self) -> int:
@@ -1147,7 +1149,7 @@ class RunCounter:
                 # the upper half writes its frontiers apart (its first start would be the lower half's last)
                 high_frontiers = np.empty(len(codes) - t, np.int64)
                 high_starts = np.empty(len(codes) - t + 1, np.int64)
-                upper = self._pool.submit(gather, t, len(codes), high_frontiers, high_starts, below)
+                upper = self._pool.submit(self._helped, gather, t, len(codes), high_frontiers, high_starts, below)
                 n_low, s_low = gather(0, t, out_frontiers, out_starts, 0)
                 n_high, s_high = upper.result()
                 note_compiling(_move_down)
@@ -1169,6 +1171,14 @@ class RunCounter:
             out_counts[:n_states],
             buffer,
         )
+
+    def _helped(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` on the helper thread, its CPU time added to ``helper_seconds``."""
+        clock = time.thread_time()
+        try:
+            return work(*args)
+        finally:
+            self.helper_seconds += time.thread_time() - clock
 
     def _split(
         self, order: np.ndarray, codes: np.ndarray, sources: np.ndarray, starts: np.ndarray, incoming: int
