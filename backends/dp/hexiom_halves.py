@@ -60,7 +60,7 @@ from numba import njit
 
 from ...models.hexiom import Level
 from ..base import report_partial_count
-from .hexiom_plan import Budget, Outcome, Stopped, fold, make_plan
+from .hexiom_plan import Budget, Outcome, Stopped, Vertex, fold, make_plan
 from .hexiom_runs import EMPTY, FRONTIER_BITS, PARALLEL_FROM, Buffers, Layer, RunCounter, RunPlan, note_compiling
 
 
@@ -82,6 +82,8 @@ class Halves:
     ghost_of_lower: tuple[int, ...]
     #: per usable cell of row m: the position of its left-right mirror image (None: no such symmetry)
     row_mirror: tuple[int, ...] | None
+    #: row m's positions in the order the walk decides them
+    order: tuple[int, ...]
 
 
 def mirrored_level(level: Level, mu: tuple[int, ...]) -> Level:
@@ -96,12 +98,14 @@ def mirrored_level(level: Level, mu: tuple[int, ...]) -> Level:
 
 
 def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
-    """The split for this level, or None when the halves cannot count it (see the conditions below)."""
+    """The split for this level, or None when the halves cannot count it (see the conditions below).
+
+    When the level has a left-right mirror, row m is decided from the outside in (its first cell, its
+    mirror image, the second, ...), so that the walk knows after two cells, not after all, whether a prefix
+    can still lead to a leaf that is its mirror class's (``_viable_prefixes``).
+    """
     board = level.board
     if level.side < 3:
-        return None
-    run_plan = run_plan or RunPlan(level, make_plan(fold(level)))
-    if not run_plan.fits_kernels:
         return None
     m = level.side - 1
     row_of = {c: (r, j) for r, cells in enumerate(board.rows) for j, c in enumerate(cells)}
@@ -111,38 +115,9 @@ def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
         if all(row_of[p[c]][0] == 2 * m - row_of[c][0] for c in range(board.size))
         and all(p[c] == c for c in board.rows[m])
     )
-    lower_plan = None
-    other = level
-    if mu not in level.symmetries:
-        other = mirrored_level(level, mu)
-        lower_plan = RunPlan(other, make_plan(fold(other)))
-        if not np.array_equal(lower_plan.bits, run_plan.bits):
-            # the join reads the lower table's tallies with the upper plan's layout: give both the wider one
-            widths = np.maximum(lower_plan.bits, run_plan.bits).tolist()
-            run_plan = RunPlan(level, make_plan(fold(level)), widths)
-            lower_plan = RunPlan(other, make_plan(fold(other)), widths)
-        if not (run_plan.fits_kernels and lower_plan.fits_kernels):
-            return None
-
-    def row_ends(blocked: frozenset[int]) -> tuple[int, ...]:
-        ends, done = [], 0
-        for cells in board.rows:
-            done += sum(1 for c in cells if c not in blocked)
-            ends.append(done)
-        return tuple(ends)
-
-    ends, other_ends = row_ends(level.blocked_cells), row_ends(other.blocked_cells)
     rows = [tuple(c for c in r if c not in level.blocked_cells) for r in board.rows]
     upper, row, lower = rows[m - 1], rows[m], rows[m + 1]
-    other_upper = tuple(c for c in board.rows[m - 1] if c not in other.blocked_cells)
-    # the joins read rows m and m+1 off the frontier: every one of their cells must still be in it
-    for plan, at, before in ((run_plan, ends, upper), (lower_plan or run_plan, other_ends, other_upper)):
-        if not row or plan.steps[at[m] - 1].cells != row or len(before) > 62 - FRONTIER_BITS:
-            return None
-    if run_plan.steps[ends[m + 1] - 1].cells != lower:
-        return None
-    ghost = ghost_bits(other_upper)
-    if any(mu[c] not in ghost for c in lower):
+    if not row:
         return None
     sigma = next(
         (
@@ -154,9 +129,98 @@ def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
     )
     position = {c: j for j, c in enumerate(row)}
     row_mirror = tuple(position[sigma[c]] for c in row) if sigma is not None else None
+    other = level if mu in level.symmetries else mirrored_level(level, mu)
+    for order in ([_outside_in(row_mirror)] if row_mirror is not None else []) + [tuple(range(len(row)))]:
+        plans = _plans(level, other, row, order, run_plan if order == tuple(range(len(row))) else None)
+        if plans is not None:
+            break
+    else:
+        return None
+    run_plan, lower_plan = plans
+
+    def row_ends(blocked: frozenset[int]) -> tuple[int, ...]:
+        ends, done = [], 0
+        for cells in board.rows:
+            done += sum(1 for c in cells if c not in blocked)
+            ends.append(done)
+        return tuple(ends)
+
+    ends, other_ends = row_ends(level.blocked_cells), row_ends(other.blocked_cells)
+    other_upper = tuple(c for c in board.rows[m - 1] if c not in other.blocked_cells)
+    # the joins read rows m and m+1 off the frontier: every one of their cells must still be in it
+    for plan, at, before in ((run_plan, ends, upper), (lower_plan or run_plan, other_ends, other_upper)):
+        if set(plan.steps[at[m] - 1].cells) != set(row) or len(before) > 62 - FRONTIER_BITS:
+            return None
+        if tuple(position[plan.steps[at[m - 1] + k].cell] for k in range(len(row))) != order:
+            return None
+    if run_plan.steps[ends[m + 1] - 1].cells != lower:
+        return None
+    ghost = ghost_bits(other_upper)
+    if any(mu[c] not in ghost for c in lower):
+        return None
     return Halves(
-        run_plan, lower_plan, ends, other_ends, m, upper, row, lower, tuple(ghost[mu[c]] for c in lower), row_mirror
+        run_plan,
+        lower_plan,
+        ends,
+        other_ends,
+        m,
+        upper,
+        row,
+        lower,
+        tuple(ghost[mu[c]] for c in lower),
+        row_mirror,
+        order,
     )
+
+
+def _outside_in(row_mirror: tuple[int, ...]) -> tuple[int, ...]:
+    """Row m's positions, each followed by its mirror image: the order that settles "at most its mirror
+    image" (lexicographically, from position 0) soonest."""
+    order: list[int] = []
+    for j in range(len(row_mirror)):
+        for q in (j, row_mirror[j]):
+            if q not in order:
+                order.append(q)
+    return tuple(order)
+
+
+def _in_order(vertices: tuple[Vertex, ...], row: tuple[int, ...], order: tuple[int, ...]) -> tuple[Vertex, ...]:
+    """The vertices with row m's (the cells ``row``, consecutive in reading order) decided in ``order``."""
+    first = next(k for k, v in enumerate(vertices) if v.cells[0] == row[0])
+    sequence = list(range(len(vertices)))
+    sequence[first : first + len(row)] = [first + j for j in order]
+    new_of = {old: new for new, old in enumerate(sequence)}
+    return tuple(
+        Vertex(v.cells, v.locked, tuple(sorted((new_of[u], n) for u, n in v.links)))
+        for v in (vertices[old] for old in sequence)
+    )
+
+
+def _plans(
+    level: Level, other: Level, row: tuple[int, ...], order: tuple[int, ...], given: RunPlan | None
+) -> tuple[RunPlan, RunPlan | None] | None:
+    """The upper table's plan and the lower one's (None: mu keeps the level), row m decided in ``order``; None
+    when they do not fit the kernels."""
+
+    def plan_of(which: Level, widths: list[int] | None = None) -> RunPlan:
+        vertices = fold(which)
+        if order != tuple(range(len(row))):
+            vertices = _in_order(vertices, row, order)
+        return RunPlan(which, make_plan(vertices), widths)
+
+    run_plan = given or plan_of(level)
+    if not run_plan.fits_kernels:
+        return None
+    if other is level:
+        return run_plan, None
+    lower_plan = plan_of(other)
+    if not np.array_equal(lower_plan.bits, run_plan.bits):
+        # the join reads the lower table's tallies with the upper plan's layout: give both the wider one
+        widths = np.maximum(lower_plan.bits, run_plan.bits).tolist()
+        run_plan, lower_plan = plan_of(level, widths), plan_of(other, widths)
+    if not (run_plan.fits_kernels and lower_plan.fits_kernels):
+        return None
+    return run_plan, lower_plan
 
 
 def ghost_bits(upper: tuple[int, ...]) -> dict[int, int]:
@@ -331,7 +395,7 @@ class HalvesCounter:
         #: with check_mirror: boards of leaves whose mirror image has not come yet
         self._mirror_seen: dict[tuple[bool, ...], int] = {}
         #: viable[k][prefix]: some occupancy of row m starting with these k+1 cells is its mirror class's leaf
-        self._viable = _viable_prefixes(len(halves.row), None if self.check_mirror else halves.row_mirror, leaves)
+        self._viable = _viable_prefixes(halves.order, None if self.check_mirror else halves.row_mirror, leaves)
         # what the joins need of rows m and m+1 whatever row m's occupancy: 6 - degree, adjacency, ghost bits
         neighbours = halves.plan.level.board.neighbours
         self._defect_of = {step.cell: step.defect for step in halves.plan.steps}
@@ -500,7 +564,9 @@ class HalvesCounter:
         h = self.halves
         plan = h.plan
         rows = self.rows if here else self.worker_rows
-        occupied = [bool(o) for o in occupancy]
+        occupied = [False] * len(h.row)  # the walk's choices are in its order, the leaf's in the row's
+        for j, o in zip(h.order, occupancy):
+            occupied[j] = bool(o)
         try:
             # A: drop the ghosts (states that differ only in row m-1 merge), then decide row m+1
             clock = self._clock(rows)
@@ -684,12 +750,14 @@ def _bits(occupied: list[int] | list[bool]) -> int:
 
 
 def _viable_prefixes(
-    width: int, row_mirror: tuple[int, ...] | None, leaves: Collection[tuple[bool, ...]] | None
+    order: tuple[int, ...], row_mirror: tuple[int, ...] | None, leaves: Collection[tuple[bool, ...]] | None
 ) -> list[np.ndarray] | None:
-    """Per prefix length k+1: which prefixes of row m have a completion x that is computed: x <= its mirror
-    image (when ``row_mirror`` is given) and x in ``leaves`` (when given)."""
+    """Per prefix length k+1: which prefixes of row m (its first k+1 cells in the walk's ``order``) have a
+    completion x that is computed: x <= its mirror image (when ``row_mirror`` is given) and x in ``leaves``
+    (when given)."""
     if row_mirror is None and leaves is None:
         return None
+    width = len(order)
     wanted = None if leaves is None else {_bits(leaf) for leaf in leaves}
     viable = [np.zeros(1 << (k + 1), np.bool_) for k in range(width)]
     for pattern in range(1 << width):
@@ -698,8 +766,9 @@ def _viable_prefixes(
             continue
         if wanted is not None and pattern not in wanted:
             continue
+        walked = _bits([x[j] for j in order])
         for k in range(width):
-            viable[k][pattern & ((1 << (k + 1)) - 1)] = True
+            viable[k][walked & ((1 << (k + 1)) - 1)] = True
     return viable
 
 
