@@ -38,9 +38,11 @@ breadth first) and their join.  A leaf and its left-right mirror image (when
 the level has that mirror) count the same, so only one of each pair is
 computed, counted twice (or both are, and compared, with ``check_mirror``),
 and prefixes whose every leaf is counted through its image are never
-started.  One thread drives the walk; every big step is split between two
-threads (``hexiom_runs.RunCounter``), and every layer lives in a reused
-buffer of one pool that the memory budget holds.
+started (row m is decided from the outside in, so that this is known
+early).  One thread drives the walk and hands leaves to a second one
+(``HalvesCounter``); a big step of the walk is split between two threads
+(``hexiom_runs.RunCounter``) while that one has none, and every layer lives
+in a reused buffer of one pool that the memory budget holds.
 
 A run stopped by a limit still returns the boards of the leaves it finished:
 a true lower bound, reported as ``N+``.
