@@ -38,9 +38,11 @@ breadth first) and their join.  A leaf and its left-right mirror image (when
 the level has that mirror) count the same, so only one of each pair is
 computed, counted twice (or both are, and compared, with ``check_mirror``),
 and prefixes whose every leaf is counted through its image are never
-started.  One thread drives the walk; every big step is split between two
-threads (``hexiom_runs.RunCounter``), and every layer lives in a reused
-buffer of one pool that the memory budget holds.
+started (row m is decided from the outside in, so that this is known
+early).  One thread drives the walk and hands leaves to a second one
+(``HalvesCounter``); a big step of the walk is split between two threads
+(``hexiom_runs.RunCounter``) while that one has none, and every layer lives
+in a reused buffer of one pool that the memory budget holds.
 
 A run stopped by a limit still returns the boards of the leaves it finished:
 a true lower bound, reported as ``N+``.
@@ -48,9 +50,10 @@ a true lower bound, reported as ``N+``.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Collection
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -59,7 +62,7 @@ from numba import njit
 
 from ...models.hexiom import Level
 from ..base import report_partial_count
-from .hexiom_plan import Budget, Outcome, Stopped, fold, make_plan
+from .hexiom_plan import Budget, Outcome, Stopped, Vertex, fold, make_plan
 from .hexiom_runs import EMPTY, FRONTIER_BITS, PARALLEL_FROM, Buffers, Layer, RunCounter, RunPlan, note_compiling
 
 
@@ -81,6 +84,8 @@ class Halves:
     ghost_of_lower: tuple[int, ...]
     #: per usable cell of row m: the position of its left-right mirror image (None: no such symmetry)
     row_mirror: tuple[int, ...] | None
+    #: row m's positions in the order the walk decides them
+    order: tuple[int, ...]
 
 
 def mirrored_level(level: Level, mu: tuple[int, ...]) -> Level:
@@ -95,12 +100,14 @@ def mirrored_level(level: Level, mu: tuple[int, ...]) -> Level:
 
 
 def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
-    """The split for this level, or None when the halves cannot count it (see the conditions below)."""
+    """The split for this level, or None when the halves cannot count it (see the conditions below).
+
+    When the level has a left-right mirror, row m is decided from the outside in (its first cell, its
+    mirror image, the second, ...), so that the walk knows after two cells, not after all, whether a prefix
+    can still lead to a leaf that is its mirror class's (``_viable_prefixes``).
+    """
     board = level.board
     if level.side < 3:
-        return None
-    run_plan = run_plan or RunPlan(level, make_plan(fold(level)))
-    if not run_plan.fits_kernels:
         return None
     m = level.side - 1
     row_of = {c: (r, j) for r, cells in enumerate(board.rows) for j, c in enumerate(cells)}
@@ -110,38 +117,9 @@ def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
         if all(row_of[p[c]][0] == 2 * m - row_of[c][0] for c in range(board.size))
         and all(p[c] == c for c in board.rows[m])
     )
-    lower_plan = None
-    other = level
-    if mu not in level.symmetries:
-        other = mirrored_level(level, mu)
-        lower_plan = RunPlan(other, make_plan(fold(other)))
-        if not np.array_equal(lower_plan.bits, run_plan.bits):
-            # the join reads the lower table's tallies with the upper plan's layout: give both the wider one
-            widths = np.maximum(lower_plan.bits, run_plan.bits).tolist()
-            run_plan = RunPlan(level, make_plan(fold(level)), widths)
-            lower_plan = RunPlan(other, make_plan(fold(other)), widths)
-        if not (run_plan.fits_kernels and lower_plan.fits_kernels):
-            return None
-
-    def row_ends(blocked: frozenset[int]) -> tuple[int, ...]:
-        ends, done = [], 0
-        for cells in board.rows:
-            done += sum(1 for c in cells if c not in blocked)
-            ends.append(done)
-        return tuple(ends)
-
-    ends, other_ends = row_ends(level.blocked_cells), row_ends(other.blocked_cells)
     rows = [tuple(c for c in r if c not in level.blocked_cells) for r in board.rows]
     upper, row, lower = rows[m - 1], rows[m], rows[m + 1]
-    other_upper = tuple(c for c in board.rows[m - 1] if c not in other.blocked_cells)
-    # the joins read rows m and m+1 off the frontier: every one of their cells must still be in it
-    for plan, at, before in ((run_plan, ends, upper), (lower_plan or run_plan, other_ends, other_upper)):
-        if not row or plan.steps[at[m] - 1].cells != row or len(before) > 62 - FRONTIER_BITS:
-            return None
-    if run_plan.steps[ends[m + 1] - 1].cells != lower:
-        return None
-    ghost = ghost_bits(other_upper)
-    if any(mu[c] not in ghost for c in lower):
+    if not row:
         return None
     sigma = next(
         (
@@ -153,9 +131,98 @@ def halves_for(level: Level, run_plan: RunPlan | None = None) -> Halves | None:
     )
     position = {c: j for j, c in enumerate(row)}
     row_mirror = tuple(position[sigma[c]] for c in row) if sigma is not None else None
+    other = level if mu in level.symmetries else mirrored_level(level, mu)
+    for order in ([_outside_in(row_mirror)] if row_mirror is not None else []) + [tuple(range(len(row)))]:
+        plans = _plans(level, other, row, order, run_plan if order == tuple(range(len(row))) else None)
+        if plans is not None:
+            break
+    else:
+        return None
+    run_plan, lower_plan = plans
+
+    def row_ends(blocked: frozenset[int]) -> tuple[int, ...]:
+        ends, done = [], 0
+        for cells in board.rows:
+            done += sum(1 for c in cells if c not in blocked)
+            ends.append(done)
+        return tuple(ends)
+
+    ends, other_ends = row_ends(level.blocked_cells), row_ends(other.blocked_cells)
+    other_upper = tuple(c for c in board.rows[m - 1] if c not in other.blocked_cells)
+    # the joins read rows m and m+1 off the frontier: every one of their cells must still be in it
+    for plan, at, before in ((run_plan, ends, upper), (lower_plan or run_plan, other_ends, other_upper)):
+        if set(plan.steps[at[m] - 1].cells) != set(row) or len(before) > 62 - FRONTIER_BITS:
+            return None
+        if tuple(position[plan.steps[at[m - 1] + k].cell] for k in range(len(row))) != order:
+            return None
+    if run_plan.steps[ends[m + 1] - 1].cells != lower:
+        return None
+    ghost = ghost_bits(other_upper)
+    if any(mu[c] not in ghost for c in lower):
+        return None
     return Halves(
-        run_plan, lower_plan, ends, other_ends, m, upper, row, lower, tuple(ghost[mu[c]] for c in lower), row_mirror
+        run_plan,
+        lower_plan,
+        ends,
+        other_ends,
+        m,
+        upper,
+        row,
+        lower,
+        tuple(ghost[mu[c]] for c in lower),
+        row_mirror,
+        order,
     )
+
+
+def _outside_in(row_mirror: tuple[int, ...]) -> tuple[int, ...]:
+    """Row m's positions, each followed by its mirror image: the order that settles "at most its mirror
+    image" (lexicographically, from position 0) soonest."""
+    order: list[int] = []
+    for j in range(len(row_mirror)):
+        for q in (j, row_mirror[j]):
+            if q not in order:
+                order.append(q)
+    return tuple(order)
+
+
+def _in_order(vertices: tuple[Vertex, ...], row: tuple[int, ...], order: tuple[int, ...]) -> tuple[Vertex, ...]:
+    """The vertices with row m's (the cells ``row``, consecutive in reading order) decided in ``order``."""
+    first = next(k for k, v in enumerate(vertices) if v.cells[0] == row[0])
+    sequence = list(range(len(vertices)))
+    sequence[first : first + len(row)] = [first + j for j in order]
+    new_of = {old: new for new, old in enumerate(sequence)}
+    return tuple(
+        Vertex(v.cells, v.locked, tuple(sorted((new_of[u], n) for u, n in v.links)))
+        for v in (vertices[old] for old in sequence)
+    )
+
+
+def _plans(
+    level: Level, other: Level, row: tuple[int, ...], order: tuple[int, ...], given: RunPlan | None
+) -> tuple[RunPlan, RunPlan | None] | None:
+    """The upper table's plan and the lower one's (None: mu keeps the level), row m decided in ``order``; None
+    when they do not fit the kernels."""
+
+    def plan_of(which: Level, widths: list[int] | None = None) -> RunPlan:
+        vertices = fold(which)
+        if order != tuple(range(len(row))):
+            vertices = _in_order(vertices, row, order)
+        return RunPlan(which, make_plan(vertices), widths)
+
+    run_plan = given or plan_of(level)
+    if not run_plan.fits_kernels:
+        return None
+    if other is level:
+        return run_plan, None
+    lower_plan = plan_of(other)
+    if not np.array_equal(lower_plan.bits, run_plan.bits):
+        # the join reads the lower table's tallies with the upper plan's layout: give both the wider one
+        widths = np.maximum(lower_plan.bits, run_plan.bits).tolist()
+        run_plan, lower_plan = plan_of(level, widths), plan_of(other, widths)
+    if not (run_plan.fits_kernels and lower_plan.fits_kernels):
+        return None
+    return run_plan, lower_plan
 
 
 def ghost_bits(upper: tuple[int, ...]) -> dict[int, int]:
@@ -188,6 +255,7 @@ def _join(
     maxima,
     empties,
     defect,
+    guards,
     first,
     last,
     per_frontier,
@@ -196,11 +264,21 @@ def _join(
 
     Only A's frontiers ``first..last-1``; ``per_frontier``, when as long as A's frontiers, receives each
     frontier's (each occupancy of row m+1's) share.
+
+    The complement is a subtraction: a field stored as ``v + offset`` has complement ``F - v`` (F the full
+    value plus the overlap's, or the field's maximum), stored ``(F + 2 offset) - (v + offset)``, so the
+    complement of a whole code is ``K - code`` with K the sum of the fields' ``F + 2 offset``, as long as no
+    field's difference leaves its bits.  A complement below 0 borrows, which sets that field's guard bit (or
+    makes the code negative): no state of T has it.  One above its field's maximum can only come from the
+    empty cells or the defect (the others' F is their maximum), so A's states with too few of them are
+    skipped first.  As A's codes rise in a run, their complements fall: A's run and T's are walked in
+    opposite directions, once each, instead of a search per state.
     """
     total = np.uint64(0)
     n_fields = shifts.shape[0]
-    comp = np.empty(n_fields, np.int64)
     width = lower_defect.shape[0]
+    e_shift, e_mask, e_offset = shifts[0], (np.int64(1) << bits[0]) - 1, offsets[0]
+    d_shift, d_mask, d_offset = shifts[1], (np.int64(1) << bits[1]) - 1, offsets[1]
     for k in range(first, last):
         f = a_frontiers[k]
         # row m+1's occupancy: the overlap's empty cells and defect, and the ghost key of the lower half
@@ -223,28 +301,30 @@ def _join(
             continue
         before = total
         run_first, run_last = t_starts[lo], t_starts[lo + 1]
+        whole = np.int64(0)
+        for j in range(n_fields):
+            if j == 0:
+                full = empties + e_overlap
+            elif j == 1:
+                full = defect + d_overlap
+            else:
+                full = maxima[j]
+            whole += (full + 2 * offsets[j]) << shifts[j]
+        e_least = empties + e_overlap - maxima[0]
+        d_least = defect + d_overlap - maxima[1]
+        at = run_last - 1
         for q in range(a_starts[k], a_starts[k + 1]):
             code = a_tallies[q]
-            ok = True
-            for j in range(n_fields):
-                value = ((code >> shifts[j]) & ((np.int64(1) << bits[j]) - 1)) - offsets[j]
-                if j == 0:
-                    want = empties + e_overlap - value
-                elif j == 1:
-                    want = defect + d_overlap - value
-                else:
-                    want = maxima[j] - value
-                if want < 0 or want > maxima[j]:
-                    ok = False
-                    break
-                comp[j] = want
-            if not ok:
+            target = whole - code
+            if target & guards:
                 continue
-            target = np.int64(0)
-            for j in range(n_fields):
-                target |= (comp[j] + offsets[j]) << shifts[j]
-            at = run_first + np.searchsorted(t_tallies[run_first:run_last], target)
-            if at < run_last and t_tallies[at] == target:
+            if ((code >> e_shift) & e_mask) - e_offset < e_least or ((code >> d_shift) & d_mask) - d_offset < d_least:
+                continue
+            while at >= run_first and t_tallies[at] > target:
+                at -= 1
+            if at < run_first:
+                break
+            if t_tallies[at] == target:
                 total += a_counts[q] * t_counts[at]
         if per_frontier.shape[0] > k:
             per_frontier[k] = total - before
@@ -267,8 +347,18 @@ class _Tally:
     seconds: dict = field(default_factory=lambda: {"upper half": 0.0, "middle row": 0.0, "lower row": 0.0, "join": 0.0})
 
 
+#: leaves the worker thread may hold (one running, the rest waiting) before the walk does one itself
+QUEUED = 2
+
+
 class HalvesCounter:
-    """One level's count by halves: the upper half to row m-1, then a walk over row m's occupancies."""
+    """One level's count by halves: the upper half to row m-1, then a walk over row m's occupancies.
+
+    With two threads, the leaves run beside the walk: the walk (this thread) hands each leaf (its A table
+    and join, one thread's work) to a worker thread while that has fewer than ``QUEUED`` leaves, else does
+    it itself, and a step of this thread is split between two threads only while the worker has none.  The
+    leaves' results are tallied here, in the order they finish.
+    """
 
     def __init__(
         self,
@@ -293,15 +383,21 @@ class HalvesCounter:
         self.lower = (
             self.upper if halves.lower_plan is None else RunCounter(halves.lower_plan, steps, buffers=self.buffers)
         )
+        #: the A tables' steps: this thread's (steps split while the worker is idle), the worker's (one thread)
+        self.rows = RunCounter(halves.plan, steps, buffers=self.buffers)
+        self.worker_rows = RunCounter(halves.plan, replace(steps, threads=1), buffers=self.buffers)
         self.tally = _Tally()
         self.started = time.monotonic()
         self.walk_started = self.started
         self._last_report = 0.0
-        self._pool: ThreadPoolExecutor | None = None
+        self._pool: ThreadPoolExecutor | None = None  # the join's second thread
+        self._worker: ThreadPoolExecutor | None = None  # the leaves beside the walk
+        self._queued: list[Future] = []
+        self._seconds_lock = threading.Lock()
         #: with check_mirror: boards of leaves whose mirror image has not come yet
         self._mirror_seen: dict[tuple[bool, ...], int] = {}
         #: viable[k][prefix]: some occupancy of row m starting with these k+1 cells is its mirror class's leaf
-        self._viable = _viable_prefixes(len(halves.row), None if self.check_mirror else halves.row_mirror, leaves)
+        self._viable = _viable_prefixes(halves.order, None if self.check_mirror else halves.row_mirror, leaves)
         # what the joins need of rows m and m+1 whatever row m's occupancy: 6 - degree, adjacency, ghost bits
         neighbours = halves.plan.level.board.neighbours
         self._defect_of = {step.cell: step.defect for step in halves.plan.steps}
@@ -315,7 +411,11 @@ class HalvesCounter:
         try:
             return self._count()
         finally:
-            for counter in {self.upper, self.lower}:
+            if self._worker is not None:
+                for future in self._queued:
+                    future.cancel()
+                self._worker.shutdown()  # waits for the leaf it runs (a limit stops it within a step)
+            for counter in {self.upper, self.lower, self.rows, self.worker_rows}:
                 counter.close()
             if self._pool is not None:
                 self._pool.shutdown()
@@ -323,23 +423,35 @@ class HalvesCounter:
 
     def _count(self) -> Outcome:
         h = self.halves
-        clock = time.process_time()
+        clock = self._clock(self.upper, self.lower)
         try:
             tops = [self._upper_half(self.upper, h.ends)]
             if self.lower is not self.upper:
                 tops.append(self._upper_half(self.lower, h.lower_ends))
         except Stopped as stop:
             return Outcome(0, False, str(stop), self._stats())
-        self.tally.seconds["upper half"] += time.process_time() - clock
+        self._add_seconds("upper half", clock)
         self._report_phase("upper half to row m-1", tops[0])
         self.walk_started = time.monotonic()
         try:
             self._walk(tops[0], tops[-1], 0, [], 1.0)
+            self._collect(wait=True)
         except Stopped as stop:
+            self._collect(wait=True, stopped=True)  # the leaves the worker finished count too
             return Outcome(self.tally.boards, False, str(stop), self._stats())
         if self.tally.mismatches:
             raise RuntimeError(f"dp halves: leaves and their mirror images disagree: {self.tally.mismatches[:3]}")
         return Outcome(self.tally.boards, True, None, self._stats())
+
+    def _clock(self, *counters: RunCounter) -> tuple[float, tuple[RunCounter, ...], tuple[float, ...]]:
+        """A start for ``_add_seconds``: this thread's CPU time and the counters' helper threads'."""
+        return time.thread_time(), counters, tuple(c.helper_seconds for c in counters)
+
+    def _add_seconds(self, part: str, clock: tuple[float, tuple[RunCounter, ...], tuple[float, ...]]) -> None:
+        began, counters, helped = clock
+        seconds = time.thread_time() - began + sum(c.helper_seconds - h for c, h in zip(set(counters), helped))
+        with self._seconds_lock:
+            self.tally.seconds[part] += seconds
 
     def _upper_half(self, counter: RunCounter, ends: tuple[int, ...]) -> Layer:
         """Rows 0..m-1 decided, row m-1's occupancy in the ghost bits."""
@@ -356,23 +468,26 @@ class HalvesCounter:
 
     # ------------------------------------------------------------- the walk
 
+    def _helped(self) -> int:
+        """Threads this thread's next step may use: two while the worker has no leaf."""
+        self._collect()
+        return self.threads if not self._queued else 1
+
     def _walk(self, node: Layer, lower_node: Layer, k: int, path: list[int], share: float) -> None:
         """Decide cell k of row m both ways below ``node`` (and ``lower_node``, the lower table's, when it has
         its own), give the nodes' memory back, then go down the children: the larger first."""
         h = self.halves
         if k == len(h.row):
-            self._leaf(node, lower_node, path)
-            self.tally.done += share
-            self._report_walk()
-            self._release(node, lower_node)
+            self._leaf(node, lower_node, path, share)
             return
-        clock = time.process_time()
+        clock = self._clock(self.upper, self.lower)
         children = []
         try:
             for choice in (1, 0):
                 prefix = path + [choice]
                 if self._viable is not None and not self._viable[k][_bits(prefix)]:
                     continue  # every leaf below is counted through its mirror image (or not asked for)
+                self.upper.threads = self.lower.threads = self._helped()
                 child = self.upper.advance(node, h.ends[h.middle - 1] + k, forced=choice)
                 if self.lower is self.upper:
                     lower_child = child
@@ -392,7 +507,7 @@ class HalvesCounter:
             raise
         finally:
             self._release(node, lower_node)
-            self.tally.seconds["middle row"] += time.process_time() - clock
+            self._add_seconds("middle row", clock)
         weight = sum(child.states for child, _, _ in children)
         if not children:
             self.tally.done += share
@@ -412,42 +527,94 @@ class HalvesCounter:
 
     # ------------------------------------------------------------- a leaf
 
-    def _leaf(self, t_layer: Layer, lower_layer: Layer, occupancy: list[int]) -> None:
-        """One occupancy of row m: its T entries (the node), its A table (one more row), and their join."""
+    def _leaf(self, t_layer: Layer, lower_layer: Layer, occupancy: list[int], share: float) -> None:
+        """One occupancy of row m, its nodes given (the leaf gives their memory back): to the worker, or here."""
+        self._collect()
+        if self.threads >= 2 and len(self._queued) < QUEUED:
+            if self._worker is None:
+                self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dp-leaves")
+            try:
+                future = self._worker.submit(self._leaf_work, t_layer, lower_layer, occupancy, share, False)
+            except BaseException:
+                self._release(t_layer, lower_layer)
+                raise
+            self._queued.append(future)
+            return
+        self._record(self._leaf_work(t_layer, lower_layer, occupancy, share, True))
+
+    def _collect(self, wait: bool = False, stopped: bool = False) -> None:
+        """Tally the worker's finished leaves (``wait``: all of them, once done; ``stopped``: a limit stopped
+        the count, so a leaf the limit stopped too is left out, as are those not begun)."""
+        while self._queued and (wait or self._queued[0].done()):
+            future = self._queued.pop(0)
+            if stopped and future.cancel():
+                continue
+            try:
+                result = future.result()
+            except Stopped:
+                if stopped:
+                    continue
+                raise
+            self._record(result)
+
+    def _leaf_work(
+        self, t_layer: Layer, lower_layer: Layer, occupancy: list[int], share: float, here: bool
+    ) -> tuple[list[bool], float, int, np.ndarray, list[tuple[bool, ...]]]:
+        """The leaf's T entries (the node), its A table (one more row) and their join: (row m's occupancy, its
+        share of the walk, boards, boards per occupancy of row m+1 when ``on_leaf`` wants them, those
+        occupancies).  ``here``: on the walk's thread (else the worker's)."""
         h = self.halves
         plan = h.plan
-        occupied = [bool(o) for o in occupancy]
+        rows = self.rows if here else self.worker_rows
+        occupied = [False] * len(h.row)  # the walk's choices are in its order, the leaf's in the row's
+        for j, o in zip(h.order, occupancy):
+            occupied[j] = bool(o)
+        try:
+            # A: drop the ghosts (states that differ only in row m-1 merge), then decide row m+1
+            clock = self._clock(rows)
+            low = (np.int64(1) << FRONTIER_BITS) - 1
+            group = np.arange(len(t_layer.frontiers), dtype=np.int64)
+            if here:
+                rows.threads = self._helped()
+            a_layer = rows.merge(
+                t_layer,
+                plan.steps[h.ends[h.middle] - 1],
+                t_layer.frontiers & low,
+                np.zeros(len(group), np.int64),
+                group,
+                t_layer.states,
+            )
+            for i in range(h.ends[h.middle], h.ends[h.middle + 1]):
+                if here:
+                    rows.threads = self._helped()
+                try:
+                    following = rows.advance(a_layer, i)
+                finally:
+                    self.buffers.release(a_layer)
+                a_layer = following
+            self._add_seconds("lower row", clock)
+            clock = self._clock()
+            try:
+                shares, boards = self._join(a_layer, lower_layer, occupied, here and self._helped() > 1)
+            finally:
+                self.buffers.release(a_layer)
+            self._add_seconds("join", clock)
+        finally:
+            self._release(t_layer, lower_layer)
+        lower = []
+        if self.on_leaf is not None:
+            lower = [tuple(((f >> (3 * j)) & 7) != EMPTY for j in range(len(h.lower))) for f in a_layer.frontiers]
+        return occupied, share, boards, shares, lower
+
+    def _record(self, result: tuple[list[bool], float, int, np.ndarray, list[tuple[bool, ...]]]) -> None:
+        """A finished leaf into the tally (on the walk's thread): its weight, the mirror check, the reports."""
+        occupied, share, boards, shares, lower = result
+        h = self.halves
         weight = 1
         if not self.check_mirror:
             image = [occupied[h.row_mirror[j]] for j in range(len(h.row))]
             weight = 1 if image == occupied else 2  # (the walk never reaches a leaf greater than its image)
-        # A: drop the ghosts (states that differ only in row m-1 merge), then decide row m+1
-        clock = time.process_time()
-        low = (np.int64(1) << FRONTIER_BITS) - 1
-        group = np.arange(len(t_layer.frontiers), dtype=np.int64)
-        a_layer = self.upper.merge(
-            t_layer,
-            plan.steps[h.ends[h.middle] - 1],
-            t_layer.frontiers & low,
-            np.zeros(len(group), np.int64),
-            group,
-            t_layer.states,
-        )
-        for i in range(h.ends[h.middle], h.ends[h.middle + 1]):
-            try:
-                following = self.upper.advance(a_layer, i)
-            finally:
-                self.buffers.release(a_layer)
-            a_layer = following
-        now = time.process_time()
-        self.tally.seconds["lower row"] += now - clock
-        try:
-            shares, boards = self._join(a_layer, lower_layer, occupied)
-        finally:
-            self.buffers.release(a_layer)
-        self.tally.seconds["join"] += time.process_time() - now
         if self.on_leaf is not None:
-            lower = [tuple(((f >> (3 * j)) & 7) != EMPTY for j in range(len(h.lower))) for f in a_layer.frontiers]
             self.on_leaf(tuple(occupied), weight, [(o, int(n)) for o, n in zip(lower, shares)])
         self.tally.leaves += 1
         if self.check_mirror and h.row_mirror is not None:
@@ -462,9 +629,12 @@ class HalvesCounter:
                 self._mirror_seen[key] = boards
         self.tally.boards += weight * boards
         report_partial_count(self.tally.boards)  # a killed run keeps them: N+
+        self.tally.done += share
+        self._report_walk()
 
-    def _join(self, a_layer: Layer, t_layer: Layer, occupied: list[bool]) -> tuple[np.ndarray, int]:
-        """The leaf's boards, and per frontier of A (occupancy of row m+1) its share when ``on_leaf`` wants it."""
+    def _join(self, a_layer: Layer, t_layer: Layer, occupied: list[bool], split: bool) -> tuple[np.ndarray, int]:
+        """The leaf's boards, and per frontier of A (occupancy of row m+1) its share when ``on_leaf`` wants it;
+        ``split``: between two threads when it is big."""
         plan = self.halves.plan
         row_empty, row_defect, cross = self._overlap(occupied)
         n = len(a_layer.frontiers)
@@ -494,19 +664,29 @@ class HalvesCounter:
                     plan.maxima,
                     plan.empties,
                     plan.defect,
+                    plan.guards,
                     first,
                     last,
                     shares,
                 )
             )
 
-        if self.threads < 2 or a_layer.states < PARALLEL_FROM or n < 2:
+        if not split or a_layer.states < PARALLEL_FROM or n < 2:
             return shares, join(0, n) % (1 << 64)
         middle = int(np.searchsorted(a_layer.starts, a_layer.states // 2))
         middle = min(max(middle, 1), n - 1)
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="dp-join")
-        upper = self._pool.submit(join, middle, n)
+
+        def helped(first: int, last: int) -> int:
+            clock = time.thread_time()
+            try:
+                return join(first, last)
+            finally:
+                with self._seconds_lock:
+                    self.tally.seconds["join"] += time.thread_time() - clock
+
+        upper = self._pool.submit(helped, middle, n)
         total = join(0, middle) + upper.result()
         return shares, total % (1 << 64)
 
@@ -526,9 +706,10 @@ class HalvesCounter:
 
     def _stats(self) -> dict[str, Any]:
         stats = self.upper.stats()
-        if self.lower is not self.upper:
-            stats["peak_states"] = max(stats["peak_states"], self.lower.peak_states)
-            stats["frontier_transitions"] += self.lower.transitions
+        for counter in (self.lower, self.rows, self.worker_rows):
+            if counter is not self.upper:
+                stats["peak_states"] = max(stats["peak_states"], counter.peak_states)
+                stats["frontier_transitions"] += counter.transitions
         stats.update(
             {
                 "method": "halves",
@@ -571,12 +752,14 @@ def _bits(occupied: list[int] | list[bool]) -> int:
 
 
 def _viable_prefixes(
-    width: int, row_mirror: tuple[int, ...] | None, leaves: Collection[tuple[bool, ...]] | None
+    order: tuple[int, ...], row_mirror: tuple[int, ...] | None, leaves: Collection[tuple[bool, ...]] | None
 ) -> list[np.ndarray] | None:
-    """Per prefix length k+1: which prefixes of row m have a completion x that is computed: x <= its mirror
-    image (when ``row_mirror`` is given) and x in ``leaves`` (when given)."""
+    """Per prefix length k+1: which prefixes of row m (its first k+1 cells in the walk's ``order``) have a
+    completion x that is computed: x <= its mirror image (when ``row_mirror`` is given) and x in ``leaves``
+    (when given)."""
     if row_mirror is None and leaves is None:
         return None
+    width = len(order)
     wanted = None if leaves is None else {_bits(leaf) for leaf in leaves}
     viable = [np.zeros(1 << (k + 1), np.bool_) for k in range(width)]
     for pattern in range(1 << width):
@@ -585,8 +768,9 @@ def _viable_prefixes(
             continue
         if wanted is not None and pattern not in wanted:
             continue
+        walked = _bits([x[j] for j in order])
         for k in range(width):
-            viable[k][pattern & ((1 << (k + 1)) - 1)] = True
+            viable[k][walked & ((1 << (k + 1)) - 1)] = True
     return viable
 
 

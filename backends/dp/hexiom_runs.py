@@ -39,10 +39,11 @@ the halves counter needs both.  Everything comes from the rules in
 
 from __future__ import annotations
 
+import mmap
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from math import comb
@@ -261,7 +262,7 @@ class Layer:
     tallies: np.ndarray  # int64
     counts: np.ndarray  # uint64
     #: the pooled buffer (``Buffers``) the tallies and counts live in, None for arrays of their own
-    buffer: tuple[np.ndarray, np.ndarray] | None = None
+    buffer: Buffer | None = None
 
     @property
     def states(self) -> int:
@@ -746,93 +747,195 @@ def gather_numpy(
 
 # ------------------------------------------------------------------ buffers
 
-#: bytes of free buffers the pool keeps whatever is taken (beyond it: no more than is taken)
+#: bytes of pages the pool may keep beyond the layers whatever their peak
 FREE_FLOOR = 64 << 20
-#: states a buffer must have unused (and a quarter of it) before it is cut down to its layer
+#: states of pages a buffer must hold beyond its layer before they are worth giving back
 SHRINK_FROM = 1 << 20
+#: a new buffer reserves this many times the states asked for, as address space only (pages come when written)
+HEADROOM = 2
+
+_NO_TALLIES = np.zeros(0, np.int64)
+_NO_COUNTS = np.zeros(0, np.uint64)
+
+
+class Buffer:
+    """The tallies and counts of one layer: two arrays in one private anonymous mapping.
+
+    ``touched``: states written so far (the pages below it are resident, those above never were, or were
+    given back); ``need``: states the layer (or, while a step writes it, the step) may use; 0 when free.
+    """
+
+    __slots__ = ("tallies", "counts", "touched", "need", "running", "_map")
+
+    def __init__(self, size: int) -> None:
+        self._map = _mapping(2 * 8 * size)
+        if self._map is None:
+            self.tallies = np.empty(size, np.int64)
+            self.counts = np.empty(size, np.uint64)
+        else:
+            self.tallies = np.frombuffer(self._map, np.int64, size, 0)
+            self.counts = np.frombuffer(self._map, np.uint64, size, 8 * size)
+        self.touched = 0
+        self.need = 0
+        self.running = False  # a step is writing it: its pages must stay
+
+    @property
+    def size(self) -> int:
+        return len(self.tallies)
+
+    @property
+    def held(self) -> int:
+        """States' worth of memory the buffer holds, or may hold once its step is done."""
+        return max(self.touched, self.need)
+
+    def trim(self, keep: int) -> None:
+        """Give the pages above state ``keep`` back to the system (written again, they come back zeroed)."""
+        if self._map is None or keep >= self.touched:
+            return
+        page = mmap.PAGESIZE
+        for base in (0, 8 * self.size):
+            first = -(-(base + 8 * keep) // page) * page
+            last = min(base + 8 * self.touched, base + 8 * self.size) // page * page
+            if last > first:
+                self._map.madvise(mmap.MADV_DONTNEED, first, last - first)
+        self.touched = keep
+
+
+def _mapping(nbytes: int) -> mmap.mmap | None:
+    """Private anonymous memory (huge pages where the system gives them), None where mmap cannot make it."""
+    flags = getattr(mmap, "MAP_PRIVATE", None), getattr(mmap, "MAP_ANONYMOUS", None)
+    if None in flags or not hasattr(mmap, "MADV_DONTNEED") or nbytes < (1 << 21):
+        return None
+    memory = mmap.mmap(-1, nbytes, flags=flags[0] | flags[1])
+    if hasattr(mmap, "MADV_HUGEPAGE"):
+        try:
+            memory.madvise(mmap.MADV_HUGEPAGE)
+        except OSError:
+            pass
+    return memory
 
 
 class Buffers:
     """The big arrays of a count's layers (tallies and counts), reused from step to step, and the memory budget.
 
-    Why: a layer written into fresh memory costs the kernel a page fault and a zeroed page per 4 KB (and
-    compaction for huge pages); level 40 writes some hundred GB of layers, which cost a fifth of its time
-    when every step allocated its own.  A layer's buffer is given back when the layer is done with, and the
-    next step takes it again.  ``capacity`` (all buffers, taken or free) is what the budget holds: a step
-    that would need more stops the count ("memory budget") before anything is allocated.  Thread-safe.
+    Why: a layer written into fresh memory costs the kernel a page fault and a zeroed page per page written:
+    level 40 writes some hundred GB of layers, and with a fresh buffer per step that was 50 of its 260 CPU
+    seconds.  So the pages stay.  A buffer reserves twice the states asked for as address space, which
+    costs nothing until written, so a freed buffer serves the next step even when that one is larger, and
+    only the pages it writes beyond its earlier ones are new.
+
+    Two sums: ``live``, the states the layers (and the running steps) need, and ``capacity``, the bytes the
+    buffers hold (their pages, and what the running steps may still write).  The budget holds ``live``: a
+    step that would take it past stops the count ("memory budget") before it writes anything.  The pages
+    beyond what the layers need are a cache: kept while ``capacity`` is at most the largest ``live`` so far
+    (and within the budget), else given back, free buffers first (largest first), then the pages of
+    layers far beyond their states.  So the count's peak is that of the layers it needs at once.
+    Thread-safe.
     """
 
     def __init__(self, budget: int | None = None) -> None:
         self.budget = budget
-        self.capacity = 0  # bytes of every buffer held, taken or free
-        self.peak = 0
-        self._free: list[tuple[np.ndarray, np.ndarray]] = []
+        self.capacity = 0  # bytes every buffer holds, taken or free
+        self.live = 0  # bytes the layers and running steps need
+        self.peak = 0  # the largest capacity
+        self.fresh = 0  # bytes of pages written for the first time (or again after they were given back)
+        self._peak_live = 0
+        self._taken: list[Buffer] = []
+        self._free: list[Buffer] = []
         self._lock = threading.Lock()
 
-    def take(self, size: int) -> tuple[np.ndarray, np.ndarray]:
-        """A pair (tallies, counts) with room for at least ``size`` states: the smallest free one that fits, else
-        a new one (free ones too small for it are dropped first: they are left over from smaller steps)."""
+    def take(self, size: int) -> Buffer:
+        """A buffer with room for at least ``size`` states, for a step to write: the free one that fits with the
+        most pages already written, else a new one."""
         size = max(size, 1)
         with self._lock:
-            fitting = [k for k, b in enumerate(self._free) if len(b[0]) >= size]
-            if fitting:
-                return self._free.pop(min(fitting, key=lambda k: len(self._free[k][0])))
-            room = size + size // 8 + (1 << 12)
-            need = room * BYTES_PER_STATE
-            self._drop()
-            if self.budget is not None and self.capacity + need > self.budget:
+            need = BYTES_PER_STATE * size
+            if self.budget is not None and self.live + need > self.budget:
                 raise Stopped("memory budget")
-            self.capacity += need
-            self.peak = max(self.peak, self.capacity)
-        return np.empty(room, np.int64), np.empty(room, np.uint64)
+            fitting = [b for b in self._free if b.size >= size]
+            if fitting:
+                buffer = max(fitting, key=lambda b: (min(b.touched, size), -b.size))
+                self._free.remove(buffer)
+            else:
+                buffer = Buffer(HEADROOM * size + (1 << 12))
+            self._set(buffer, size)
+            buffer.running = True
+            self._taken.append(buffer)
+            self._peak_live = max(self._peak_live, self.live)
+            self._shrink()
+        return buffer
 
-    def fit(self, buffer: tuple[np.ndarray, np.ndarray], size: int) -> tuple[np.ndarray, np.ndarray]:
-        """The buffer cut down to about ``size`` states when most of it is unused (the pages of the rest go back to
-        the system), so that the budget counts what a layer holds.  No view of the buffer may exist yet."""
-        room = size + size // 8 + (1 << 12)
-        if len(buffer[0]) - room < max(len(buffer[0]) // 4, SHRINK_FROM):
-            return buffer
-        tallies, counts = buffer
+    def fit(self, buffer: Buffer, size: int, written: int | None = None) -> Buffer:
+        """The step is done: its layer holds ``size`` states, and it wrote states up to ``written`` (default
+        ``size``)."""
         with self._lock:
-            self.capacity -= (len(tallies) - room) * BYTES_PER_STATE
-        tallies.resize(room, refcheck=False)  # realloc in place: shrinking never moves a block
-        counts.resize(room, refcheck=False)
-        return tallies, counts
+            earlier = buffer.touched
+            touched = max(earlier, size if written is None else written)
+            self.fresh += BYTES_PER_STATE * (touched - earlier)
+            self.capacity += BYTES_PER_STATE * (max(touched, buffer.need) - buffer.held)
+            buffer.touched = touched
+            buffer.running = False
+            self._set(buffer, size + size // 8 + (1 << 12))
+            self._shrink()
+        return buffer
+
+    def _set(self, buffer: Buffer, need: int) -> None:
+        """Change what the buffer's layer needs (the sums follow)."""
+        held = buffer.held
+        self.live += BYTES_PER_STATE * (need - buffer.need)
+        buffer.need = need
+        self.capacity += BYTES_PER_STATE * (buffer.held - held)
+        self.peak = max(self.peak, self.capacity)
+
+    def _shrink(self) -> None:
+        """Give pages back until ``capacity`` is within the largest ``live`` so far and the budget."""
+        limit = max(FREE_FLOOR, self._peak_live)
+        if self.budget is not None:
+            limit = min(limit, self.budget)
+        if self.capacity <= limit:
+            return
+        self._free.sort(key=lambda b: b.held)
+        while self._free and self.capacity > limit:
+            self.capacity -= BYTES_PER_STATE * self._free.pop().held
+        if self.capacity <= limit:
+            return
+        for buffer in sorted(self._taken, key=lambda b: b.need - b.touched):
+            excess = buffer.touched - buffer.need
+            if self.capacity <= limit or buffer.running or excess < SHRINK_FROM:
+                break
+            buffer.trim(buffer.need)
+            self.capacity -= BYTES_PER_STATE * excess
 
     def room(self) -> float:
-        """Bytes the budget leaves beyond the buffers held (infinite without a budget)."""
-        return float("inf") if self.budget is None else self.budget - self.capacity
+        """Bytes the budget leaves beyond what the layers need (infinite without a budget)."""
+        return float("inf") if self.budget is None else self.budget - self.live
 
-    def give(self, buffer: tuple[np.ndarray, np.ndarray] | None) -> None:
-        """A buffer back to the pool (None: nothing to give); free buffers beyond what is taken are dropped."""
+    def give(self, buffer: Buffer | None) -> None:
+        """A buffer back to the pool (None: nothing to give)."""
         if buffer is None:
             return
         with self._lock:
+            if buffer.running:  # a step that stopped: it may have written all it reserved
+                buffer.touched = max(buffer.touched, buffer.need)
+                buffer.running = False
+            self._set(buffer, 0)
+            self._taken.remove(buffer)
             self._free.append(buffer)
-            free = sum(len(b[0]) for b in self._free) * BYTES_PER_STATE
-            if free > max(FREE_FLOOR, self.capacity - free):
-                self._drop(keep=self.capacity - free)
-
-    def _drop(self, keep: int = 0) -> None:
-        """Drop free buffers, largest first, until at most ``keep`` bytes of them are left."""
-        self._free.sort(key=lambda b: len(b[0]))
-        free = sum(len(b[0]) for b in self._free) * BYTES_PER_STATE
-        while self._free and free > keep:
-            dropped = self._free.pop()
-            free -= len(dropped[0]) * BYTES_PER_STATE
-            self.capacity -= len(dropped[0]) * BYTES_PER_STATE
+            self._shrink()
 
     def release(self, layer: Layer) -> None:
-        """The layer is done with: its buffer goes back to the pool (its arrays must not be read again)."""
+        """The layer is done with: its buffer goes back to the pool, and its arrays are dropped (they must not be
+        read again), so that the pages of a buffer the pool gives back go at once."""
+        if layer.buffer is not None:
+            layer.tallies, layer.counts = _NO_TALLIES, _NO_COUNTS
         self.give(layer.buffer)
         layer.buffer = None
 
     def clear(self) -> None:
         """Drop the free buffers (the memory goes back to the system)."""
         with self._lock:
-            for tallies, _ in self._free:
-                self.capacity -= len(tallies) * BYTES_PER_STATE
-            self._free.clear()
+            while self._free:
+                self.capacity -= BYTES_PER_STATE * self._free.pop().held
 
 
 # ------------------------------------------------------------------ counter
@@ -880,6 +983,8 @@ class RunCounter:
         self._pool: ThreadPoolExecutor | None = None
         self.peak_states = 1
         self.transitions = 0  # states fed to the gather kernel, over all steps
+        #: CPU seconds of the helper thread (the caller's own are its thread's): what a step's CPU is, with both
+        self.helper_seconds = 0.0
 
     @property
     def peak_bytes(self) -> int:
@@ -988,7 +1093,8 @@ class RunCounter:
             self.transitions += incoming
             return gather_numpy(layer, step, p, codes, shifts_by, sources, self.buffers)
         order = np.argsort(codes, kind="stable")
-        out_tallies, out_counts = buffer = self.buffers.take(incoming)
+        buffer = self.buffers.take(incoming)
+        out_tallies, out_counts = buffer.tallies, buffer.counts
         out_frontiers = np.empty(len(codes), np.int64)
         out_starts = np.empty(len(codes) + 1, np.int64)
         constants = (
@@ -1035,6 +1141,7 @@ class RunCounter:
         try:
             if split is None:
                 n_frontiers, n_states = gather(0, len(codes), out_frontiers, out_starts, 0)
+                written = n_states
             else:
                 t, below = split  # transitions order[:t] hold ``below`` incoming states
                 if self._pool is None:
@@ -1042,7 +1149,7 @@ class RunCounter:
                 # the upper half writes its frontiers apart (its first start would be the lower half's last)
                 high_frontiers = np.empty(len(codes) - t, np.int64)
                 high_starts = np.empty(len(codes) - t + 1, np.int64)
-                upper = self._pool.submit(gather, t, len(codes), high_frontiers, high_starts, below)
+                upper = self._pool.submit(self._helped, gather, t, len(codes), high_frontiers, high_starts, below)
                 n_low, s_low = gather(0, t, out_frontiers, out_starts, 0)
                 n_high, s_high = upper.result()
                 note_compiling(_move_down)
@@ -1051,18 +1158,27 @@ class RunCounter:
                 out_frontiers[n_low : n_low + n_high] = high_frontiers[:n_high]
                 out_starts[n_low + 1 : n_low + n_high + 1] = high_starts[1 : n_high + 1] - (below - s_low)
                 n_frontiers, n_states = n_low + n_high, s_low + s_high
+                written = below + s_high
         except BaseException:
             self.buffers.give(buffer)
             raise
         self.transitions += incoming
-        buffer = self.buffers.fit(buffer, n_states)
+        self.buffers.fit(buffer, n_states, written)
         return Layer(
             shrunk(out_frontiers, n_frontiers),
             shrunk(out_starts, n_frontiers + 1),
-            buffer[0][:n_states],
-            buffer[1][:n_states],
+            out_tallies[:n_states],
+            out_counts[:n_states],
             buffer,
         )
+
+    def _helped(self, work: Callable[..., Any], *args: Any) -> Any:
+        """``work(*args)`` on the helper thread, its CPU time added to ``helper_seconds``."""
+        clock = time.thread_time()
+        try:
+            return work(*args)
+        finally:
+            self.helper_seconds += time.thread_time() - clock
 
     def _split(
         self, order: np.ndarray, codes: np.ndarray, sources: np.ndarray, starts: np.ndarray, incoming: int
