@@ -71,6 +71,16 @@ def test_a_time_limit_before_an_answer_exits_3():
     assert data["complete"] is False
 
 
+def test_the_time_limit_counts_from_trisolves_start_though_a_shell_exec_made_it():
+    """``bash -c "... && trisolve ..."`` runs trisolve by exec in the shell's process, whose start is long past:
+    the limit counts from trisolve's own start (``cli.common.process_started``), not the shell's."""
+    command = f"sleep 3; exec {sys.executable} -m trisolve solve {level_path('hexiom', 'level01')} --json --timeout 2"
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["status"] == "sat" and data["time"]["wall"] < 2.5
+
+
 def test_unsat_is_an_answer(tmp_path):
     level = tmp_path / "impossible.txt"
     level.write_text("2\n6 .\n. . .\n. .\n")  # a 6 needs six neighbours: only the centre has them, all empty

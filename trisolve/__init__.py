@@ -16,7 +16,12 @@ on first use, so ``import trisolve`` (and ``trisolve --help``) stays light.
 from __future__ import annotations
 
 import importlib
+import time
 from typing import TYPE_CHECKING, Any
+
+#: When trisolve's first line ran (``time.monotonic``), and the CPU seconds the interpreter had used to get
+#: there: how long before it the command began, at most (``trisolve.cli.common.process_started``).
+_FIRST_LINE_AT, _CPU_AT_FIRST_LINE = time.monotonic(), time.process_time()
 
 __version__ = "0.1.0"
 

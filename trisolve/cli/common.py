@@ -266,23 +266,35 @@ def load_plugins(paths: Iterable[str]) -> None:
         registry.load_plugin(path)
 
 
+#: Seconds an interpreter may take to start and reach trisolve's first line, at most: twice the CPU it
+#: used to get there, plus a little, up to a second.
+STARTUP_ALLOWANCE = (0.1, 2.0, 1.0)
+
+
 def process_started() -> float:
-    """When this process started, on ``time.monotonic``'s clock: the command's ``--timeout`` counts from
+    """When this command started, on ``time.monotonic``'s clock: the command's ``--timeout`` counts from
     here, so starting Python and importing trisolve spend it too (the user's clock starts at the Enter key).
 
-    Linux gives the start time in /proc (boot-time clock ticks); elsewhere, or if that fails, it is now.
+    Linux gives the process's start time in /proc (boot-time clock ticks); elsewhere, or if that fails, it is
+    trisolve's first line.  That start is the fork's: a shell that runs trisolve as the last command of
+    ``bash -c "... && trisolve ..."`` becomes trisolve by exec, so its start may lie minutes back.  Hence
+    never more than ``STARTUP_ALLOWANCE`` before trisolve's first line ran.
     """
     import time
 
-    now = time.monotonic()
+    import trisolve
+
+    first_line = trisolve._FIRST_LINE_AT
+    least, per_cpu_second, most = STARTUP_ALLOWANCE
+    allowance = min(most, least + per_cpu_second * trisolve._CPU_AT_FIRST_LINE)
     try:
         with open("/proc/self/stat", encoding="ascii") as handle:
             fields = handle.read().rpartition(")")[2].split()
         ticks = int(fields[19])  # field 22, counted after the command name
         age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError, AttributeError):
-        return now
-    return now - age if 0 <= age < 60 else now
+        return first_line
+    return max(time.monotonic() - age, first_line - allowance)
 
 
 def print_json(data: Any) -> None:
