@@ -81,6 +81,20 @@ def test_the_time_limit_counts_from_trisolves_start_though_a_shell_exec_made_it(
     assert data["status"] == "sat" and data["time"]["wall"] < 2.5
 
 
+def test_a_command_run_in_process_counts_its_limit_from_its_own_call(capsys):
+    """``run_cli`` called by a program (here pytest, alive for a while) starts the clock at the call, not
+    at the process's start: a 2 s limit 3 s after the process began still leaves the whole 2 s."""
+    import time
+
+    from trisolve.cli.common import run_cli
+    from trisolve.cli.main import cli
+
+    time.sleep(3)
+    code = run_cli(cli, ["solve", level_path("hexiom", "level01"), "--json", "--timeout", "2"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 0 and data["status"] == "sat" and data["time"]["wall"] < 2.0
+
+
 def test_unsat_is_an_answer(tmp_path):
     level = tmp_path / "impossible.txt"
     level.write_text("2\n6 .\n. . .\n. .\n")  # a 6 needs six neighbours: only the centre has them, all empty

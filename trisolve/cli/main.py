@@ -73,7 +73,7 @@ def cli() -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    sys.exit(run_cli(cli, argv))
+    sys.exit(run_cli(cli, argv, process_entry=True))
 
 
 if __name__ == "__main__":
