@@ -331,6 +331,182 @@ def _join(
     return total
 
 
+# ------------------------------------------------------------------ partner bounds for the A tables
+
+
+@njit(cache=True, nogil=True)
+def _partner_bounds(
+    t_frontiers, t_starts, t_tallies, pattern_ghosts, c_e, c_d, shifts, bits, offsets, maxima, least, out
+):
+    """``out[row, e * (D* + 1) + D]`` for every prefix of row m+1 (row ``2^j - 1 + p``: its first j cells
+    decided as the bits of p say): what an A state with e empty cells and defect D adds to its code so that a
+    guard bit is set unless some state of T, under the ghost of a completion of the prefix, can still be its
+    partner (``PartnerBounds``)."""
+    n_fields = shifts.shape[0]
+    n_e, n_d = maxima[0] + 1, maxima[1] + 1
+    n_shown = n_fields - 2
+    stride = n_shown + 1  # per (s_e, s_D): the fewest shown tiles of each tracked number, then 0 if any partner
+    keys = n_e * n_d * stride
+    n_rows = out.shape[0]
+    width = pattern_ghosts.shape[0]
+    big = np.int16(32767)
+    leaves = width - 1  # the rows of the full occupancies
+    least[leaves:, :] = big
+    t_ghosts = t_frontiers >> FRONTIER_BITS
+    masks = np.empty(n_fields, np.int64)
+    for f in range(n_fields):
+        masks[f] = (np.int64(1) << bits[f]) - 1
+    for pattern in range(width):
+        ghost = pattern_ghosts[pattern]
+        k = np.searchsorted(t_ghosts, ghost)
+        if k >= t_ghosts.shape[0] or t_ghosts[k] != ghost:
+            continue
+        into = least[leaves + pattern]
+        for q in range(t_starts[k], t_starts[k + 1]):
+            code = t_tallies[q]
+            s_e = ((code >> shifts[0]) & masks[0]) - offsets[0]
+            s_d = ((code >> shifts[1]) & masks[1]) - offsets[1]
+            at = (s_e * n_d + s_d) * stride
+            into[at + n_shown] = 0
+            for f in range(n_shown):
+                v = ((code >> shifts[2 + f]) & masks[2 + f]) - offsets[2 + f]
+                if v < into[at + f]:
+                    into[at + f] = v
+    # a prefix's partners are those of its two one-cell-longer prefixes
+    size = width // 2
+    while size >= 1:
+        for p in range(size):
+            row, low, high = least[size - 1 + p], least[2 * size - 1 + p], least[3 * size - 1 + p]
+            for x in range(keys):
+                row[x] = min(low[x], high[x])
+        size //= 2
+    dead = np.int64(1) << (shifts[0] + bits[0])
+    for row in range(n_rows):
+        here = least[row]
+        to = out[row]
+        for e in range(n_e):
+            s_e = c_e[row] - e
+            for d in range(n_d):
+                s_d = c_d[row] - d
+                add = dead
+                if 0 <= s_e < n_e and 0 <= s_d < n_d:
+                    at = (s_e * n_d + s_d) * stride
+                    if here[at + n_shown] == 0:
+                        add = 0
+                        for f in range(n_shown):
+                            add += np.int64(here[at + f]) << shifts[2 + f]
+                to[e * n_d + d] = add
+    return out
+
+
+class PartnerBounds:
+    """Which of a leaf's A states can still meet a partner in the join, as the gather kernel's bounds table.
+
+    Why: at the end of row m+1 only about a fifth of A's states have a complementary state in T, and A's
+    steps are most of the count's work.  Rows m and m+1 are counted in both halves; take the A state's tally
+    after j cells of row m+1 (prefix p).  Its empty cells e and defect D from rows 0..m and p's cells stay as
+    they are to the end of the row, and the join needs a state of T (under the ghost of row m+1's
+    occupancy) with exactly ``E* + row m's empties + p's empties - e`` empty cells and ``D* + row m's defect +
+    p's defect - D`` defect (p's defect: its empty cells' own and their edges to row m's empty cells and to
+    each other).  Its shown tiles only grow, and must end at most the tracked numbers' stock minus T's.  So
+    per prefix and (e, D): if no state of T under a completion of p has those empty cells and defect, the
+    state is dead; else it is dead when a tracked number's shown tiles pass the stock minus the fewest T has
+    there.  Both are one add and one guard test (``_gather``), from a table of (2^(w+1) - 1) x (E*+1)(D*+1)
+    entries made per leaf from T in one pass (``_partner_bounds``; its arrays are kept per thread).
+    """
+
+    def __init__(self, halves: Halves) -> None:
+        h = halves
+        plan = h.plan
+        first, last = h.ends[h.middle], h.ends[h.middle + 1]
+        neighbours = plan.level.board.neighbours
+        #: the cells of row m+1 in the order A decides them, and per step the frontier positions of those decided
+        self.cells = [plan.steps[i].cell for i in range(first, last)]
+        self.first = first
+        self.positions = {
+            i: np.array([plan.steps[i].cells.index(c) for c in self.cells[: i - first + 1]], np.int64)
+            for i in range(first, last)
+        }
+        lower_position = {c: j for j, c in enumerate(h.lower)}
+        width = len(self.cells)
+        patterns = np.arange(1 << width, dtype=np.int64)
+        occupied = [(patterns >> k) & 1 for k in range(width)]
+        self.pattern_ghosts = np.zeros(1 << width, np.int64)
+        for k, c in enumerate(self.cells):
+            self.pattern_ghosts |= occupied[k] << (h.ghost_of_lower[lower_position[c]] - FRONTIER_BITS)
+        defect_of = {step.cell: step.defect for step in plan.steps}
+        # per full pattern, after k cells: empties and defect of the decided cells without row m's share
+        self.row_m = tuple(h.row)
+        self._empty_sum, self._defect_sum, self._cross = [], [], []
+        e = np.zeros(1 << width, np.int64)
+        d = np.zeros(1 << width, np.int64)
+        self._empty = [1 - o for o in occupied]
+        for k, c in enumerate(self.cells):
+            empty = self._empty[k]
+            e = e + empty
+            d = d + empty * defect_of[c]
+            for k2 in range(k):
+                if self.cells[k2] in neighbours[c]:
+                    d = d + empty * (1 - occupied[k2])
+            self._empty_sum.append(e)
+            self._defect_sum.append(d)
+            self._cross.append([self.row_m.index(n) for n in neighbours[c] if n in self.row_m])
+        self.plan = plan
+        self.width = width
+        self.n_keys = (plan.maxima[0] + 1) * (plan.maxima[1] + 1)
+        self._arrays = threading.local()  # per thread: the kernel's scratch and the table (one leaf at a time)
+
+    def table(self, t_layer: Layer, row_m_occupied: list[bool], row_empty: int, row_defect: int) -> np.ndarray:
+        """The leaf's table (row m's occupancy in reading order, its empties and defect), from its T: valid until
+        this thread asks for the next leaf's."""
+        width = self.width
+        c_e = np.empty((2 << width) - 1, np.int64)
+        c_d = np.empty((2 << width) - 1, np.int64)
+        plan = self.plan
+        c_e[0] = plan.empties + row_empty
+        c_d[0] = plan.defect + row_defect
+        cross = np.zeros(1 << width, np.int64)
+        for j in range(1, width + 1):
+            size = 1 << j
+            edges = sum(1 for q in self._cross[j - 1] if not row_m_occupied[q])
+            if edges:
+                cross += edges * self._empty[j - 1]
+            c_e[size - 1 : 2 * size - 1] = c_e[0] + self._empty_sum[j - 1][:size]
+            c_d[size - 1 : 2 * size - 1] = c_d[0] + self._defect_sum[j - 1][:size] + cross[:size]
+        arrays = getattr(self._arrays, "them", None)
+        if arrays is None:
+            stride = len(plan.maxima) - 1
+            arrays = self._arrays.them = (
+                np.empty(((2 << width) - 1, self.n_keys * stride), np.int16),
+                np.empty(((2 << width) - 1, self.n_keys), np.int64),
+            )
+        least, out = arrays
+        return _partner_bounds(
+            t_layer.frontiers,
+            t_layer.starts,
+            t_layer.tallies,
+            self.pattern_ghosts,
+            c_e,
+            c_d,
+            plan.shifts,
+            plan.bits,
+            plan.offsets,
+            plan.maxima,
+            least,
+            out,
+        )
+
+    def rows(self, i: int, codes: np.ndarray) -> np.ndarray:
+        """Per next frontier code after step i (``self.first - 1``: before row m+1): its row of the table."""
+        if i < self.first:
+            return np.zeros(len(codes), np.int64)
+        positions = self.positions[i]
+        prefix = np.zeros(len(codes), np.int64)
+        for k, q in enumerate(positions):
+            prefix |= (((codes >> (3 * int(q))) & 7) != EMPTY).astype(np.int64) << k
+        return prefix + ((1 << len(positions)) - 1)
+
+
 # ------------------------------------------------------------------ the run
 
 
@@ -368,8 +544,10 @@ class HalvesCounter:
         check_mirror: bool = False,
         on_leaf: Callable[[tuple[bool, ...], int, list[tuple[tuple[bool, ...], int]]], None] | None = None,
         leaves: Collection[tuple[bool, ...]] | None = None,
+        partner_bounds: bool = True,
     ) -> None:
-        """``leaves`` restricts the count to those occupancies of row m (a cube of the count, for checks)."""
+        """``leaves`` restricts the count to those occupancies of row m (a cube of the count, for checks);
+        ``partner_bounds``: drop A's states that no state of T can complete (``PartnerBounds``)."""
         self.halves = halves
         #: called per computed leaf: (row m's occupancy, its weight, [(row m+1's occupancy, boards)])
         self.on_leaf = on_leaf
@@ -406,6 +584,7 @@ class HalvesCounter:
             [j > 0 and halves.lower[j - 1] in neighbours[c] for j, c in enumerate(halves.lower)], np.bool_
         )
         self._ghost_of_lower = np.array(halves.ghost_of_lower, np.int64)
+        self.partner = PartnerBounds(halves) if partner_bounds else None
 
     def count(self) -> Outcome:
         try:
@@ -574,21 +753,31 @@ class HalvesCounter:
             clock = self._clock(rows)
             low = (np.int64(1) << FRONTIER_BITS) - 1
             group = np.arange(len(t_layer.frontiers), dtype=np.int64)
+            bounds = None
+            if self.partner is not None:
+                row_empty, row_defect, _ = self._overlap(occupied)
+                table = self.partner.table(lower_layer, occupied, row_empty, row_defect)
+
+                def bounds(i: int, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                    return table, self.partner.rows(i, codes)
+
             if here:
                 rows.threads = self._helped()
+            frontiers = t_layer.frontiers & low
             a_layer = rows.merge(
                 t_layer,
                 plan.steps[h.ends[h.middle] - 1],
-                t_layer.frontiers & low,
+                frontiers,
                 np.zeros(len(group), np.int64),
                 group,
                 t_layer.states,
+                None if bounds is None else bounds(h.ends[h.middle] - 1, frontiers),
             )
             for i in range(h.ends[h.middle], h.ends[h.middle + 1]):
                 if here:
                     rows.threads = self._helped()
                 try:
-                    following = rows.advance(a_layer, i)
+                    following = rows.advance(a_layer, i, bounds=bounds)
                 finally:
                     self.buffers.release(a_layer)
                 a_layer = following

@@ -433,6 +433,8 @@ def _gather(
     locks_final,
     lock_sum_final,
     free_left,
+    bound_rows,
+    bounds,
     out_frontiers,
     out_starts,
     out_tallies,
@@ -447,6 +449,10 @@ def _gather(
     each run is filtered (states that can no longer reach the full tally dropped) into a buffer, the runs
     are merged pairwise, equal tallies added up, and the last merge writes into ``out`` from state ``base``
     (``out_starts`` holds absolute state indices).  (A one-pass merge over the runs' heads was slower.)
+
+    ``bound_rows`` (empty, or one per transition): a row of ``bounds`` for the transition's next frontier, -1
+    for none; a state whose code plus ``bounds[row, e * (D* + 1) + D]`` (its empty cells e, its defect D)
+    sets a guard bit is dropped too (see ``PartnerBounds``).
     """
     n_frontiers = 0
     n_states = 0
@@ -464,9 +470,12 @@ def _gather(
     e_least = empties - free_left
     e_shift, e_mask, e_offset = shifts[0], masks[0], offsets[0]
     d_shift, d_mask, d_offset = shifts[1], masks[1], offsets[1]
+    bounded = bound_rows.shape[0] > 0
+    d_keys = bounds.shape[1] // (empties + 1) if bounded else 1
     g = first
     while g < last:
         target = codes[order[g]]
+        row = bound_rows[order[g]] if bounded else -1
         h = g
         while h < last and codes[order[h]] == target:
             h += 1
@@ -515,6 +524,9 @@ def _gather(
                 e = ((code >> e_shift) & e_mask) - e_offset
                 if e < e_least:
                     continue  # too few cells left to be empty
+                if row >= 0:
+                    if (code + bounds[row, e * d_keys + ((code >> d_shift) & d_mask) - d_offset]) & guards:
+                        continue  # no partner in the other half can complete it
                 if n_derived > 0:
                     # the derived numbers' shown tiles, from the identity on the decided part
                     d_value = ((code >> d_shift) & d_mask) - d_offset
@@ -755,6 +767,8 @@ SHRINK_FROM = 1 << 20
 HEADROOM = 2
 
 _NO_TALLIES = np.zeros(0, np.int64)
+_NO_ROWS = np.zeros(0, np.int64)
+_NO_BOUNDS = np.zeros((1, 1), np.int64)
 _NO_COUNTS = np.zeros(0, np.uint64)
 
 
@@ -1022,10 +1036,12 @@ class RunCounter:
         i: int,
         forced: int = -1,
         ghost_bit: int = -1,
+        bounds: Callable[[int, np.ndarray], tuple[np.ndarray, np.ndarray]] | None = None,
     ) -> Layer:
         """Decide step i's cell (both ways, or only ``forced``), merging equal states.
 
-        ``ghost_bit`` >= 0 records the cell's occupancy in that bit of the frontier code.
+        ``ghost_bit`` >= 0 records the cell's occupancy in that bit of the frontier code.  ``bounds(i, codes)``:
+        the gather's bounds table and its row per next frontier code (see ``_gather``).
         """
         self.check_clock()
         p = self.plan
@@ -1072,7 +1088,9 @@ class RunCounter:
             note_compiling(_transitions, _gather)  # a count big enough for the kernels to pay for their compilation
             self.compiled = True
         self.check_clock()
-        result = self.merge(layer, step, codes[chosen], shifts_by[chosen], sources, incoming)
+        codes = codes[chosen]
+        table = bounds(i, codes) if bounds is not None and self.compiled else None
+        result = self.merge(layer, step, codes, shifts_by[chosen], sources, incoming, table)
         self.peak_states = max(self.peak_states, result.states)
         return result
 
@@ -1084,10 +1102,12 @@ class RunCounter:
         shifts_by: np.ndarray,
         sources: np.ndarray,
         incoming: int,
+        bounds: tuple[np.ndarray, np.ndarray] | None = None,
     ) -> Layer:
         """Run ``sources[t]`` of ``layer``, its tallies shifted by ``shifts_by[t]``, filed under the next frontier
         ``codes[t]``, equal states merged (the gather kernel with step ``step``'s bounds), into a buffer of the
-        pool.  ``incoming`` is the number of states the runs hold."""
+        pool.  ``incoming`` is the number of states the runs hold; ``bounds``: (table, row per transition), more
+        states the gather may drop (``_gather``'s ``bound_rows``; the numpy step keeps them)."""
         p = self.plan
         if not self.compiled:
             self.transitions += incoming
@@ -1116,7 +1136,7 @@ class RunCounter:
             step.locks_final,
             step.lock_sum_final,
             step.free_left,
-        )
+        ) + ((bounds[1], bounds[0]) if bounds is not None else (_NO_ROWS, _NO_BOUNDS))
 
         def gather(first: int, last: int, frontiers: np.ndarray, starts: np.ndarray, base: int) -> tuple[int, int]:
             return _gather(
