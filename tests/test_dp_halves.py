@@ -345,3 +345,36 @@ def test_a_first_run_counts_level38_without_compiling(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "79 solutions" in done.stdout
     assert "compiling" not in done.stderr
+
+
+def test_once_one_counter_chooses_the_kernels_every_counter_of_the_process_takes_them(tmp_path):
+    """A fresh numba cache: the halves make their walk's counters before the upper half decides to compile, and
+    those must not go on in numpy for their own ``NUMPY_WORK`` states (level 40's first run peaked at 5.5 GB
+    that way).  A counter made before another chose the kernels takes them on its next step, with the same
+    layer as numpy gives; one made with ``compiled=False`` stays in numpy."""
+    import subprocess
+    import sys
+
+    program = f"""
+import numpy as np
+from trisolve.backends.dp import hexiom_runs
+from trisolve.backends.dp.hexiom_plan import fold, make_plan
+from trisolve.backends.dp.hexiom_runs import RunCounter, RunPlan
+from trisolve.models import hexiom
+
+level = hexiom.parse({level_path("hexiom", "level38")!r})
+run_plan = RunPlan(level, make_plan(fold(level)))
+waiting, plain, chooser = RunCounter(run_plan), RunCounter(run_plan, compiled=False), RunCounter(run_plan)
+assert not waiting.compiled and not hexiom_runs.kernels_chosen.is_set()
+hexiom_runs.NUMPY_WORK = 0
+chooser.advance(chooser.start(), 0)
+assert chooser.compiled and hexiom_runs.kernels_chosen.is_set()
+by_kernels, by_numpy = waiting.advance(waiting.start(), 0), plain.advance(plain.start(), 0)
+assert waiting.compiled and not plain.compiled
+for field in ("frontiers", "starts", "tallies", "counts"):
+    assert np.array_equal(getattr(by_kernels, field), getattr(by_numpy, field)), field
+"""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    done = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "compiling" in done.stderr

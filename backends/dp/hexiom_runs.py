@@ -616,6 +616,11 @@ def kernel_cached(kernel: Any) -> bool:
         return True
 
 
+#: set once a count of this process has chosen the kernels: every counter takes them from its next step on.  Why:
+#: a counter made before that (the halves make their walk's counters at the start) would otherwise run numpy
+#: for its own ``NUMPY_WORK`` states, with numpy's temporaries: level 40's first run on a fresh install peaked at
+#: 5.5 GB that way, 3.9 GB with this (3.3 GB with the kernels cached).
+kernels_chosen = threading.Event()
 _noted = threading.Event()
 
 
@@ -986,9 +991,11 @@ class RunCounter:
         compiled: bool | None = None,
     ) -> None:
         """``compiled``: run the numba kernels (True), numpy (False), or (None) the kernels when this process or
-        numba's cache has them, else numpy until the count has moved ``NUMPY_WORK`` states (then compile them)."""
+        numba's cache has them, else numpy until the count has moved ``NUMPY_WORK`` states or another counter chose
+        the kernels (``kernels_chosen``; then compile them)."""
         self.plan = run_plan
         self.compiled = kernels_ready() if compiled is None else compiled
+        self.chooses = compiled is None  # whether this counter may still switch to the kernels
         budget = budget if budget is not None else Budget(threads=1)
         self.deadline = budget.deadline
         self.progress = budget.progress
@@ -1046,6 +1053,8 @@ class RunCounter:
         self.check_clock()
         p = self.plan
         step = p.steps[i]
+        if not self.compiled and self.chooses and kernels_chosen.is_set():
+            self.compiled = True
         if not self.compiled:
             codes, shifts_by, ok = transitions_numpy(layer.frontiers, step, p, forced, ghost_bit)
         else:
@@ -1082,10 +1091,13 @@ class RunCounter:
         chosen = np.flatnonzero(ok)
         sources = chosen // 2
         incoming = int((layer.starts[sources + 1] - layer.starts[sources]).sum())
-        if not self.compiled and (
-            self.transitions + incoming > NUMPY_WORK or incoming * NUMPY_BYTES_PER_STATE > self.buffers.room()
+        if (
+            not self.compiled
+            and self.chooses
+            and (self.transitions + incoming > NUMPY_WORK or incoming * NUMPY_BYTES_PER_STATE > self.buffers.room())
         ):
             note_compiling(_transitions, _gather)  # a count big enough for the kernels to pay for their compilation
+            kernels_chosen.set()
             self.compiled = True
         self.check_clock()
         codes = codes[chosen]
@@ -1172,7 +1184,6 @@ class RunCounter:
                 upper = self._pool.submit(self._helped, gather, t, len(codes), high_frontiers, high_starts, below)
                 n_low, s_low = gather(0, t, out_frontiers, out_starts, 0)
                 n_high, s_high = upper.result()
-                note_compiling(_move_down)
                 # the upper half's states follow the lower half's
                 _move_down(out_tallies, out_counts, below, s_low, s_high)
                 out_frontiers[n_low : n_low + n_high] = high_frontiers[:n_high]
