@@ -39,6 +39,15 @@ def run_trisolve(*args: str, timeout: float = 120, **kwargs) -> subprocess.Compl
 # ------------------------------------------------------------ the contract's helpers
 
 
+def run_cli(argv: list[str]) -> int:
+    """Run a trisolve command in this process (output to capsys), as a test or a program calling in would:
+    its exit code.  Its ``--timeout`` counts from this call (``trisolve.cli.common.process_started``)."""
+    from trisolve.cli.common import run_cli as run
+    from trisolve.cli.main import cli
+
+    return run(cli, argv)
+
+
 def shipped_families() -> list[str]:
     """The families with shipped levels and their counts (``levels/<family>/expected.json``), from the registry's
     families: a family a test registers has none, a new shipped one is found without being named."""

@@ -7,18 +7,11 @@ import json
 import time
 
 import pytest
-from support import LIMIT_SLACK, level_path, plugin_backend
+from support import LIMIT_SLACK, level_path, plugin_backend, run_cli
 
 from trisolve.backends.runner import grace_for
 
 LEVELS = ["level01", "level05"]
-
-
-def _run_cli(argv: list[str]) -> int:
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
-    return run_cli(cli, argv)
 
 
 # ------------------------------------------------------------- test backends
@@ -192,7 +185,7 @@ def test_bench_writes_every_output_and_they_parse(tmp_path, capsys):
     out = tmp_path / "out"
     paths = [level_path("hexiom", name) for name in LEVELS]
     backends = "pysat:seqcounter,clingo:count"
-    code = _run_cli(
+    code = run_cli(
         [
             "bench",
             *paths,
@@ -261,7 +254,7 @@ def test_bench_writes_every_output_and_they_parse(tmp_path, capsys):
 
     # the report can be rebuilt from results.json alone
     (out / "summary.md").unlink()
-    assert _run_cli(["bench", "--rescore", "--out", str(out), "--no-plots"]) == 0
+    assert run_cli(["bench", "--rescore", "--out", str(out), "--no-plots"]) == 0
     assert capsys.readouterr().out == (out / "summary.md").read_text()
     assert (out / "summary.md").read_text().rstrip() == summary.split("![cactus")[0].rstrip()
 
@@ -270,7 +263,7 @@ def test_a_killed_benchmark_keeps_its_finished_runs_in_a_journal_that_rescore_re
     out = tmp_path / "killed"
     paths = [level_path("hexiom", name) for name in LEVELS]
     assert (
-        _run_cli(
+        run_cli(
             [
                 "bench",
                 *paths,
@@ -294,7 +287,7 @@ def test_a_killed_benchmark_keeps_its_finished_runs_in_a_journal_that_rescore_re
     # as if killed after the first run, mid-way through writing the second
     (out / "results.json").unlink()
     (out / "runs.jsonl").write_text("\n".join(lines[:2]) + "\n" + lines[2][:30])
-    assert _run_cli(["bench", "--rescore", "--out", str(out), "--no-plots"]) == 0
+    assert run_cli(["bench", "--rescore", "--out", str(out), "--no-plots"]) == 0
     summary = capsys.readouterr().out
     assert "pysat:seqcounter" in summary and "| 1/1 |" in summary
 
@@ -302,7 +295,7 @@ def test_a_killed_benchmark_keeps_its_finished_runs_in_a_journal_that_rescore_re
 def test_count_mode_times_exact_counts(tmp_path, capsys):
     out = tmp_path / "count"
     path = level_path("hexiom", "level05")
-    code = _run_cli(
+    code = run_cli(
         [
             "bench",
             path,
@@ -331,7 +324,7 @@ def test_a_run_past_its_time_limit_is_killed_and_scored_as_unsolved(tmp_path, fa
     out = tmp_path / "slow"
     path = level_path("hexiom", "level01")
     began = time.monotonic()
-    code = _run_cli(
+    code = run_cli(
         [
             "bench",
             path,
@@ -361,7 +354,7 @@ def test_a_run_past_its_time_limit_is_killed_and_scored_as_unsolved(tmp_path, fa
 
 def test_an_invalid_solution_is_unsolved_and_fails_the_command(tmp_path, fake, capsys):
     out = tmp_path / "bad"
-    code = _run_cli(
+    code = run_cli(
         [
             "bench",
             level_path("hexiom", "level01"),
@@ -386,9 +379,9 @@ def test_an_invalid_solution_is_unsolved_and_fails_the_command(tmp_path, fake, c
 
 def test_unknown_backend_and_bad_scatter_are_usage_errors(tmp_path, capsys):
     path = level_path("hexiom", "level01")
-    assert _run_cli(["bench", path, "--backends", "nosuch", "--out", str(tmp_path)]) == 2
+    assert run_cli(["bench", path, "--backends", "nosuch", "--out", str(tmp_path)]) == 2
     assert (
-        _run_cli(
+        run_cli(
             [
                 "bench",
                 path,
@@ -453,7 +446,7 @@ def test_portfolio_measures_ranks_stops_growing_and_writes_the_defaults(tmp_path
         "--timeout",
         "4",
     ]  # 4 s: pysat on a loaded machine
-    code = _run_cli([*argv, "--out", str(out), "--write-defaults"])
+    code = run_cli([*argv, "--out", str(out), "--write-defaults"])
     page = capsys.readouterr().out
     assert code == 0
 
@@ -478,7 +471,7 @@ def test_portfolio_measures_ranks_stops_growing_and_writes_the_defaults(tmp_path
 
     # the table and page are rebuilt from the results alone
     (out / "portfolio.json").unlink()
-    assert _run_cli(["bench", "--portfolio", "--rescore", "--out", str(out), "--no-plots", "--quiet"]) == 0
+    assert run_cli(["bench", "--portfolio", "--rescore", "--out", str(out), "--no-plots", "--quiet"]) == 0
     capsys.readouterr()
     assert json.loads((out / "portfolio.json").read_text())["families"] == data["families"]
 
@@ -514,7 +507,7 @@ def replace_count(run, count: int, status: str = "sat"):
     ],
 )
 def test_portfolio_usage_problems_exit_2(args, fragment, capsys):
-    assert _run_cli(["bench", *args]) == 2
+    assert run_cli(["bench", *args]) == 2
     assert fragment in capsys.readouterr().err
 
 

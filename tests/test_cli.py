@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 import pytest
-from support import ROOT, level_path
+from support import ROOT, level_path, run_cli
 
 from trisolve.backends import registry
 
@@ -86,11 +86,8 @@ def test_a_command_run_in_process_counts_its_limit_from_its_own_call(capsys):
     at the process's start: a 2 s limit 3 s after the process began still leaves the whole 2 s."""
     import time
 
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
     time.sleep(3)
-    code = run_cli(cli, ["solve", level_path("hexiom", "level01"), "--json", "--timeout", "2"])
+    code = run_cli(["solve", level_path("hexiom", "level01"), "--json", "--timeout", "2"])
     data = json.loads(capsys.readouterr().out)
     assert code == 0 and data["status"] == "sat" and data["time"]["wall"] < 2.0
 

@@ -10,7 +10,7 @@ import json
 import math
 
 import pytest
-from support import level_path
+from support import level_path, run_cli
 
 from trisolve.backends import defaults, registry
 from trisolve.models import FAMILIES
@@ -98,11 +98,8 @@ def test_each_default_is_the_tables_winner(family, task):
 
 
 def test_solve_count_without_a_backend_runs_the_count_winner(capsys):
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
     winner = documented_winner(shipped_table()["families"]["hexiom"]["count"]["rows"], "hexiom")
-    assert run_cli(cli, ["solve", level_path("hexiom", "level05"), "--count", "--json"]) == 0
+    assert run_cli(["solve", level_path("hexiom", "level05"), "--count", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["backend"] == winner and data["count"] == 6 and data["complete"] is True
 
@@ -119,10 +116,7 @@ def test_auto_races_the_tables_top_backends(task):
 
 
 def test_auto_counts_exactly(capsys):
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
-    assert run_cli(cli, ["solve", level_path("hexiom", "level01"), "--backend", "auto", "--count", "--json"]) == 0
+    assert run_cli(["solve", level_path("hexiom", "level01"), "--backend", "auto", "--count", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["count"] == 12 and data["complete"] is True
     assert data["portfolio"]["winner"] == data["backend"] and len(data["portfolio"]["raced"]) == 2
@@ -198,17 +192,14 @@ def test_a_listing_skips_backends_that_only_count():
 
 
 def test_backends_lists_the_defaults_per_task_and_the_tables_date(capsys):
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
-    assert run_cli(cli, ["backends"]) == 0
+    assert run_cli(["backends"]) == 0
     out = capsys.readouterr().out
     assert f"measured {shipped_table()['header']['date']}" in out
     for family in SHIPPED_FAMILIES:
         line = next(line for line in out.splitlines() if line.startswith(f"{family} ") and "--count:" in line)
         assert f"--count: {defaults.default_backend(family, 'count')}" in line
         assert f"first solution: {defaults.default_backend(family, 'first')}" in line
-    assert run_cli(cli, ["backends", "--json", "--family", "hexiom"]) == 0
+    assert run_cli(["backends", "--json", "--family", "hexiom"]) == 0
     rows = json.loads(capsys.readouterr().out)
     count_winner = [r["backend"] for r in rows if "count" in r["default_for"]]
     assert count_winner == [defaults.default_backend("hexiom", "count")]

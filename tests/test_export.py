@@ -14,18 +14,11 @@ import shutil
 import time
 
 import pytest
-from support import LIMIT_SLACK, level_path
+from support import LIMIT_SLACK, level_path, run_cli
 
 SMALL = ["level01", "level03", "level05", "level10"]
 #: a side-2 board with a lone 6: it can never have six occupied neighbours
 UNSAT_LEVEL = "2\n 6 .\n. . .\n . .\n"
-
-
-def _run_cli(argv: list[str]) -> int:
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
-    return run_cli(cli, argv)
 
 
 def _level(name: str):
@@ -99,8 +92,7 @@ def test_dimacs_export_parses_and_its_models_are_the_solutions(spec, name, tmp_p
     level = _level(name)
     target = tmp_path / f"{name}.cnf"
     assert (
-        _run_cli(["export", level_path("hexiom", name), "--format", "dimacs", "--backend", spec, "-o", str(target)])
-        == 0
+        run_cli(["export", level_path("hexiom", name), "--format", "dimacs", "--backend", spec, "-o", str(target)]) == 0
     )
     text = target.read_text()
     header = [line for line in text.splitlines() if line.startswith("p ")]
@@ -119,7 +111,7 @@ def test_dimacs_export_with_symmetry_breaking_keeps_one_per_class(tmp_path):
     level = _level("level03")
     target = tmp_path / "sb.cnf"
     assert (
-        _run_cli(["export", level_path("hexiom", "level03"), "-f", "dimacs", "--symmetry-breaking", "-o", str(target)])
+        run_cli(["export", level_path("hexiom", "level03"), "-f", "dimacs", "--symmetry-breaking", "-o", str(target)])
         == 0
     )
     kept = _solutions_from_dimacs(target.read_text(), level)
@@ -138,7 +130,7 @@ def test_asp_facts_run_with_the_shipped_rules_under_a_fresh_control(name, symmet
     _needs("clingo")
     target = tmp_path / f"{name}.lp"
     argv = ["export", level_path("hexiom", name), "--format", "asp", "-o", str(target)]
-    assert _run_cli(argv + (["--symmetry-breaking"] if symmetry_breaking else [])) == 0
+    assert run_cli(argv + (["--symmetry-breaking"] if symmetry_breaking else [])) == 0
     err = capsys.readouterr().err
     line = [x for x in err.splitlines() if x.startswith("run it with: ")]
     assert len(line) == 1, err
@@ -176,7 +168,7 @@ def test_cpsat_proto_parses_back_and_solves(name, tmp_path):
 
     _needs("cpsat")
     target = tmp_path / f"{name}.pb.txt"
-    assert _run_cli(["export", level_path("hexiom", name), "--format", "cpsat", "-o", str(target)]) == 0
+    assert run_cli(["export", level_path("hexiom", name), "--format", "cpsat", "-o", str(target)]) == 0
     proto = text_format.Parse(target.read_text(), cp_model_pb2.CpModelProto())
     assert len(proto.variables) > 0 and len(proto.constraints) > 0
 
@@ -197,14 +189,14 @@ def test_cpsat_proto_parses_back_and_solves(name, tmp_path):
 
 def test_export_to_stdout_and_format_backend_mismatch(capsys):
     path = level_path("hexiom", "level01")
-    assert _run_cli(["export", path, "-b", "pysat:totalizer"]) == 0
+    assert run_cli(["export", path, "-b", "pysat:totalizer"]) == 0
     out = capsys.readouterr().out
     # the model counting competition's type line first, then ours
     assert out.startswith("c t pmc\nc trisolve hexiom") and "pysat:totalizer" in out.splitlines()[1]
-    assert _run_cli(["export", path, "--format", "cpsat", "--backend", "pysat"]) == 2
+    assert run_cli(["export", path, "--format", "cpsat", "--backend", "pysat"]) == 2
     assert "written by cpsat" in capsys.readouterr().err
-    assert _run_cli(["export", path]) == 2
-    assert _run_cli(["export", path, "-f", "dimacs", "-b", "pysat:nosuch"]) == 2
+    assert run_cli(["export", path]) == 2
+    assert run_cli(["export", path, "-f", "dimacs", "-b", "pysat:nosuch"]) == 2
 
 
 # ---------------------------------------------- the dimacs backend (binary)
@@ -282,7 +274,7 @@ def test_solve_cli_with_dimacs_backend(capsys):
     import json
 
     assert (
-        _run_cli(["solve", level_path("hexiom", "level10"), "-b", "dimacs", "--sat-command", INSTALLED[0], "--json"])
+        run_cli(["solve", level_path("hexiom", "level10"), "-b", "dimacs", "--sat-command", INSTALLED[0], "--json"])
         == 0
     )
     data = json.loads(capsys.readouterr().out)
@@ -291,9 +283,9 @@ def test_solve_cli_with_dimacs_backend(capsys):
 
 def test_dimacs_backend_without_a_command_is_a_usage_error(capsys):
     path = level_path("hexiom", "level10")
-    assert _run_cli(["solve", path, "-b", "dimacs"]) == 2
+    assert run_cli(["solve", path, "-b", "dimacs"]) == 2
     assert "--sat-command" in capsys.readouterr().err
-    assert _run_cli(["solve", path, "-b", "dimacs", "--sat-command", "no-such-sat-solver-xyz"]) == 2
+    assert run_cli(["solve", path, "-b", "dimacs", "--sat-command", "no-such-sat-solver-xyz"]) == 2
     assert "not found" in capsys.readouterr().err
 
 
@@ -302,6 +294,6 @@ def test_dimacs_is_listed_but_not_cross_checked_by_default(capsys):
 
     assert "dimacs" not in registry.by_default() and "dimacs" in registry.names()
     assert not any(name.startswith("dimacs:") for name in registry.variants("hexiom"))
-    assert _run_cli(["backends", "--family", "hexiom"]) == 0
+    assert run_cli(["backends", "--family", "hexiom"]) == 0
     listing = [line for line in capsys.readouterr().out.splitlines() if "dimacs:" in line]
     assert listing and "--sat-command" in listing[0] and "blocking clauses" in listing[0]

@@ -20,7 +20,7 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from support import level_path
+from support import level_path, run_cli
 
 SEEDS = {
     "hexiom": ["level01", "level05", "level10"],
@@ -79,12 +79,9 @@ def mutated(draw, original: bytes) -> bytes:
 
 def solve_in_process(path: str) -> tuple[int, str]:
     """``trisolve solve PATH --timeout 3`` run through the real CLI entry; (exit code, stderr)."""
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = run_cli(cli, ["solve", path, "--timeout", "3"])
+        code = run_cli(["solve", path, "--timeout", "3"])
     return code, err.getvalue()
 
 

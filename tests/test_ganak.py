@@ -13,7 +13,7 @@ import os
 import time
 
 import pytest
-from support import LIMIT_SLACK, expected, level_path, run_trisolve
+from support import LIMIT_SLACK, expected, level_path, run_cli, run_trisolve
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
@@ -73,11 +73,8 @@ def ganak_count(variables: int, clauses: list[list[int]], projection: list[int] 
 
 
 def export_dimacs(family: str, stem: str, tmp_path) -> str:
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
     out = tmp_path / f"{stem}.cnf"
-    assert run_cli(cli, ["export", level_path(family, stem), "--format", "dimacs", "-o", str(out)]) == 0
+    assert run_cli(["export", level_path(family, stem), "--format", "dimacs", "-o", str(out)]) == 0
     return out.read_text()
 
 

@@ -17,7 +17,7 @@ import socket
 import subprocess
 
 import pytest
-from support import ROOT, level_path
+from support import ROOT, level_path, run_cli
 
 HEXIOM = level_path("hexiom", "level01")
 LEVEL_TEXT = open(HEXIOM, encoding="utf-8").read()
@@ -26,13 +26,10 @@ LEVEL_TEXT = open(HEXIOM, encoding="utf-8").read()
 @pytest.fixture
 def cli(capsys, monkeypatch):
     """``trisolve ARGS`` run in this process: (exit code, out, err)."""
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli as group
-
     monkeypatch.chdir(ROOT)
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        code = run_cli(group, [str(a) for a in args])
+        code = run_cli([str(a) for a in args])
         printed = capsys.readouterr()
         return subprocess.CompletedProcess(args, code, printed.out, printed.err)
 

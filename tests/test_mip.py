@@ -11,7 +11,7 @@ import json
 import time
 
 import pytest
-from support import LIMIT_SLACK, level_path, run_trisolve
+from support import LIMIT_SLACK, level_path, run_cli, run_trisolve
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
@@ -49,11 +49,8 @@ EXPORTED = [("hexiom", "level10"), ("sigils", "gate-6x4"), ("logic", "einstein")
 def test_the_lp_export_solves_in_highs_alone_to_a_valid_solution(family: str, stem: str, tmp_path) -> None:
     import highspy
 
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
     path = tmp_path / f"{stem}.lp"
-    assert run_cli(cli, ["export", level_path(family, stem), "--format", "lp", "-o", str(path)]) == 0
+    assert run_cli(["export", level_path(family, stem), "--format", "lp", "-o", str(path)]) == 0
     highs = highspy.Highs()
     highs.setOptionValue("output_flag", False)
     highs.readModel(str(path))

@@ -12,7 +12,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 import pytest
-from support import ROOT, level_path
+from support import ROOT, level_path, run_cli
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -207,13 +207,10 @@ def trisolve(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
 @pytest.fixture
 def cli(capsys, monkeypatch):
     """The command run in this process (no interpreter start-up per call), from the repository's root."""
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli as group
-
     monkeypatch.chdir(ROOT)
 
     def run(*args: str) -> subprocess.CompletedProcess:
-        code = run_cli(group, list(args))
+        code = run_cli(list(args))
         printed = capsys.readouterr()
         return subprocess.CompletedProcess(args, code, printed.out, printed.err)
 

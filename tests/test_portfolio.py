@@ -18,7 +18,7 @@ import time
 import types
 
 import pytest
-from support import LIMIT_SLACK, level_path
+from support import LIMIT_SLACK, level_path, run_cli
 
 from trisolve.backends.base import Options
 
@@ -258,13 +258,6 @@ def test_race_interrupted_by_ctrl_c_kills_every_child(sleeper):
     assert watcher.leftovers() == []
 
 
-def _run_cli(argv: list[str]) -> int:
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
-    return run_cli(cli, argv)
-
-
 def record_started_processes(monkeypatch) -> list[int]:
     """The pids of the runner's children, noted as each starts (see RecordingContext)."""
     import multiprocessing
@@ -289,7 +282,7 @@ def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsy
     path = level_path("hexiom", "level10")
     argv = ["solve", path, "--backend", "auto", "--timeout", "30"] + (["--json"] if as_json else [])
     with ChildWatcher() as watcher:
-        code = _run_cli(argv)
+        code = run_cli(argv)
     out = capsys.readouterr().out
     assert code == 0
     # the measured table's top three (tests/test_defaults.py checks which), else the registry's PORTFOLIO

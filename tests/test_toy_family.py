@@ -7,6 +7,7 @@ import math
 
 import pytest
 import toy_family
+from support import run_cli
 
 pytest.importorskip("pysat")
 pytest.importorskip("ortools")
@@ -22,10 +23,7 @@ def toy(tmp_path):
 
 
 def trisolve(*argv: str) -> int:
-    from trisolve.cli.common import run_cli
-    from trisolve.cli.main import cli
-
-    return run_cli(cli, list(argv))
+    return run_cli(list(argv))
 
 
 def test_the_registry_lists_the_toys_translators(toy):
