@@ -244,6 +244,22 @@ def track_group(pgid: int) -> None:
         _GROUP_SINK(pgid)
 
 
+_STOP_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+@contextlib.contextmanager
+def _stop_signals_blocked() -> Iterator[None]:
+    """Ctrl-C and SIGTERM wait while this thread forks a child: the child starts with them blocked, until
+    ``_child`` has put its own handlers in place.  Without it a Ctrl-C to the process group in that window
+    ran the parent's handler (``interrupt``) in the child, whose KeyboardInterrupt printed a traceback from
+    multiprocessing's start-up.  Here they come when the fork is done."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, _STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def _child(
     job: Job, level: Any, conn, started: float, load: Callable[[], Any] | None, plugins: tuple[str, ...] = ()
 ) -> None:
@@ -260,6 +276,7 @@ def _child(
         _PRCTL(PR_SET_CHILD_SUBREAPER, 1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOP_SIGNALS)  # blocked since the fork (``_stop_signals_blocked``)
     sending = threading.Lock()
 
     def send_group(pgid: int) -> None:
@@ -429,7 +446,7 @@ def run_job(
     context = multiprocessing.get_context("fork")
     parent_conn, child_conn = context.Pipe(duplex=False)
     process = context.Process(target=_child, args=(job, level, child_conn, started, load, plugins), daemon=True)
-    with _FORK_LOCK:
+    with _FORK_LOCK, _stop_signals_blocked():
         process.start()
     try:  # also here, not only in the child: a kill right after the fork must find the group
         os.setpgid(process.pid, process.pid)
