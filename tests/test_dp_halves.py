@@ -110,6 +110,46 @@ def test_the_numpy_steps_count_every_fold_like_the_kernels(level, k):
     assert compiled.peak_states == plain.peak_states
 
 
+def derived_tiles(run_plan: RunPlan, codes: np.ndarray, shown_base: int, sum_base: int) -> tuple[np.ndarray, ...]:
+    """The derived numbers' shown tiles of each code, field by field (what the gather kernel did before its
+    lanes): the higher number's, then the lower's (one derived number: its tiles)."""
+    digits = run_plan.digits(codes)
+    shown = shown_base - digits[0] - sum(digits[2:], np.zeros(len(codes), np.int64))
+    number_sum = sum_base + 2 * (digits[1] - 6 * digits[0])
+    number_sum -= sum((t * n for t, n in zip(run_plan.tracked, digits[2:])), np.zeros(len(codes), np.int64))
+    if len(run_plan.derived) == 2:
+        high = number_sum - run_plan.derived_low * shown
+        return high, shown - high
+    return (shown,)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.one_of(generated_levels(2), generated_levels(3), generated_levels(4)), st.integers(-40, 40), st.integers(-80, 80)
+)
+def test_the_derived_lanes_give_each_codes_derived_tiles(level, shown_base, sum_base):
+    """``RunPlan._derived_lanes``: four table loads a state give the derived numbers' tiles that extracting
+    every field gives, for any codes of live states (each field within its bounds) and any frontier."""
+    run_plan = RunPlan(level, make_plan(fold(level)))
+    if not run_plan.derived:
+        return
+    generator = np.random.default_rng((shown_base + 40) * 1000 + sum_base + 80)
+    digits = [generator.integers(0, int(most) + 1, 200) for most in run_plan.maxima]
+    codes = run_plan.encode(digits)
+    assert [list(d) for d in run_plan.digits(codes)] == [list(d) for d in digits]
+    mask = (1 << run_plan.lane_bits) - 1
+    packed = sum(run_plan.lanes[c, (codes >> (c * run_plan.lane_bits)) & mask] for c in range(len(run_plan.lanes)))
+    terms = run_plan.lane_terms
+    x = (packed & 0xFFFFFFFF) + terms[0] * shown_base + terms[1] * sum_base + terms[2]
+    y = (packed >> 32) + terms[3] * shown_base + terms[4] * sum_base + terms[5]
+    expected_tiles = derived_tiles(run_plan, codes, shown_base, sum_base)
+    assert list(x) == list(expected_tiles[0])
+    if len(expected_tiles) == 2:
+        assert list(y) == list(expected_tiles[1])
+    else:
+        assert not y.any()
+
+
 @pytest.mark.parametrize("name", ["level03", "level12", "level22", "level36", "level39"])
 def test_the_kernels_count_every_fold_like_the_array_program(name):
     """Burnside's folds now run on the row kernels, which the halves share: the array program

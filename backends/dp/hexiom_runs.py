@@ -61,6 +61,8 @@ EMPTY = 7
 FRONTIER_BITS = 40
 #: bytes an incoming state costs while a step runs: its tally and count in the step's output buffer
 BYTES_PER_STATE = 16
+#: chunks of a tally code the derived numbers' check looks up (``RunPlan._derived_lanes``)
+LANE_CHUNKS = 4
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,7 @@ class RunPlan:
         self.derived_low, self.derived_high = derived[0], derived[1]
         self.derived_low_max = movable[derived[0]] if self.derived else 0
         self.derived_high_max = movable[derived[1]] if len(self.derived) > 1 else 0
+        self.lanes, self.lane_bits, self.lane_terms, self.lane_limits = self._derived_lanes()
         # fits[v, r]: a movable tile with v occupied neighbours and r undecided can still show a number in stock
         self.fits = np.zeros((8, 8), np.bool_)
         for v in range(MAX_TILE + 1):
@@ -182,6 +185,56 @@ class RunPlan:
         free = sum(step.vertex.weight for step in plan.steps if step.vertex.locked is None)
         self.board_bound = comb(free, max(self.empties, 0)) if self.empties <= free else 0
         self.fits_kernels = 3 * self.width <= FRONTIER_BITS and self.tally_bits <= 62 and self.board_bound < 1 << 64
+
+    def _derived_lanes(self) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
+        """The derived numbers' check as table lookups: (lanes, chunk bits, per-frontier terms, limits).
+
+        Given the next frontier, the derived numbers' shown tiles are linear in the tally's fields: with
+        ``shown = shown_base - e - sum n_j`` and ``number_sum = sum_base + 2 (D - 6 e) - sum t_j n_j`` (``_gather``),
+        the higher number shows ``x = number_sum - low * shown`` tiles and the lower ``y = shown - x`` (one
+        derived number: ``x = shown``, no ``y``).  Linear in the fields is linear in the code's bits, so x and y
+        are sums over ``LANE_CHUNKS`` chunks of the code of a table entry, packed two lanes of 32 bits (each
+        biased to stay >= 0, so the lanes never borrow from each other), plus ``terms`` . (shown_base,
+        sum_base, 1) per lane.  The kernel's check is then four loads and two compares a state, where
+        extracting each field took five times as long (docs/bench/hexiom-level40.md).
+        """
+        fields = len(self.shifts)
+        coefficient_shown = np.array([-1, 0] + [-1] * (fields - 2), np.int64)
+        coefficient_sum = np.array([-12, 2] + [-t for t in self.tracked], np.int64)
+        low = self.derived_low
+        if len(self.derived) == 2:
+            x = coefficient_sum - low * coefficient_shown
+            y = coefficient_shown - x
+            terms_x, terms_y = (-low, 1), (1 + low, -1)
+        else:
+            x, y = coefficient_shown, np.zeros(fields, np.int64)
+            terms_x, terms_y = (1, 0), (0, 0)
+        chunk = max(1, -(-self.tally_bits // LANE_CHUNKS))
+        bit_x = np.zeros(chunk * LANE_CHUNKS, np.int64)
+        bit_y = np.zeros(chunk * LANE_CHUNKS, np.int64)
+        for j in range(fields):  # a guard bit weighs nothing (a live state has none set)
+            for k in range(int(self.bits[j])):
+                bit_x[self.shifts[j] + k] = int(x[j]) << k
+                bit_y[self.shifts[j] + k] = int(y[j]) << k
+        values = np.arange(1 << chunk, dtype=np.int64)
+        lanes = np.zeros((LANE_CHUNKS, 1 << chunk), np.int64)
+        bias_x = bias_y = top_x = top_y = 0
+        for c in range(LANE_CHUNKS):
+            raw_x = sum(((values >> k) & 1) * bit_x[c * chunk + k] for k in range(chunk))
+            raw_y = sum(((values >> k) & 1) * bit_y[c * chunk + k] for k in range(chunk))
+            bias_x, bias_y = bias_x - int(raw_x.min()), bias_y - int(raw_y.min())
+            lane_x, lane_y = raw_x - raw_x.min(), raw_y - raw_y.min()
+            top_x, top_y = top_x + int(lane_x.max()), top_y + int(lane_y.max())
+            lanes[c] = lane_x | (lane_y << 32)
+        assert top_x < 1 << 31 and top_y < 1 << 31, "derived lanes overflow"  # fields of at most 62 bits cannot
+        offsets_x = -int(np.dot(x, self.offsets)) - bias_x
+        offsets_y = -int(np.dot(y, self.offsets)) - bias_y
+        terms = np.array([terms_x[0], terms_x[1], offsets_x, terms_y[0], terms_y[1], offsets_y], np.int64)
+        if len(self.derived) == 2:
+            limits = np.array([self.derived_high_max, self.derived_low_max], np.uint64)
+        else:
+            limits = np.array([self.derived_low_max, 0], np.uint64)
+        return lanes, chunk, terms, limits
 
     def _steps(self, plan: Plan) -> tuple[RunStep, ...]:
         steps = []
@@ -422,11 +475,10 @@ def _gather(
     shifts,
     bits,
     offsets,
-    tracked_numbers,
-    n_derived,
-    low,
-    low_max,
-    high_max,
+    lanes,
+    lane_bits,
+    lane_terms,
+    lane_limits,
     empties,
     finalised_so_far,
     edges_so_far,
@@ -452,15 +504,12 @@ def _gather(
 
     ``bound_rows`` (empty, or one per transition): a row of ``bounds`` for the transition's next frontier, -1
     for none; a state whose code plus ``bounds[row, e * (D* + 1) + D]`` (its empty cells e, its defect D)
-    sets a guard bit is dropped too (see ``PartnerBounds``).
+    sets a guard bit is dropped too (see ``PartnerBounds``).  ``lanes``, ``lane_terms``, ``lane_limits`` (empty:
+    no derived numbers): the derived numbers' check (``RunPlan._derived_lanes``).
     """
     n_frontiers = 0
     n_states = 0
     out_starts[0] = base
-    fields = shifts.shape[0]
-    masks = np.empty(fields, np.int64)
-    for j in range(fields):
-        masks[j] = (np.int64(1) << bits[j]) - 1
     buffer_codes = np.empty(1024, np.int64)
     buffer_counts = np.empty(1024, np.uint64)
     other_codes = np.empty(1024, np.int64)
@@ -468,9 +517,13 @@ def _gather(
     runs = np.empty(64, np.int64)
     merged = np.empty(64, np.int64)
     e_least = empties - free_left
-    e_shift, e_mask, e_offset = shifts[0], masks[0], offsets[0]
-    d_shift, d_mask, d_offset = shifts[1], masks[1], offsets[1]
+    e_shift, e_mask, e_offset = shifts[0], (np.int64(1) << bits[0]) - 1, offsets[0]
+    d_shift, d_mask, d_offset = shifts[1], (np.int64(1) << bits[1]) - 1, offsets[1]
     bounded = bound_rows.shape[0] > 0
+    derived = lane_limits.shape[0] > 0
+    lane_mask = (np.int64(1) << lane_bits) - 1
+    lane_1, lane_2, lane_3 = lane_bits, 2 * lane_bits, 3 * lane_bits
+    x_max, y_max = (lane_limits[0], lane_limits[1]) if derived else (np.uint64(0), np.uint64(0))
     d_keys = bounds.shape[1] // (empties + 1) if bounded else 1
     g = first
     while g < last:
@@ -496,6 +549,10 @@ def _gather(
                 partial_sum += keep_weight[j] * v
         shown_base = finalised_so_far + frontier_empty - locks_final
         sum_base = 2 * (edges_so_far + empty_room) - partial_sum - lock_sum_final
+        x_base = y_base = 0
+        if derived:
+            x_base = lane_terms[0] * shown_base + lane_terms[1] * sum_base + lane_terms[2]
+            y_base = lane_terms[3] * shown_base + lane_terms[4] * sum_base + lane_terms[5]
         incoming = 0
         for r in range(g, h):
             s = sources[order[r]]
@@ -527,21 +584,15 @@ def _gather(
                 if row >= 0:
                     if (code + bounds[row, e * d_keys + ((code >> d_shift) & d_mask) - d_offset]) & guards:
                         continue  # no partner in the other half can complete it
-                if n_derived > 0:
-                    # the derived numbers' shown tiles, from the identity on the decided part
-                    d_value = ((code >> d_shift) & d_mask) - d_offset
-                    shown = shown_base - e
-                    number_sum = sum_base + 2 * (d_value - 6 * e)
-                    for j in range(2, fields):
-                        n = ((code >> shifts[j]) & masks[j]) - offsets[j]
-                        shown -= n
-                        number_sum -= tracked_numbers[j - 2] * n
-                    if n_derived == 2:
-                        high = number_sum - low * shown
-                        below = shown - high
-                        if below < 0 or below > low_max or high < 0 or high > high_max:
-                            continue
-                    elif shown < 0 or shown > low_max:
+                if derived:
+                    # the derived numbers' shown tiles, from the identity on the decided part (lanes of a table)
+                    packed = (
+                        lanes[0, code & lane_mask]
+                        + lanes[1, (code >> lane_1) & lane_mask]
+                        + lanes[2, (code >> lane_2) & lane_mask]
+                        + lanes[3, (code >> lane_3) & lane_mask]
+                    )
+                    if np.uint64((packed & 0xFFFFFFFF) + x_base) > x_max or np.uint64((packed >> 32) + y_base) > y_max:
                         continue
                 into_codes[m] = code
                 into_counts[m] = counts[q]
@@ -774,6 +825,7 @@ HEADROOM = 2
 _NO_TALLIES = np.zeros(0, np.int64)
 _NO_ROWS = np.zeros(0, np.int64)
 _NO_BOUNDS = np.zeros((1, 1), np.int64)
+_NO_LIMITS = np.zeros(0, np.uint64)  # a plan without derived numbers: no check of them
 _NO_COUNTS = np.zeros(0, np.uint64)
 
 
@@ -1137,11 +1189,10 @@ class RunCounter:
             p.shifts,
             p.bits,
             p.offsets,
-            p.tracked_numbers,
-            len(p.derived),
-            p.derived_low,
-            p.derived_low_max,
-            p.derived_high_max,
+            p.lanes,
+            p.lane_bits,
+            p.lane_terms,
+            p.lane_limits if p.derived else _NO_LIMITS,
             p.empties,
             step.finalised_so_far,
             step.edges_so_far,
