@@ -24,7 +24,7 @@ from trisolve.backends.base import Limits, Options, Status
 from trisolve.backends.dp import hexiom_halves
 from trisolve.backends.dp.hexiom_halves import HalvesCounter, count_by_halves, halves_for
 from trisolve.backends.dp.hexiom_plan import Budget, fold, make_plan
-from trisolve.backends.dp.hexiom_runs import RunCounter, RunPlan, count_runs
+from trisolve.backends.dp.hexiom_runs import SHRINK_FROM, Buffers, RunCounter, RunPlan, count_runs
 from trisolve.models import hexiom
 
 ENUMERATE = Options(enumerate=True)
@@ -108,6 +108,27 @@ def test_the_numpy_steps_count_every_fold_like_the_kernels(level, k):
     assert compiled.finished(layer) == plain.finished(other)
     assert np.array_equal(layer.frontiers, other.frontiers) and np.array_equal(layer.tallies, other.tallies)
     assert compiled.peak_states == plain.peak_states
+
+
+def test_a_chain_of_growing_steps_writes_into_pages_it_wrote_before():
+    """The upper half is a chain of steps each about 1.35 times the last, each writing its output while its
+    input lives, then freeing it.  The pool keeps the freed buffer (giving back only the pages beyond its
+    limit), and a buffer's address space is HEADROOM times what it was first asked for, so a step writes
+    into a buffer two steps old: at most 3/4 of what the chain writes is fresh pages (all of it was, when the
+    pool dropped the whole buffer and a buffer had room for only twice its first step)."""
+    pool = Buffers()
+    states, written = SHRINK_FROM, 0
+    layer = pool.take(states)
+    pool.fit(layer, states)
+    for _ in range(10):
+        incoming, following = int(1.5 * states), int(1.35 * states)
+        out = pool.take(incoming)
+        pool.fit(out, following, incoming)
+        written += incoming
+        pool.give(layer)
+        layer, states = out, following
+    assert pool.fresh <= 0.75 * 16 * written
+    assert pool.peak <= 16 * 3 * states  # what it holds stays within three layers' worth of the last
 
 
 def derived_tiles(run_plan: RunPlan, codes: np.ndarray, shown_base: int, sum_base: int) -> tuple[np.ndarray, ...]:

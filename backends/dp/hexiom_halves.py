@@ -904,6 +904,7 @@ class HalvesCounter:
                 "method": "halves",
                 "leaves": self.tally.leaves,
                 "cpu_seconds": {k: round(v, 2) for k, v in self.tally.seconds.items()},
+                "fresh_bytes": self.buffers.fresh,  # pages written for the first time: the kernel zeroes each
                 "lower_table": "the level's own (mu keeps it)" if self.lower is self.upper else "the mirrored level's",
             }
         )

@@ -820,7 +820,7 @@ FREE_FLOOR = 64 << 20
 #: states of pages a buffer must hold beyond its layer before they are worth giving back
 SHRINK_FROM = 1 << 20
 #: a new buffer reserves this many times the states asked for, as address space only (pages come when written)
-HEADROOM = 2
+HEADROOM = 4
 
 _NO_TALLIES = np.zeros(0, np.int64)
 _NO_ROWS = np.zeros(0, np.int64)
@@ -853,6 +853,11 @@ class Buffer:
     @property
     def size(self) -> int:
         return len(self.tallies)
+
+    @property
+    def mapped(self) -> bool:
+        """Whether the buffer is a mapping of its own, whose pages ``trim`` can give back."""
+        return self._map is not None
 
     @property
     def held(self) -> int:
@@ -891,16 +896,18 @@ class Buffers:
 
     Why: a layer written into fresh memory costs the kernel a page fault and a zeroed page per page written:
     level 40 writes some hundred GB of layers, and with a fresh buffer per step that was 50 of its 260 CPU
-    seconds.  So the pages stay.  A buffer reserves twice the states asked for as address space, which
-    costs nothing until written, so a freed buffer serves the next step even when that one is larger, and
-    only the pages it writes beyond its earlier ones are new.
+    seconds.  So the pages stay.  A buffer reserves ``HEADROOM`` (four) times the states asked for as address
+    space, which costs nothing until written, so a freed buffer serves later steps even when they are larger
+    (the upper half's steps grow 1.35 times a step, 1.8 times in the two steps a buffer waits), and only the
+    pages it writes beyond its earlier ones are new.
 
     Two sums: ``live``, the states the layers (and the running steps) need, and ``capacity``, the bytes the
     buffers hold (their pages, and what the running steps may still write).  The budget holds ``live``: a
     step that would take it past stops the count ("memory budget") before it writes anything.  The pages
     beyond what the layers need are a cache: kept while ``capacity`` is at most the largest ``live`` so far
-    (and within the budget), else given back, free buffers first (largest first), then the pages of
-    layers far beyond their states.  So the count's peak is that of the layers it needs at once.
+    (and within the budget), else given back: of free buffers first (largest first; of the last one only
+    the pages beyond the limit), then the pages of layers far beyond their states.  So the count's peak is
+    that of the layers it needs at once.
     Thread-safe.
     """
 
@@ -967,6 +974,15 @@ class Buffers:
             return
         self._free.sort(key=lambda b: b.held)
         while self._free and self.capacity > limit:
+            largest = self._free[-1]
+            keep = largest.held - -(-(self.capacity - limit) // BYTES_PER_STATE)
+            if keep >= SHRINK_FROM and largest.mapped:
+                # only the pages beyond the limit go: in a chain of growing steps (the upper half) this is the
+                # buffer the step after next takes, and all of it would be written fresh again
+                held = largest.held
+                largest.trim(keep)
+                self.capacity -= BYTES_PER_STATE * (held - largest.held)
+                break
             self.capacity -= BYTES_PER_STATE * self._free.pop().held
         if self.capacity <= limit:
             return
