@@ -172,7 +172,6 @@ class RunPlan:
         self.derived_low, self.derived_high = derived[0], derived[1]
         self.derived_low_max = movable[derived[0]] if self.derived else 0
         self.derived_high_max = movable[derived[1]] if len(self.derived) > 1 else 0
-        self.lanes, self.lane_bits, self.lane_terms, self.lane_limits = self._derived_lanes()
         # fits[v, r]: a movable tile with v occupied neighbours and r undecided can still show a number in stock
         self.fits = np.zeros((8, 8), np.bool_)
         for v in range(MAX_TILE + 1):
@@ -185,6 +184,10 @@ class RunPlan:
         free = sum(step.vertex.weight for step in plan.steps if step.vertex.locked is None)
         self.board_bound = comb(free, max(self.empties, 0)) if self.empties <= free else 0
         self.fits_kernels = 3 * self.width <= FRONTIER_BITS and self.tally_bits <= 62 and self.board_bound < 1 << 64
+        #: the derived numbers' check for the gather kernel (none for plans the kernels do not run)
+        self.lanes, self.lane_bits, self.lane_terms, self.lane_limits = (
+            self._derived_lanes() if self.fits_kernels else (np.zeros((LANE_CHUNKS, 1), np.int64), 0, None, None)
+        )
 
     def _derived_lanes(self) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
         """The derived numbers' check as table lookups: (lanes, chunk bits, per-frontier terms, limits).
