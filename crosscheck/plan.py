@@ -10,7 +10,7 @@ measured: docs/bench/crosscheck-defaults.md), a few backends of different paradi
   ``"slow_for"`` (measured there: it takes minutes).  There the others' counts are checked against each
   other and against the recorded count, established earlier by complete runs of several paradigms;
 * an entry with ``"slow": "why"`` names an instance the default limit leaves incomplete (hexiom
-  level40: dp's count alone takes minutes, and nothing else finishes it).
+  level40: dp's count alone takes over a minute, and nothing else finishes it).
 
 The command prints this up front (``DefaultPlan.describe``).  A family not in ``DEFAULT_BACKENDS``
 (logic, a plugin family) runs every registered variant.  Named backends (``--backends``) run

@@ -10,7 +10,7 @@ against ``levels/hexiom/expected.json`` (or the expected.json beside the
 level); a mismatch exits 1.  The first line says the date and the machine's
 load, so a table made from it says what it was measured on.
 
-Default levels: 36-39 and 40 (level 40 takes minutes and about 3 GB).
+Default levels: 36-39 and 40 (level 40 takes over a minute and about 3 GB).
 """
 
 from __future__ import annotations

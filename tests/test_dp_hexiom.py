@@ -290,7 +290,7 @@ def test_a_count_only_run_agrees_with_listed_solutions_in_the_judge():
 # ------------------------------------------- every public level vs expected.json
 
 EXPECTED = expected("hexiom")
-#: levels 00-39 (level 40's count takes minutes: scripts/dp_cubes.py and docs/bench/hexiom-level40.md check it)
+#: levels 00-39 (level 40's count takes over a minute: scripts/dp_cubes.py and docs/bench/hexiom-level40.md check it)
 PUBLIC = [f"level{i:02d}" for i in range(40)]
 
 
