@@ -167,7 +167,6 @@ class RunPlan:
             self.field_of[d] = 2 + j
         for d in self.derived:
             self.field_of[d] = -1
-        self.tracked_numbers = np.array(self.tracked, np.int64)
         derived = list(self.derived) + [0, 0]
         self.derived_low, self.derived_high = derived[0], derived[1]
         self.derived_low_max = movable[derived[0]] if self.derived else 0
@@ -198,8 +197,8 @@ class RunPlan:
         derived number: ``x = shown``, no ``y``).  Linear in the fields is linear in the code's bits, so x and y
         are sums over ``LANE_CHUNKS`` chunks of the code of a table entry, packed two lanes of 32 bits (each
         biased to stay >= 0, so the lanes never borrow from each other), plus ``terms`` . (shown_base,
-        sum_base, 1) per lane.  The kernel's check is then four loads and two compares a state, where
-        extracting each field took five times as long (docs/bench/hexiom-level40.md).
+        sum_base, 1) per lane.  The kernel's check is then four loads and two compares a state; extracting
+        each field was the largest part of its time per state (docs/bench/hexiom-level40.md).
         """
         fields = len(self.shifts)
         coefficient_shown = np.array([-1, 0] + [-1] * (fields - 2), np.int64)
