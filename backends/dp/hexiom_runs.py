@@ -183,9 +183,11 @@ class RunPlan:
         free = sum(step.vertex.weight for step in plan.steps if step.vertex.locked is None)
         self.board_bound = comb(free, max(self.empties, 0)) if self.empties <= free else 0
         self.fits_kernels = 3 * self.width <= FRONTIER_BITS and self.tally_bits <= 62 and self.board_bound < 1 << 64
-        #: the derived numbers' check for the gather kernel (none for plans the kernels do not run)
+        #: the derived numbers' check for the gather kernel (no limits: no check, as for plans it does not run)
         self.lanes, self.lane_bits, self.lane_terms, self.lane_limits = (
-            self._derived_lanes() if self.fits_kernels else (np.zeros((LANE_CHUNKS, 1), np.int64), 0, None, None)
+            self._derived_lanes()
+            if self.fits_kernels and self.derived
+            else (np.zeros((LANE_CHUNKS, 1), np.int64), 0, np.zeros(6, np.int64), np.zeros(0, np.uint64))
         )
 
     def _derived_lanes(self) -> tuple[np.ndarray, int, np.ndarray, np.ndarray]:
@@ -827,7 +829,6 @@ HEADROOM = 4
 _NO_TALLIES = np.zeros(0, np.int64)
 _NO_ROWS = np.zeros(0, np.int64)
 _NO_BOUNDS = np.zeros((1, 1), np.int64)
-_NO_LIMITS = np.zeros(0, np.uint64)  # a plan without derived numbers: no check of them
 _NO_COUNTS = np.zeros(0, np.uint64)
 
 
@@ -977,7 +978,8 @@ class Buffers:
         self._free.sort(key=lambda b: b.held)
         while self._free and self.capacity > limit:
             largest = self._free[-1]
-            keep = largest.held - -(-(self.capacity - limit) // BYTES_PER_STATE)
+            excess = -(-(self.capacity - limit) // BYTES_PER_STATE)  # states' worth over the limit, rounded up
+            keep = largest.held - excess
             if keep >= SHRINK_FROM and largest.mapped:
                 # only the pages beyond the limit go: in a chain of growing steps (the upper half) this is the
                 # buffer the step after next takes, and all of it would be written fresh again
@@ -1210,7 +1212,7 @@ class RunCounter:
             p.lanes,
             p.lane_bits,
             p.lane_terms,
-            p.lane_limits if p.derived else _NO_LIMITS,
+            p.lane_limits,
             p.empties,
             step.finalised_so_far,
             step.edges_so_far,
