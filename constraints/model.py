@@ -43,6 +43,7 @@ KINDS: tuple[str, ...] = (
     "clause",  # at least one of several literals
     "exactly_one",  # exactly one of several positive literals, not enforced
     "at_most_one",  # at most one of several positive literals, not enforced
+    "exactly_k",  # exactly k (not 1) of several positive literals, not enforced: a piece placed k times
     "cardinality",  # any other linear constraint whose weights are all 1 (enforced or not)
     "linear",  # a weighted sum
     "all_different",
@@ -139,6 +140,8 @@ def kind_of(constraint: Constraint) -> str:
             return "exactly_one"
         if plain and constraint.op == "<=":
             return "at_most_one"
+        if not constraint.enforce and constraint.op == "==" and all(lit > 0 for _, lit in constraint.terms):
+            return "exactly_k"
         return "cardinality"
     if isinstance(constraint, AllDifferent):
         return "all_different"

@@ -127,6 +127,7 @@ def cover_case() -> Case:
         for cell in cells:
             model.exactly(1, [lit for p, lit in chosen.items() if cell in p], label=f"cell {cell} is covered once")
         model.at_most(1, [chosen[((0, 0), (1, 0))], chosen[((0, 1), (1, 1))]], label="one upright domino on the left")
+        model.exactly(2, [lit for (a, b), lit in chosen.items() if a[0] == b[0]], label="two flat dominoes")
         model.fix(chosen[((0, 2), (1, 2))], label="the right column is upright", role="given")
         return _decoded(model)
 

@@ -69,6 +69,8 @@ def test_kinds_cover_every_constraint_of_the_cases():
         ((1, -2), "==", 1, (), "cardinality"),
         ((1, 2), "==", 1, (3,), "cardinality"),
         ((1, 2), ">=", 1, (), "cardinality"),
+        ((1, 2, 3), "==", 2, (), "exactly_k"),
+        ((1, 2, 3), "==", 0, (), "exactly_k"),
     ],
 )
 def test_kind_of_a_linear(literals, op, bound, enforce, kind):
