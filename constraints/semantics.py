@@ -64,20 +64,27 @@ def violated(model: Model, true: frozenset[int] | set[int]) -> list[Constraint]:
     return [c for c in model.constraints if not holds(c, value)]
 
 
-def solutions(model: Model, *, limit_variables: int = 22) -> Iterator[frozenset[int]]:
+def solutions(model: Model, *, limit: int = 1 << 22) -> Iterator[frozenset[int]]:
     """Every assignment of all the model's variables that breaks nothing, as sets of true variables.
 
-    A brute force for tests on tiny models (at most ``limit_variables`` variables): it tries all of them."""
-    count = model.variables
-    if count > limit_variables:
-        raise ModelError(f"{model.name}: {count} variables is too many for a brute force (at most {limit_variables})")
-    for bits in itertools.product((False, True), repeat=count):
-        true = frozenset(i + 1 for i, bit in enumerate(bits) if bit)
+    A brute force for tests on tiny models: an integer variable takes each of its values (its literals
+    follow), every other variable both truth values; at most ``limit`` assignments are tried."""
+    in_ints = {lit for variable in model.ints for lit in variable.literals}
+    loose = [var for var in range(1, model.variables + 1) if var not in in_ints]
+    size = 2 ** len(loose)
+    for variable in model.ints:
+        size *= len(variable.literals)
+    if size > limit:
+        raise ModelError(f"{model.name}: {size} assignments is too many for a brute force (at most {limit})")
+    choices = [tuple(frozenset((lit,)) for lit in variable.literals) for variable in model.ints]
+    choices += [(frozenset(), frozenset((var,))) for var in loose]
+    for picked in itertools.product(*choices):
+        true = frozenset().union(*picked)
         if not violated(model, true):
             yield true
 
 
-def projected_count(model: Model, *, limit_variables: int = 22) -> int:
+def projected_count(model: Model, *, limit: int = 1 << 22) -> int:
     """The number of distinct own-variable assignments among the brute force's solutions."""
     own = frozenset(model.own)
-    return len({true & own for true in solutions(model, limit_variables=limit_variables)})
+    return len({true & own for true in solutions(model, limit=limit)})
