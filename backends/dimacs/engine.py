@@ -63,7 +63,7 @@ class DimacsBackend:
         self.family = family
         self.name = f"dimacs:{variant}"
         self.encoding = variant
-        self.translator = registry.translator("pysat", family)
+        self.translator = registry.translator("pysat", family, variant)
         if variant not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
             raise UnknownVariant(f"dimacs has no {family} encoding {shorten(variant)!r}; known: {known}")
@@ -71,14 +71,33 @@ class DimacsBackend:
     # ------------------------------------------------------------------ run
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
-        from ..pysat.engine import blocking_clause, decode_model, parse_dimacs_model, shuffle_text, shuffled, to_dimacs
+        from ..pysat.engine import (
+            TranslationTimeout,
+            blocking_clause,
+            decode_model,
+            parse_dimacs_model,
+            shuffle_text,
+            shuffled,
+            to_dimacs,
+            translating,
+        )
 
         argv = command_line(options.sat_command)
         deadline = limits.deadline()
         watch = Stopwatch()
+        if options.symmetry_breaking and not self.translator.CATALOG.symmetry_breaking:
+            stopped = f"{self.name} cannot break symmetries"
+            return finish(self.name, self.family, [], exhausted=False, stats={}, times={}, stopped_by=stopped)
 
         watch.start("translate")
-        cnf = self.translator.encode(level, self.encoding, options)
+        try:
+            with translating(deadline):
+                cnf = self.translator.encode(level, self.encoding, options)
+        except TranslationTimeout:
+            watch.stop("translate")
+            return finish(
+                self.name, self.family, [], exhausted=False, stats={}, times=watch.times, stopped_by="time limit"
+            )
         # the solver binary's own seed is not known here: --seed reaches it as a shuffle of the file
         seed = shuffle_seed(options, seeded_solver=False)
         if seed is not None:

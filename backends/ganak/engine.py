@@ -306,16 +306,24 @@ class GanakBackend:
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumeration is count-only: the count stays exact whatever ``limits.solutions``), or
         rebuild one solution from counts (``first_solution``)."""
-        from ..pysat.engine import shuffle_text, shuffled
+        from ..pysat.engine import TranslationTimeout, require_every_constraint, shuffle_text, shuffled, translating
 
         started = time.monotonic()
         deadline = limits.deadline(started)
         watch = Stopwatch()
         if not options.enumerate and limits.solutions is not None and limits.solutions <= 0:
             return self._unknown({}, watch, "solution limit")
+        if options.symmetry_breaking and not self.translator.CATALOG.symmetry_breaking:
+            return self._unknown({}, watch, f"{self.name} cannot break symmetries")
 
         watch.start("translate")
-        cnf = self.translator.encode(level, self.variant, options)
+        try:
+            with translating(deadline):
+                cnf = self.translator.encode(level, self.variant, options)
+        except TranslationTimeout:
+            watch.stop("translate")
+            return self._unknown({}, watch, "time limit")
+        require_every_constraint(cnf)  # Ganak counts the clauses alone
         seed = shuffle_seed(options, seeded_solver=True)
         if seed is not None:
             cnf = shuffled(cnf, seed, renumber=True)

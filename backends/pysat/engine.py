@@ -9,6 +9,7 @@ so adding a family means adding a translator module and nothing else.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import dataclasses
 import functools
 import math
@@ -22,7 +23,7 @@ from typing import Any
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
-from ...models.errors import TrisolveError, shorten
+from ...models.errors import TrisolveError, UsageError, shorten
 from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..catalog import UnknownVariant
@@ -50,6 +51,9 @@ DEFAULT_SOLVER = "cadical195"
 #: kept with conflict budgets instead.
 NOT_INTERRUPTIBLE: tuple[str, ...] = ("cadical195", "cadical153", "cadical300")
 
+#: Solvers that take an external propagator (IPASIR-UP, ``pysat.engines``): cuts checked inside the search.
+PROPAGATOR_SOLVERS: tuple[str, ...] = ("cadical195",)
+
 #: First conflict budget of a sliced solve, and the wall time one slice aims at.
 FIRST_BUDGET = 1_000
 SLICE_SECONDS = 0.1
@@ -72,6 +76,16 @@ class CnfEncoding:
     block_true_only: bool = False
     #: after a shuffle, each variable's number before it (``pool`` names those)
     renumbered_from: Mapping[int, int] | None = None
+    #: constraints left out of ``clauses``, checked on each candidate instead (lazy connectivity): given the
+    #: candidate's values (``value(literal) -> bool``), the clauses that cut it off, none when it is a solution.
+    #: Every cut must hold in every solution (it may only remove candidates that break a left-out constraint),
+    #: so that a cut candidate is solved again, never counted.  Only the pysat engine can run such a CNF.
+    cuts: Callable[[Callable[[int], bool]], list[list[int]]] | None = None
+    #: the variables ``cuts`` reads and writes (an external propagator observes exactly these)
+    cut_variables: tuple[int, ...] = ()
+    #: check candidates inside the solver's search, through an external propagator (``PROPAGATOR_SOLVERS``),
+    #: rather than between solver calls
+    cuts_in_search: bool = False
 
     def key_of(self, var: int) -> Any:
         """The pool key a variable stands for (``("tile", 3, 4)``), shuffled or not."""
@@ -108,7 +122,7 @@ class PysatBackend:
         self.family = family
         self.name = f"{backend}:{variant}"
         self.encoding, self.solver = split_variant(variant)
-        self.translator = family_translator or registry.translator("pysat", family)
+        self.translator = family_translator or registry.translator("pysat", family, self.encoding)
         if self.encoding not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
             raise UnknownVariant(f"{backend} has no {family} encoding {shorten(self.encoding)!r}; known: {known}")
@@ -123,12 +137,23 @@ class PysatBackend:
         deadline = limits.deadline(started)
         watch = Stopwatch()
 
+        if options.symmetry_breaking and not self.translator.CATALOG.symmetry_breaking:
+            stopped = f"{self.name} cannot break symmetries"
+            return finish(self.name, self.family, [], exhausted=False, stats={}, times={}, stopped_by=stopped)
         lex_leaders_only = first_solution_lex_leader(self.translator, options)
         if lex_leaders_only:
             options = dataclasses.replace(options, symmetry_breaking=True)
         watch.start("translate")
-        with python_sigint():  # a plugin's translator calls CardEnc too
-            cnf = self.translator.encode(level, self.encoding, options)
+        try:
+            with python_sigint(), translating(deadline):  # a plugin's translator calls CardEnc too
+                cnf = self.translator.encode(level, self.encoding, options)
+        except TranslationTimeout:
+            watch.stop("translate")
+            stats = {"solver": self.solver, **luck_stats(options, None, shuffle_text(options))}
+            late_stop = "time limit"
+            return finish(
+                self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by=late_stop
+            )
         seed = shuffle_seed(options, seeded_solver=False)
         if seed is not None:
             cnf = shuffled(cnf, seed, renumber=options.shuffle)
@@ -152,10 +177,12 @@ class PysatBackend:
             return finish(
                 self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by="time limit"
             )
-        with solver_of(self.solver, cnf.clauses) as solver:
+        if cnf.cuts is not None:
+            stats.update(cut_candidates=0, cuts=0)
+        with solver_of(self.solver, cnf.clauses, cnf) as solver:
             # a solution found is decoded, handed on, then excluded by a blocking clause
             found = base.list_by_exclusion(
-                lambda: solve_until(solver, self.solver, deadline),
+                lambda: solve_checked(solver, self.solver, deadline, cnf, stats),
                 lambda: projected(cnf, solver.get_model()),
                 cnf.decode,
                 lambda true: solver.add_clause(blocking_clause(cnf, true)),
@@ -181,6 +208,55 @@ class PysatBackend:
 
 
 # ------------------------------------------------------------------ solving
+
+
+class TranslationTimeout(Exception):
+    """A translator saw the run's deadline pass (``check_deadline``): the run stops at its time limit."""
+
+
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("translation_deadline", default=None)
+
+
+@contextlib.contextmanager
+def translating(deadline: float | None) -> Iterator[None]:
+    """Within it, ``check_deadline`` raises ``TranslationTimeout`` once ``deadline`` (monotonic) has passed."""
+    token = _DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def check_deadline() -> None:
+    """For a long translation (a compiled constraint model): stop when the run's deadline has passed."""
+    deadline = _DEADLINE.get()
+    if deadline is not None and time.monotonic() >= deadline:
+        raise TranslationTimeout
+
+
+def solve_checked(solver: Solver, name: str, deadline: float | None, cnf: CnfEncoding, stats: dict) -> bool | None:
+    """``solve_until``, and for a CNF with ``cuts``: each candidate is checked, and one that breaks a left-out
+    constraint is cut off and the solver runs again, so only solutions come out (never counted, never shown).
+
+    With ``cuts_in_search`` the propagator has checked the candidate already; it is checked again here, which
+    costs one pass over the graph and makes the answer's exactness independent of the propagator."""
+    while True:
+        outcome = solve_until(solver, name, deadline)
+        if outcome is not True or cnf.cuts is None:
+            return outcome
+        model = solver.get_model()
+        cuts = cnf.cuts(functools.partial(_model_value, model))
+        if not cuts:
+            return True
+        stats["cut_candidates"] += 1
+        stats["cuts"] += len(cuts)
+        for clause in cuts:
+            solver.add_clause(clause)
+
+
+def _model_value(model: list[int], literal: int) -> bool:
+    var = abs(literal)
+    return (var <= len(model) and model[var - 1] > 0) == (literal > 0)
 
 
 def projected(cnf: CnfEncoding, model: list[int]) -> frozenset[int]:
@@ -240,18 +316,31 @@ def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
 
 
 @contextlib.contextmanager
-def solver_of(name: str, clauses: Iterable[list[int]]) -> Iterator[Solver]:
-    """A PySAT solver loaded with ``clauses``, deleted in one piece (``runner.interrupts_held``).
+def solver_of(name: str, clauses: Iterable[list[int]], cnf: CnfEncoding | None = None) -> Iterator[Solver]:
+    """A PySAT solver loaded with ``clauses``, deleted in one piece (``runner.interrupts_held``); with the
+    external propagator that checks ``cnf``'s cuts inside the search when ``cnf.cuts_in_search``.
 
     Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
     ``__del__`` free it again, and the process dies by SIGSEGV (docs/bench/timing-notes.md, "pysat").
     """
+    propagating = cnf is not None and cnf.cuts is not None and cnf.cuts_in_search
+    if propagating and name not in PROPAGATOR_SOLVERS:
+        raise UsageError(
+            f"solver {name} takes no external propagator: checking cuts inside the search needs "
+            f"{' or '.join(PROPAGATOR_SOLVERS)}"
+        )
     with python_sigint():
         solver = Solver(name=name, bootstrap_with=clauses)
+        if propagating:
+            from .propagator import CutPropagator
+
+            CutPropagator(cnf).connect(solver)  # type: ignore[arg-type]
     try:
         yield solver
     finally:
         with interrupts_held(), python_sigint():
+            if propagating:
+                solver.disconnect_propagator()
             solver.delete()
 
 
@@ -330,7 +419,24 @@ def shuffled(cnf: CnfEncoding, seed: int, renumber: bool = True) -> CnfEncoding:
         decode=decode_renumbered if renumber else decode,
         block_true_only=cnf.block_true_only,
         renumbered_from={n: earlier.get(o, o) for n, o in old_of.items()} if renumber else cnf.renumbered_from,
+        cuts=None if cnf.cuts is None else _renumbered_cuts(cnf.cuts, new, old_of),
+        cut_variables=tuple(new[v] for v in cnf.cut_variables),
+        cuts_in_search=cnf.cuts_in_search,
     )
+
+
+def _renumbered_cuts(
+    cuts: Callable[[Callable[[int], bool]], list[list[int]]], new: Mapping[int, int], old_of: Mapping[int, int]
+) -> Callable[[Callable[[int], bool]], list[list[int]]]:
+    """A cuts hook over renumbered variables: it reads the candidate and writes its cuts in the new numbers."""
+
+    def renumbered(value: Callable[[int], bool]) -> list[list[int]]:
+        def old_value(literal: int) -> bool:
+            return value(new[literal] if literal > 0 else -new[-literal])
+
+        return [[new[lit] if lit > 0 else -new[-lit] for lit in clause] for clause in cuts(old_value)]
+
+    return renumbered
 
 
 def count_up_to(pool: IDPool, lits: list[int], cap: int, clauses: list[list[int]]) -> list[int]:
@@ -403,6 +509,16 @@ def solver_stats(solver: Solver) -> dict[str, int]:
 # ------------------------------------------------------------------- DIMACS
 
 
+def require_every_constraint(cnf: CnfEncoding) -> None:
+    """Refuse a CNF that leaves constraints to ``cuts``, for a use that sees its clauses alone (a file, a
+    counter): they would have other solutions."""
+    if cnf.cuts is not None:
+        raise UsageError(
+            "this encoding checks some constraints on each candidate instead of stating them as clauses, "
+            "so its CNF alone has other solutions: export or count an encoding that states every constraint"
+        )
+
+
 def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
     """DIMACS CNF text in the model counting competition's format for projected counts.
 
@@ -414,12 +530,16 @@ def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
     models, which differ by the auxiliaries of cardinality encodings (Hexiom
     level 10: 8 solutions, 2,357,103,969,959,936 models).  SAT solvers read
     both lines as comments.
+
+    A CNF that leaves constraints out (``cuts``: they are checked on each candidate) is refused: on its own it
+    has other solutions.  A key's words are put on one line (a name a user typed may hold a line break).
     """
+    require_every_constraint(cnf)
     lines = ["c t pmc", *comments]
     for var in cnf.projection:
         key = cnf.key_of(var)
         words = key if isinstance(key, tuple) else (key,)
-        lines.append("c " + " ".join(str(w) for w in (var, *words)))
+        lines.append("c " + " ".join(" ".join(str(w) for w in (var, *words)).split()))
     lines.append(f"p cnf {cnf.variables} {len(cnf.clauses)}")
     lines.append(" ".join(["c p show", *map(str, sorted(cnf.projection)), "0"]))
     lines.extend(" ".join(map(str, clause)) + " 0" for clause in cnf.clauses)
