@@ -16,7 +16,8 @@ CATALOG = Catalog(
     default="compiled",
     variants={
         "compiled": "pysat:compiled's CNF (connectivity by reachability levels) solved by the external --sat-command "
-        "binary; counts by re-running it with blocking clauses (slow)",
+        "binary; counts by re-running it with blocking clauses (slow); no lazy variant: a solver run on a file "
+        "cannot be handed cuts",
     },
     symmetry_breaking=False,
     generic="constraints",

@@ -179,7 +179,8 @@ class PysatBackend:
             )
         if cnf.cuts is not None:
             stats.update(cut_candidates=0, cuts=0)
-        with solver_of(self.solver, cnf.clauses, cnf) as solver:
+        propagator = cut_propagator(self.solver, cnf)
+        with solver_of(self.solver, cnf.clauses, propagator) as solver:
             # a solution found is decoded, handed on, then excluded by a blocking clause
             found = base.list_by_exclusion(
                 lambda: solve_checked(solver, self.solver, deadline, cnf, stats),
@@ -193,6 +194,8 @@ class PysatBackend:
                 watch=watch,
             )
             stats.update(solver_stats(solver))
+        if propagator is not None:
+            stats.update(propagator_checks=propagator.checked, propagator_cuts=propagator.cut)
         return found.result(self.name, self.family, stats, watch.times, "blocking_clauses")
 
     # --------------------------------------------------------------- export
@@ -315,31 +318,38 @@ def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
         budget = max(100, min(int(budget / elapsed * target), 4 * budget, 1_000_000))
 
 
-@contextlib.contextmanager
-def solver_of(name: str, clauses: Iterable[list[int]], cnf: CnfEncoding | None = None) -> Iterator[Solver]:
-    """A PySAT solver loaded with ``clauses``, deleted in one piece (``runner.interrupts_held``); with the
-    external propagator that checks ``cnf``'s cuts inside the search when ``cnf.cuts_in_search``.
-
-    Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
-    ``__del__`` free it again, and the process dies by SIGSEGV (docs/bench/timing-notes.md, "pysat").
-    """
-    propagating = cnf is not None and cnf.cuts is not None and cnf.cuts_in_search
-    if propagating and name not in PROPAGATOR_SOLVERS:
+def cut_propagator(name: str, cnf: CnfEncoding) -> Any:
+    """The external propagator that checks ``cnf``'s cuts inside solver ``name``'s search (``propagator.py``),
+    or None when ``cnf`` does not ask for one; a solver that takes none is refused."""
+    if cnf.cuts is None or not cnf.cuts_in_search:
+        return None
+    if name not in PROPAGATOR_SOLVERS:
         raise UsageError(
             f"solver {name} takes no external propagator: checking cuts inside the search needs "
             f"{' or '.join(PROPAGATOR_SOLVERS)}"
         )
+    from .propagator import CutPropagator
+
+    return CutPropagator(cnf)
+
+
+@contextlib.contextmanager
+def solver_of(name: str, clauses: Iterable[list[int]], propagator: Any = None) -> Iterator[Solver]:
+    """A PySAT solver loaded with ``clauses`` (and connected to ``propagator``), deleted in one piece
+    (``runner.interrupts_held``).
+
+    Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
+    ``__del__`` free it again, and the process dies by SIGSEGV (docs/bench/timing-notes.md, "pysat").
+    """
     with python_sigint():
         solver = Solver(name=name, bootstrap_with=clauses)
-        if propagating:
-            from .propagator import CutPropagator
-
-            CutPropagator(cnf).connect(solver)  # type: ignore[arg-type]
+        if propagator is not None:
+            propagator.connect(solver)
     try:
         yield solver
     finally:
         with interrupts_held(), python_sigint():
-            if propagating:
+            if propagator is not None:
                 solver.disconnect_propagator()
             solver.delete()
 
