@@ -96,6 +96,9 @@ CATALOG = Catalog(
 CONNECTIVITY: dict[str, str] = {"compiled": "eager", "compiled-lazy": "lazy", "compiled-propagator": "propagator"}
 #: PySAT's encoding of an unenforced cardinality constraint over more than ``PAIRWISE_UP_TO`` literals.
 CARDINALITY: int = EncType.seqcounter
+#: Enforced cardinality constraints read a two-way totalizer shared per literal set (else each is its own
+#: PySAT encoding, every clause guarded).
+SHARED_COUNTERS = True
 #: At most one of this many literals or fewer is written pairwise (no auxiliaries).
 PAIRWISE_UP_TO = 6
 #: The most literals a compiled CNF may hold: a model past it is refused before it fills the memory.
@@ -142,7 +145,7 @@ def compile_model(
     model: Model,
     *,
     connectivity: str = "eager",
-    cardinality: int = CARDINALITY,
+    cardinality: int | None = None,
     supports: Sequence[str] = CATALOG.supports,
 ) -> CnfEncoding:
     """A frozen ``model`` as CNF; ``connectivity`` "eager", "lazy" or "propagator" (see the module docstring).
@@ -151,7 +154,7 @@ def compile_model(
     refused = sorted(model.kinds() - set(supports))
     if refused:
         raise UnsupportedConstraint(f"{model.name}: the CNF compiler cannot express {', '.join(refused)}")
-    cnf = _Cnf(model, cardinality)
+    cnf = _Cnf(model, CARDINALITY if cardinality is None else cardinality)
     lazy: list[Connected | SingleCycle] = []
     for constraint in model.constraints:
         check_deadline()
@@ -289,13 +292,13 @@ class _Cnf:
             self.extend([[-x] for x in lits], guard)
         elif bound == len(lits) - 1:
             self.add([*guard, *(-x for x in lits)])
-        elif guard:
+        elif guard and SHARED_COUNTERS:
             self.add([*guard, -self.counter(lits, bound + 1)])
         elif bound == 1 and len(lits) <= PAIRWISE_UP_TO:
-            self.extend([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :])
+            self.extend(([-a, -b] for i, a in enumerate(lits) for b in lits[i + 1 :]), guard)
         else:
             self.reserve(3 * len(lits) * (bound + 1))
-            self.extend(CardEnc.atmost(lits, bound, vpool=self.pool, encoding=self.cardinality).clauses)
+            self.extend(CardEnc.atmost(lits, bound, vpool=self.pool, encoding=self.cardinality).clauses, guard)
 
     def counter(self, lits: list[int], k: int) -> int:
         """The literal "k or more of ``lits`` are true", an output of the two-way totalizer over ``lits`` that
