@@ -51,25 +51,56 @@ def grid(rows: int, cols: int) -> tuple[int, list[tuple[int, int]]]:
     return rows * cols, edges
 
 
-def connected_case(name: str, vertex_count: int, edges: list[tuple[int, int]], k: int | None = None) -> Case:
+def grid_turns(rows: int, cols: int) -> list[list[int]]:
+    """The vertex permutations of a rows x cols grid graph that keep its edges (turns and mirrors), identity
+    left out: ``perm[v]`` is where vertex v goes."""
+    moves = [lambda r, c: (rows - 1 - r, c), lambda r, c: (r, cols - 1 - c), lambda r, c: (rows - 1 - r, cols - 1 - c)]
+    if rows == cols:
+        moves += [
+            lambda r, c: (c, r),
+            lambda r, c: (cols - 1 - c, rows - 1 - r),
+            lambda r, c: (c, rows - 1 - r),
+            lambda r, c: (cols - 1 - c, r),
+        ]
+    return [[_at(cols, *move(v // cols, v % cols)) for v in range(rows * cols)] for move in moves]
+
+
+def _at(cols: int, r: int, c: int) -> int:
+    return r * cols + c
+
+
+def connected_case(
+    name: str, vertex_count: int, edges: list[tuple[int, int]], k: int | None = None, turns: list | None = None
+) -> Case:
     def build() -> Model:
         model = Model(name)
         chosen = [model.boolean(("v", i), own=True) for i in range(vertex_count)]
         model.connected(chosen, edges, label="the chosen vertices are connected")
         if k is not None:
             model.exactly(k, chosen, label=f"{k} vertices are chosen")
+        for perm in turns or ():
+            model.symmetry({chosen[v]: chosen[perm[v]] for v in range(vertex_count)})
         return _decoded(model)
 
     return Case(name, build)
 
 
-def cycle_case(name: str, vertex_count: int, edges: list[tuple[int, int]], extra: Callable | None = None) -> Case:
+def cycle_case(
+    name: str,
+    vertex_count: int,
+    edges: list[tuple[int, int]],
+    extra: Callable | None = None,
+    turns: list | None = None,
+) -> Case:
     def build() -> Model:
         model = Model(name)
         chosen = [model.boolean(("e", a, b), own=True) for a, b in edges]
         model.single_cycle(vertex_count, [(a, b, lit) for (a, b), lit in zip(edges, chosen)], label="one loop")
         if extra is not None:
             extra(model, chosen)
+        of_edge = {frozenset(e): lit for e, lit in zip(edges, chosen)}
+        for perm in turns or ():
+            model.symmetry({lit: of_edge[frozenset((perm[a], perm[b]))] for (a, b), lit in zip(edges, chosen)})
         return _decoded(model)
 
     return Case(name, build)
@@ -167,14 +198,14 @@ def cases() -> list[Case]:
     return [
         connected_case("connected-path4", *p4),
         connected_case("connected-grid2x3", *grid(2, 3)),
-        connected_case("connected-grid3x3-k4", *grid(3, 3), k=4),
+        connected_case("connected-grid3x3-k4", *grid(3, 3), k=4, turns=grid_turns(3, 3)),
         connected_case("connected-two-parts", 5, [(0, 1), (1, 2), (3, 4)]),
         connected_case("connected-star", 5, [(0, 1), (0, 2), (0, 3), (0, 4)]),
         connected_case("connected-isolated", 3, []),
-        cycle_case("cycle-points3x3", *points),
+        cycle_case("cycle-points3x3", *points, turns=grid_turns(3, 3)),
         cycle_case("cycle-points3x3-top", *points, extra=_top_edge_used),
         cycle_case("cycle-points3x3-clue2", *points, extra=_square_has_two),
-        cycle_case("cycle-points3x4", *grid(3, 4)),
+        cycle_case("cycle-points3x4", *grid(3, 4), turns=grid_turns(3, 4)),
         cycle_case("cycle-k4", *_k4()),
         cycle_case("cycle-two-triangles", *_two_triangles()),
         cycle_case("cycle-no-edges", 3, []),
