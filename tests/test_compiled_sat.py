@@ -375,3 +375,44 @@ def test_dimacs_compiled_counts_through_a_sat_command(name):
     truth = _truth(case.build().freeze())
     result, shown = _run("dimacs:compiled", case, sat_command=FAKE_SAT)
     assert result.complete and result.count == len(truth) and set(shown) == truth
+
+
+# ------------------------------------------------------------------ symmetries: lex-leaders for a first solution
+
+
+def _with_symmetries() -> list[Case]:
+    return [case for case in cases() if case.build().symmetries]
+
+
+def test_the_cases_symmetries_map_solutions_to_solutions():
+    assert len(_with_symmetries()) >= 3
+    for case in _with_symmetries():
+        model = case.build().freeze()
+        own = frozenset(model.own)
+        found = {true & own for true in semantics.solutions(model)}
+        for image in model.symmetries:
+            assert {frozenset(image[v] for v in true) for true in found} == found, case.name
+
+
+def test_a_symmetry_that_is_no_permutation_is_refused():
+    model = Model("m")
+    a, b = (model.boolean(name, own=True) for name in "ab")
+    model.symmetry({a: b, b: b})
+    model.decode_with(lambda values: None)
+    with pytest.raises(ModelError, match="symmetry 1 is not a permutation of the own variables"):
+        model.freeze()
+
+
+@pytest.mark.parametrize("spec", PYSAT_VARIANTS)
+def test_a_first_solution_of_a_symmetric_model_is_a_lex_leader(spec):
+    for case in _with_symmetries():
+        model = case.build().freeze()
+        result, _ = _run(spec, case, enumerate=False)
+        assert result.status is Status.SAT
+        # read the solution back as own variables, and compare it with its images (reading order of the variables)
+        own = frozenset(model.own)
+        (true,) = {t & own for t in semantics.solutions(model) if model.decode(t & own) == result.solutions[0]}
+        order = sorted(model.own)
+        vector = [v in true for v in order]
+        for image in model.symmetries:
+            assert vector <= [image[v] in true for v in order], case.name

@@ -34,6 +34,9 @@ cycle, "u or w unused, or some edge leaving K is chosen"), which every
 solution satisfies, and the solver runs again: a cut candidate is never
 counted.  ``compiled-propagator`` runs the same check inside CaDiCaL 1.9.5's
 search (``propagator.py``).
+
+A first-solution run of a model that states symmetries searches its
+lex-leaders only (every lex-leader is a solution); counts never do.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,7 +67,7 @@ from ...constraints import (
 from ...models.errors import UsageError, shorten
 from ..base import Options
 from ..catalog import Catalog
-from .engine import CnfEncoding, check_deadline, count_up_to
+from .engine import CnfEncoding, check_deadline, count_up_to, lex_leq
 from .signals import keeps_python_sigint
 
 CATALOG = Catalog(
@@ -125,7 +128,11 @@ class CompiledTranslator:
         CATALOG.require(variant, "pysat", self.family)
         if options.symmetry_breaking:
             raise UsageError(f"pysat:{variant} cannot break symmetries (its catalog says so)")
-        return compile_model(constraint_model(self.family, level), connectivity=CONNECTIVITY[variant])
+        return compile_model(
+            constraint_model(self.family, level),
+            connectivity=CONNECTIVITY[variant],
+            first_solution=not options.enumerate,
+        )
 
 
 def constraint_model(family: str, level: Any) -> Model:
@@ -147,8 +154,10 @@ def compile_model(
     connectivity: str = "eager",
     cardinality: int | None = None,
     supports: Sequence[str] = CATALOG.supports,
+    first_solution: bool = False,
 ) -> CnfEncoding:
-    """A frozen ``model`` as CNF; ``connectivity`` "eager", "lazy" or "propagator" (see the module docstring).
+    """A frozen ``model`` as CNF; ``connectivity`` "eager", "lazy" or "propagator" (see the module docstring);
+    ``first_solution``: a first solution is wanted, so only lex-leaders under the model's symmetries are searched.
 
     A kind outside ``supports`` is refused (``UnsupportedConstraint``) before anything is built."""
     refused = sorted(model.kinds() - set(supports))
@@ -181,6 +190,8 @@ def compile_model(
                 f"{model.name}: constraint {shorten(constraint.label, 120)!r}: the CNF would hold about "
                 f"{size.literals:,} literals (at most {MAX_LITERALS:,})"
             ) from None
+    if first_solution and model.symmetries:
+        cnf.lex_leaders(model.symmetries)
     checker = _GraphCuts(lazy, cnf.used) if lazy else None
     return CnfEncoding(
         pool=cnf.pool,
@@ -199,6 +210,16 @@ class Aux:
 
     what: str
     where: tuple
+
+
+class _Fresh:
+    """A pool for ``engine.lex_leq`` whose every key names a new auxiliary (never a model's variable)."""
+
+    def __init__(self, cnf: _Cnf) -> None:
+        self.cnf = cnf
+
+    def id(self, key: Any) -> int:
+        return self.cnf.new("lex", key)
 
 
 class _TooLarge(Exception):
@@ -358,6 +379,26 @@ class _Cnf:
             self.add(list(guard))
         elif root is not _TRUE:
             self.add([*guard, root])
+
+    # ------------------------------------------------------------------ symmetries
+
+    def lex_leaders(self, symmetries: Sequence[Mapping[int, int]]) -> None:
+        """Only lex-leaders: the own variables, in order, are lex <= their values read through each symmetry.
+
+        Each orbit's least member is a solution that satisfies all of these, so a first solution is found
+        among fewer candidates (Hexiom's level 38: thousands of conflicts become tens).  A pair equal for sure
+        while the earlier ones are (a fixed variable, a pair compared already) is left out."""
+        order = sorted(self.model.own)
+        for s, image in enumerate(symmetries):
+            compared: set[frozenset[int]] = set()
+            pairs = []
+            for v in order:
+                w = image[v]
+                if v == w or frozenset((v, w)) in compared:
+                    continue
+                compared.add(frozenset((v, w)))
+                pairs.append((v, w))
+            self.extend(lex_leq(_Fresh(self), pairs, s))
 
     # ------------------------------------------------------------------ all different
 
