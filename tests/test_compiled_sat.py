@@ -416,3 +416,34 @@ def test_a_first_solution_of_a_symmetric_model_is_a_lex_leader(spec):
         vector = [v in true for v in order]
         for image in model.symmetries:
             assert vector <= [image[v] in true for v in order], case.name
+
+
+# ------------------------------------------------------------------ the separations lazy cuts are made of
+
+
+def test_every_separation_holds_in_every_connected_set_and_every_cycle():
+    from trisolve.constraints import graphs
+
+    rng = random.Random("separations")
+    checked = 0
+    for _ in range(40):
+        n, edges = _random_graph(rng, fewest=3)
+        neighbours = graphs.adjacency(n, edges)
+        subsets = [[bool(mask >> v & 1) for v in range(n)] for mask in range(1 << n)]
+        connected = [s for s in subsets if len(graphs.components(s, neighbours)) == 1]
+        for chosen in subsets:
+            for s in graphs.vertex_separations(chosen, neighbours):
+                assert chosen[s.u] and chosen[s.w] and not any(chosen[f] for f in s.fence)
+                assert all(any(c[f] for f in s.fence) for c in connected if c[s.u] and c[s.w])
+                checked += 1
+        picks = [[bool(mask >> i & 1) for i in range(len(edges))] for mask in range(1 << len(edges))]
+        cycles = [p for p in picks if graphs.is_single_cycle(n, [e for e, on in zip(edges, p) if on])]
+        for chosen in picks:
+            for s in graphs.cycle_separations(n, edges, chosen):
+                assert not any(chosen[f] for f in s.fence)
+                for cycle in cycles:
+                    used = {v for e, on in zip(edges, cycle) if on for v in e}
+                    if s.u in used and s.w in used:
+                        assert any(cycle[f] for f in s.fence)
+                checked += 1
+    assert checked > 1000

@@ -627,35 +627,15 @@ class _GraphCuts:
     def connected_cuts(c: Connected, value: Callable[[int], bool]) -> list[list[int]]:
         """For components K and L: u in K and w in L are not both chosen, or a vertex next to K is."""
         neighbours = graphs.adjacency(len(c.vertices), c.edges)
-        parts = graphs.components([value(x) for x in c.vertices], neighbours)
-        cuts = []
-        for k, part in enumerate(parts):
-            fence = [c.vertices[v] for v in graphs.boundary(part, neighbours)]
-            for other in _some_others(parts, k):
-                cuts.append([-c.vertices[part[0]], -c.vertices[other[0]], *fence])
-        return cuts
+        x = c.vertices
+        return [
+            [-x[s.u], -x[s.w], *(x[f] for f in s.fence)]
+            for s in graphs.vertex_separations([value(lit) for lit in x], neighbours)
+        ]
 
     def cycle_cuts(self, c: SingleCycle, value: Callable[[int], bool]) -> list[list[int]]:
         """For cycles K and L: a vertex of K and one of L are not both used, or an edge leaving K is chosen."""
         used = self.used[id(c)]
-        chosen = [(a, b) for a, b, lit in c.edges if value(lit)]
-        groups = graphs.edge_components(c.vertex_count, chosen)
-        parts = [sorted({v for i in group for v in chosen[i]}) for group in groups]
-        cuts = []
-        for k, part in enumerate(parts):
-            inside = set(part)
-            leaving = [lit for a, b, lit in c.edges if (a in inside) != (b in inside)]
-            for other in _some_others(parts, k):
-                cuts.append([-used[part[0]], -used[other[0]], *leaving])  # type: ignore[operator]
-        return cuts
-
-
-#: With many components, each is cut against this many others (the largest), not all.
-CUT_PARTNERS = 4
-
-
-def _some_others(parts: list[list[int]], k: int) -> list[list[int]]:
-    others = [p for i, p in enumerate(parts) if i != k]
-    if len(others) > CUT_PARTNERS:
-        others = sorted(others, key=len, reverse=True)[:CUT_PARTNERS]
-    return others
+        ends = [(a, b) for a, b, _ in c.edges]
+        separations = graphs.cycle_separations(c.vertex_count, ends, [value(lit) for _, _, lit in c.edges])
+        return [[-used[s.u], -used[s.w], *(c.edges[f][2] for f in s.fence)] for s in separations]  # type: ignore[operator]
