@@ -447,3 +447,68 @@ def test_every_separation_holds_in_every_connected_set_and_every_cycle():
                         assert any(cycle[f] for f in s.fence)
                 checked += 1
     assert checked > 1000
+
+
+# ------------------------------------------------------------------ the command line, on a family with files
+
+
+@pytest.fixture
+def chain(tmp_path):
+    """The toy family ("choose K of N cells") with a constraint model: the chosen cells form one run."""
+    import dataclasses
+
+    import toy_family
+
+    from trisolve import models
+
+    def model(level) -> Model:
+        made = Model(level.name)
+        cells = [made.boolean(("cell", c), own=True) for c in range(level.cells)]
+        made.exactly(level.chosen, cells, label=f"{level.chosen} cells are chosen")
+        made.connected(cells, [(c, c + 1) for c in range(level.cells - 1)], label="the chosen cells are one run")
+        made.decode_with(lambda v: toy_family.Solution(tuple(c for c, x in enumerate(cells) if v[x])))
+        return made
+
+    kinds = frozenset({"exactly_k", "connected"})
+    family = dataclasses.replace(toy_family.TOY, name="chain", constraints=model, constraint_kinds=kinds)
+    models.register(family)
+    path = tmp_path / "seven.toy"
+    path.write_text("choose 7 3\n")
+    yield str(path)
+    models.unregister("chain")
+
+
+@pytest.mark.parametrize("spec", [*PYSAT_VARIANTS, "ganak:compiled"])
+def test_solve_counts_a_compiled_family_from_the_command_line(chain, spec, capsys):
+    import json
+
+    from support import run_cli
+
+    if spec.startswith("ganak") and registry.available("ganak") is not None:
+        pytest.skip("ganak is not installed here")
+    assert run_cli(["solve", chain, "--family", "chain", "--backend", spec, "--count", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] == 7 - 3 + 1 and data["complete"]
+
+
+def test_export_writes_the_compiled_cnf_with_every_constraint(chain, capsys):
+    from pysat.solvers import Solver
+    from support import run_cli
+
+    assert run_cli(["export", chain, "--family", "chain", "-f", "dimacs", "-b", "pysat:compiled"]) == 0
+    text = capsys.readouterr().out
+    lines = text.splitlines()
+    (show,) = [line for line in lines if line.startswith("c p show")]
+    projection = [int(v) for v in show.split()[3:-1]]
+    assert [line for line in lines if line.startswith("c 1 ")] == ["c 1 cell 0"]
+    clauses = [[int(v) for v in line.split()[:-1]] for line in lines if not line.startswith(("c", "p"))]
+    # the file alone, solved with blocking clauses over its projection: the same 5 runs
+    found = 0
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        while solver.solve():
+            model = solver.get_model()
+            solver.add_clause([-v if model[v - 1] > 0 else v for v in projection])
+            found += 1
+    assert found == 5
+    assert run_cli(["export", chain, "--family", "chain", "-f", "dimacs", "-b", "pysat:compiled-lazy"]) == 2
+    assert "checks some constraints on each candidate" in capsys.readouterr().err
