@@ -13,11 +13,12 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
-from ..models.errors import UsageError
+from ..models.errors import TrisolveError, UsageError
 
 
 class Status(str, Enum):
@@ -129,6 +130,37 @@ def report_progress(done: int, total: int | None, text: str) -> None:
 def set_progress_sink(sink: Callable[[int, int | None, str], None] | None) -> None:
     global _progress_sink
     _progress_sink = sink
+
+
+class OutOfTime(TrisolveError):
+    """The run's time limit passed while its model was being built (``check_time``)."""
+
+
+#: When the model being built in this context must be done (None: no limit), set by each engine's ``run``.
+_BUILD_DEADLINE: ContextVar[float | None] = ContextVar("build_deadline", default=None)
+
+
+def check_time() -> None:
+    """Raise ``OutOfTime`` once the run's time is up; translators and compilers call it in their long loops.
+
+    The time limit covers the whole run, and building a large model in Python
+    (a 40x40 sigils frame: tens of thousands of placements; a compiled model's
+    reachability levels) can take longer than the limit itself: the run then
+    ends as "stopped by the time limit".
+    """
+    deadline = _BUILD_DEADLINE.get()
+    if deadline is not None and time.monotonic() >= deadline:
+        raise OutOfTime
+
+
+@contextmanager
+def building(deadline: float | None) -> Iterator[None]:
+    """Models built inside stop at ``deadline`` (``check_time``)."""
+    token = _BUILD_DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _BUILD_DEADLINE.reset(token)
 
 
 class SolutionSink(Protocol):

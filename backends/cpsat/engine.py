@@ -12,16 +12,13 @@ import importlib
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
 
-from ...models.errors import TrisolveError
 from .. import base, registry
-from ..base import Limits, Options, Result, SolutionSink, Stopwatch
+from ..base import Limits, Options, OutOfTime, Result, SolutionSink, Stopwatch, building
 
 #: Workers for a first-solution run when neither ``options.workers`` nor the
 #: translator's ``parameters`` say: CP-SAT's default portfolio with one worker
@@ -45,36 +42,6 @@ class CpsatModel:
     projection: list  # list[cp_model.IntVar]
     decode: Callable[[Sequence[int]], Any]
     parameters: Mapping[str, Any] = field(default_factory=dict)
-
-
-class OutOfTime(TrisolveError):
-    """The run's time limit passed while its model was being built (``check_time``)."""
-
-
-#: When the model being built in this context must be done (None: no limit), set by ``CpsatBackend.run``.
-_BUILD_DEADLINE: ContextVar[float | None] = ContextVar("cpsat_build_deadline", default=None)
-
-
-def check_time() -> None:
-    """Raise ``OutOfTime`` once the run's time is up; translators call it in their long loops.
-
-    The time limit covers the whole run, and building a large model in Python
-    (a 40x40 sigils frame: tens of thousands of placements) can take longer
-    than the limit itself: the run then ends as "stopped by the time limit".
-    """
-    deadline = _BUILD_DEADLINE.get()
-    if deadline is not None and time.monotonic() >= deadline:
-        raise OutOfTime
-
-
-@contextmanager
-def building(deadline: float | None) -> Iterator[None]:
-    """Models built inside stop at ``deadline`` (``check_time``)."""
-    token = _BUILD_DEADLINE.set(deadline)
-    try:
-        yield
-    finally:
-        _BUILD_DEADLINE.reset(token)
 
 
 def cp_model() -> ModuleType:

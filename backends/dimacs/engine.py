@@ -35,9 +35,11 @@ from ..base import (
     BackendUnavailable,
     Limits,
     Options,
+    OutOfTime,
     Result,
     SolutionSink,
     Stopwatch,
+    building,
     finish,
     luck_stats,
     shuffle_seed,
@@ -72,14 +74,12 @@ class DimacsBackend:
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         from ..pysat.engine import (
-            TranslationTimeout,
             blocking_clause,
             decode_model,
             parse_dimacs_model,
             shuffle_text,
             shuffled,
             to_dimacs,
-            translating,
         )
 
         argv = command_line(options.sat_command)
@@ -91,9 +91,9 @@ class DimacsBackend:
 
         watch.start("translate")
         try:
-            with translating(deadline):
+            with building(deadline):
                 cnf = self.translator.encode(level, self.encoding, options)
-        except TranslationTimeout:
+        except OutOfTime:
             watch.stop("translate")
             return finish(
                 self.name, self.family, [], exhausted=False, stats={}, times=watch.times, stopped_by="time limit"

@@ -43,7 +43,19 @@ from typing import Any
 
 from ...models.errors import TrisolveError
 from .. import registry
-from ..base import Limits, Options, Result, SolutionSink, Status, Stopwatch, finish, luck_stats, shuffle_seed
+from ..base import (
+    Limits,
+    Options,
+    OutOfTime,
+    Result,
+    SolutionSink,
+    Status,
+    Stopwatch,
+    building,
+    finish,
+    luck_stats,
+    shuffle_seed,
+)
 
 
 def _default_memory() -> int:
@@ -306,7 +318,7 @@ class GanakBackend:
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumeration is count-only: the count stays exact whatever ``limits.solutions``), or
         rebuild one solution from counts (``first_solution``)."""
-        from ..pysat.engine import TranslationTimeout, require_every_constraint, shuffle_text, shuffled, translating
+        from ..pysat.engine import require_every_constraint, shuffle_text, shuffled
 
         started = time.monotonic()
         deadline = limits.deadline(started)
@@ -318,9 +330,9 @@ class GanakBackend:
 
         watch.start("translate")
         try:
-            with translating(deadline):
+            with building(deadline):
                 cnf = self.translator.encode(level, self.variant, options)
-        except TranslationTimeout:
+        except OutOfTime:
             watch.stop("translate")
             return self._unknown({}, watch, "time limit")
         require_every_constraint(cnf)  # Ganak counts the clauses alone

@@ -65,9 +65,9 @@ from ...constraints import (
     semantics,
 )
 from ...models.errors import UsageError, shorten
-from ..base import Options
+from ..base import Options, check_time
 from ..catalog import Catalog
-from .engine import CnfEncoding, check_deadline, count_up_to, lex_leq
+from .engine import CnfEncoding, count_up_to, lex_leq
 from .signals import keeps_python_sigint
 
 CATALOG = Catalog(
@@ -166,7 +166,7 @@ def compile_model(
     cnf = _Cnf(model, CARDINALITY if cardinality is None else cardinality)
     lazy: list[Connected | SingleCycle] = []
     for constraint in model.constraints:
-        check_deadline()
+        check_time()
         try:
             if isinstance(constraint, Clause):
                 cnf.add(list(constraint.literals))
@@ -456,7 +456,7 @@ class _Cnf:
         self.reserve(levels * sum(4 + 4 * len(arcs) for arcs in into))
         current = list(roots)
         for level in range(1, levels + 1):
-            check_deadline()
+            check_time()
             following: list[int | None] = []
             for i in range(n):
                 arcs = [(j, gate) for j, gate in into[i] if current[j] is not None]

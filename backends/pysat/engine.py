@@ -9,7 +9,6 @@ so adding a family means adding a translator module and nothing else.
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import dataclasses
 import functools
 import math
@@ -25,7 +24,19 @@ from pysat.solvers import Solver
 
 from ...models.errors import TrisolveError, UsageError, shorten
 from .. import base, registry
-from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
+from ..base import (
+    Limits,
+    Options,
+    OutOfTime,
+    Result,
+    SolutionSink,
+    Stopwatch,
+    building,
+    finish,
+    luck_stats,
+    shuffle_seed,
+    shuffler,
+)
 from ..catalog import UnknownVariant
 from ..runner import interrupts_held
 from .signals import python_sigint
@@ -145,9 +156,9 @@ class PysatBackend:
             options = dataclasses.replace(options, symmetry_breaking=True)
         watch.start("translate")
         try:
-            with python_sigint(), translating(deadline):  # a plugin's translator calls CardEnc too
+            with python_sigint(), building(deadline):  # a plugin's translator calls CardEnc too
                 cnf = self.translator.encode(level, self.encoding, options)
-        except TranslationTimeout:
+        except OutOfTime:
             watch.stop("translate")
             stats = {"solver": self.solver, **luck_stats(options, None, shuffle_text(options))}
             late_stop = "time limit"
@@ -211,30 +222,6 @@ class PysatBackend:
 
 
 # ------------------------------------------------------------------ solving
-
-
-class TranslationTimeout(Exception):
-    """A translator saw the run's deadline pass (``check_deadline``): the run stops at its time limit."""
-
-
-_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("translation_deadline", default=None)
-
-
-@contextlib.contextmanager
-def translating(deadline: float | None) -> Iterator[None]:
-    """Within it, ``check_deadline`` raises ``TranslationTimeout`` once ``deadline`` (monotonic) has passed."""
-    token = _DEADLINE.set(deadline)
-    try:
-        yield
-    finally:
-        _DEADLINE.reset(token)
-
-
-def check_deadline() -> None:
-    """For a long translation (a compiled constraint model): stop when the run's deadline has passed."""
-    deadline = _DEADLINE.get()
-    if deadline is not None and time.monotonic() >= deadline:
-        raise TranslationTimeout
 
 
 def solve_checked(solver: Solver, name: str, deadline: float | None, cnf: CnfEncoding, stats: dict) -> bool | None:
