@@ -313,11 +313,16 @@ def _base(spec: str) -> str:
 
 @cache
 def _declared(name: str, family: str) -> Catalog | None:
-    """A shipped translator's catalog, read from its file (None: the backend has no translator for the family)."""
+    """A shipped translator's catalog, read from its file (None: the backend has no translator for the family).
+
+    A translator is ``backends/<name>/<family>.py``, or a package ``backends/<name>/<family>/`` (one too large
+    for a file: dp's Hexiom counter) whose ``__init__`` holds the ``CATALOG``."""
     if name not in shipped():
         return None
-    path = os.path.join(_HERE, name, f"{family}.py")
-    return read(path) if os.path.isfile(path) else None
+    for path in (os.path.join(_HERE, name, f"{family}.py"), os.path.join(_HERE, name, family, "__init__.py")):
+        if os.path.isfile(path):
+            return read(path)
+    return None
 
 
 @cache
@@ -351,7 +356,8 @@ def checked_translator(backend: str, family: str, variant: str) -> Any:
 
 
 def translator(backend: str, family: str) -> Any:
-    """The translator of ``family`` for ``backend``: registered at run time, or ``backends/<backend>/<family>.py``."""
+    """The translator of ``family`` for ``backend``: registered at run time, or ``backends/<backend>/<family>.py``
+    (or its package ``backends/<backend>/<family>/``)."""
     if (backend, family) in _TRANSLATORS:
         return _TRANSLATORS[backend, family]
     if _declared(backend, family) is None:
