@@ -134,6 +134,12 @@ class Family:
     #: the backend the generator's ``counter`` runs (in process; it must list solutions: a uniqueness check
     #: looks at the second one)
     counting_backend: str = "pysat"
+    #: level -> its constraint model (``trisolve.constraints.Model``): the rules stated once, which every backend
+    #: with a ``compiled`` translator compiles (None: the family has none)
+    constraints: Callable[[Any], Any] | None = None
+    #: the constraint kinds that model uses (``trisolve.constraints.KINDS``), declared so that the registry can
+    #: tell which compilers take the family without building a model; a test checks it against the shipped levels
+    constraint_kinds: frozenset[str] = frozenset()
 
 
 def first_line(text: str) -> str:
