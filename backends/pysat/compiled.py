@@ -17,9 +17,9 @@ its decoder reads solutions back.  Each kind of constraint is one block below:
 * all-different as at most one variable per value, exactly one when there
   are as many values as variables;
 * connected: reachability levels from the least chosen vertex, every
-  auxiliary defined both ways (so each solution has one extension); at most
-  as many levels as the largest component of the graph, or as a cardinality
-  constraint allows vertices to be chosen, has vertices, less one;
+  auxiliary defined both ways (so each solution has one extension); as many
+  levels as the graph's largest component has vertices, less one (fewer
+  when an "at most k" over the vertices allows fewer);
 * single cycle: every vertex has 0 or 2 chosen edges, some edge is chosen,
   and the used vertices reach each other along chosen edges (levels as above,
   at most half the component's size).
@@ -41,10 +41,11 @@ lex-leaders only (every lex-leader is a solution); counts never do.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -167,7 +168,7 @@ def compile_model(
     lazy: list[Connected | SingleCycle] = []
     for constraint in model.constraints:
         check_time()
-        try:
+        with _sized(model, f"constraint {shorten(constraint.label, 120)!r}"):
             if isinstance(constraint, Clause):
                 cnf.add(list(constraint.literals))
             elif isinstance(constraint, Linear):
@@ -185,13 +186,9 @@ def compile_model(
                     lazy.append(constraint)
             else:
                 raise UnsupportedConstraint(f"{model.name}: no CNF for {kind_of(constraint)}")
-        except _TooLarge as size:
-            raise ModelError(
-                f"{model.name}: constraint {shorten(constraint.label, 120)!r}: the CNF would hold about "
-                f"{size.literals:,} literals (at most {MAX_LITERALS:,})"
-            ) from None
     if first_solution and model.symmetries:
-        cnf.lex_leaders(model.symmetries)
+        with _sized(model, "its symmetries' lex-leader constraints"):
+            cnf.lex_leaders(model.symmetries)
     checker = _GraphCuts(lazy, cnf.used) if lazy else None
     return CnfEncoding(
         pool=cnf.pool,
@@ -225,6 +222,17 @@ class _Fresh:
 class _TooLarge(Exception):
     def __init__(self, literals: int) -> None:
         self.literals = literals
+
+
+@contextlib.contextmanager
+def _sized(model: Model, what: str) -> Iterator[None]:
+    """A piece of the CNF that would take it past ``MAX_LITERALS`` is a ModelError naming ``what``."""
+    try:
+        yield
+    except _TooLarge as size:
+        raise ModelError(
+            f"{model.name}: {what}: the CNF would hold about {size.literals:,} literals (at most {MAX_LITERALS:,})"
+        ) from None
 
 
 #: The constants of a decision diagram's leaves (literals are ints).
