@@ -492,24 +492,12 @@ def test_solve_counts_a_compiled_family_from_the_command_line(chain, spec, capsy
 
 
 def test_export_writes_the_compiled_cnf_with_every_constraint(chain, capsys):
-    from pysat.solvers import Solver
     from support import run_cli
 
     assert run_cli(["export", chain, "--family", "chain", "-f", "dimacs", "-b", "pysat:compiled"]) == 0
     text = capsys.readouterr().out
-    lines = text.splitlines()
-    (show,) = [line for line in lines if line.startswith("c p show")]
-    projection = [int(v) for v in show.split()[3:-1]]
-    assert [line for line in lines if line.startswith("c 1 ")] == ["c 1 cell 0"]
-    clauses = [[int(v) for v in line.split()[:-1]] for line in lines if not line.startswith(("c", "p"))]
-    # the file alone, solved with blocking clauses over its projection: the same 5 runs
-    found = 0
-    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
-        while solver.solve():
-            model = solver.get_model()
-            solver.add_clause([-v if model[v - 1] > 0 else v for v in projection])
-            found += 1
-    assert found == 5
+    assert [line for line in text.splitlines() if line.startswith("c 1 ")] == ["c 1 cell 0"]
+    assert _count_dimacs(text) == 5  # the file alone has the same 5 runs
     assert run_cli(["export", chain, "--family", "chain", "-f", "dimacs", "-b", "pysat:compiled-lazy"]) == 2
     assert "checks some constraints on each candidate" in capsys.readouterr().err
 
@@ -549,3 +537,31 @@ def test_a_compiled_family_counts_what_expected_json_says(family, spec, path):
     first = registry.get(spec, family).run(level, Limits(time=120), Options())
     if result.count:
         assert record.validate(level, first.solutions[0]) == []
+
+
+def _count_dimacs(text: str) -> int:
+    """Solutions of an exported CNF alone, by blocking clauses over its ``c p show`` projection."""
+    from pysat.solvers import Solver
+
+    lines = text.splitlines()
+    (show,) = [line for line in lines if line.startswith("c p show")]
+    projection = [int(v) for v in show.split()[3:-1]]
+    clauses = [[int(v) for v in line.split()[:-1]] for line in lines if not line.startswith(("c", "p"))]
+    found = 0
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        while solver.solve():
+            model = solver.get_model()
+            solver.add_clause([-v if model[v - 1] > 0 else v for v in projection])
+            found += 1
+    return found
+
+
+@pytest.mark.parametrize("spec", ["pysat:compiled", "ganak:compiled", "dimacs:compiled"])
+def test_an_export_of_a_symmetric_model_keeps_every_solution(spec):
+    if registry.available(spec.split(":")[0]) is not None:
+        pytest.skip(f"{spec} is not installed here")
+    (case,) = [c for c in cases() if c.name == "cycle-points3x3"]
+    backend = registry.get(spec, FAMILY_NAME)
+    assert _count_dimacs(backend.export(case, Options())) == 13  # no lex-leader constraints in a file
+    with pytest.raises(UsageError, match="cannot break symmetries"):
+        backend.export(case, Options(symmetry_breaking=True))

@@ -387,8 +387,9 @@ class GanakBackend:
 
     def export(self, level: Any, options: Options) -> str:
         """The pysat encoding as DIMACS with its projection line (``c p show ... 0``): what Ganak counts."""
-        from ..pysat.engine import to_dimacs
+        from ..pysat.engine import refuse_symmetry_breaking, to_dimacs
 
+        refuse_symmetry_breaking(self.name, self.translator.CATALOG, options)
         cnf = self.translator.encode(level, self.variant, options)
         header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} ganak:{self.variant}"]
         return to_dimacs(cnf, header)

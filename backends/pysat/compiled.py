@@ -119,6 +119,9 @@ class CompiledTranslator:
     """What the pysat engine calls for a family with a constraint model: ``CATALOG`` and ``encode``."""
 
     CATALOG = CATALOG
+    #: a first solution is searched among the lex-leaders of the model's symmetries (``engine`` asks for them
+    #: with ``options.symmetry_breaking``; a run or an export that asks for them itself is refused by the catalog)
+    FIRST_SOLUTION_LEX_LEADER = True
 
     def __init__(self, family: str) -> None:
         self.family = family
@@ -127,13 +130,8 @@ class CompiledTranslator:
     def encode(self, level: Any, variant: str, options: Options) -> CnfEncoding:
         """The level's constraint model as CNF under ``variant`` (``CATALOG``)."""
         CATALOG.require(variant, "pysat", self.family)
-        if options.symmetry_breaking:
-            raise UsageError(f"pysat:{variant} cannot break symmetries (its catalog says so)")
-        return compile_model(
-            constraint_model(self.family, level),
-            connectivity=CONNECTIVITY[variant],
-            first_solution=not options.enumerate,
-        )
+        model = constraint_model(self.family, level)
+        return compile_model(model, connectivity=CONNECTIVITY[variant], lex_leaders=options.symmetry_breaking)
 
 
 def constraint_model(family: str, level: Any) -> Model:
@@ -155,10 +153,10 @@ def compile_model(
     connectivity: str = "eager",
     cardinality: int | None = None,
     supports: Sequence[str] = CATALOG.supports,
-    first_solution: bool = False,
+    lex_leaders: bool = False,
 ) -> CnfEncoding:
     """A frozen ``model`` as CNF; ``connectivity`` "eager", "lazy" or "propagator" (see the module docstring);
-    ``first_solution``: a first solution is wanted, so only lex-leaders under the model's symmetries are searched.
+    ``lex_leaders``: only the lex-leaders under the model's symmetries are solutions (for a first solution).
 
     A kind outside ``supports`` is refused (``UnsupportedConstraint``) before anything is built."""
     refused = sorted(model.kinds() - set(supports))
@@ -186,7 +184,7 @@ def compile_model(
                     lazy.append(constraint)
             else:
                 raise UnsupportedConstraint(f"{model.name}: no CNF for {kind_of(constraint)}")
-    if first_solution and model.symmetries:
+    if lex_leaders and model.symmetries:
         with _sized(model, "its symmetries' lex-leader constraints"):
             cnf.lex_leaders(model.symmetries)
     checker = _GraphCuts(lazy, cnf.used) if lazy else None

@@ -212,6 +212,7 @@ class PysatBackend:
     # --------------------------------------------------------------- export
 
     def export(self, level: Any, options: Options) -> str:
+        refuse_symmetry_breaking(self.name, self.translator.CATALOG, options)
         with python_sigint():
             cnf = self.translator.encode(level, self.encoding, options)
         header = [
@@ -504,6 +505,13 @@ def solver_stats(solver: Solver) -> dict[str, int]:
 
 
 # ------------------------------------------------------------------- DIMACS
+
+
+def refuse_symmetry_breaking(name: str, catalog: Any, options: Options) -> None:
+    """An export that asks for symmetry breaking from a catalog that offers none is refused (a run answers
+    unknown instead)."""
+    if options.symmetry_breaking and not catalog.symmetry_breaking:
+        raise UsageError(f"{name} cannot break symmetries: export it without --symmetry-breaking")
 
 
 def require_every_constraint(cnf: CnfEncoding) -> None:
