@@ -22,8 +22,10 @@ from typing import Any
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from trisolve.runs.processes import interrupts_held
+
 from ...models.errors import TrisolveError, UsageError, shorten
-from .. import base, registry
+from .. import base
 from ..base import (
     Limits,
     Options,
@@ -38,7 +40,7 @@ from ..base import (
     shuffler,
 )
 from ..catalog import UnknownVariant
-from ..runner import interrupts_held
+from ..spec import Spec
 from .signals import python_sigint
 
 #: SAT solvers a variant may name after ``@``.  All of them add clauses between
@@ -114,8 +116,8 @@ class CnfEncoding:
 
 def split_variant(variant: str) -> tuple[str, str]:
     """``"totalizer@glucose4"`` -> ``("totalizer", "glucose4")``; no ``@`` means the default solver."""
-    encoding, _, solver = variant.partition("@")
-    return encoding.strip(), (solver.strip() or DEFAULT_SOLVER)
+    named = Spec("pysat").with_variant(variant)
+    return named.variant, named.solver or DEFAULT_SOLVER
 
 
 def encodings(translator: ModuleType) -> Collection[str]:
@@ -126,14 +128,15 @@ def encodings(translator: ModuleType) -> Collection[str]:
 class PysatBackend:
     """One (family, CNF encoding, SAT solver) configuration, e.g. ``pysat:totalizer@glucose4``."""
 
-    def __init__(self, family: str, variant: str, family_translator: Any = None, backend: str = "pysat") -> None:
-        """``family_translator`` (anything with ``CATALOG`` and ``encode``, and ``ENCODINGS`` when it takes more
-        variants than its catalog lists) replaces the shipped ``backends/pysat/<family>.py``: a plugin's own CNF
-        gets these mechanics under its own ``backend`` name (``backends.pysat.backend``)."""
+    def __init__(self, family: str, variant: str, translator: Any, backend: str = "pysat") -> None:
+        """``translator`` (anything with ``CATALOG`` and ``encode``, and ``ENCODINGS`` when it takes more
+        variants than its catalog lists) is the shipped ``backends/pysat/<family>.py`` the registry hands in, or
+        a plugin's own CNF, which gets these mechanics under its own ``backend`` name (``backends.pysat.backend``)."""
         self.family = family
+        self.backend = backend
         self.name = f"{backend}:{variant}"
         self.encoding, self.solver = split_variant(variant)
-        self.translator = family_translator or registry.translator("pysat", family, self.encoding)
+        self.translator = translator
         if self.encoding not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
             raise UnknownVariant(f"{backend} has no {family} encoding {shorten(self.encoding)!r}; known: {known}")
@@ -215,10 +218,7 @@ class PysatBackend:
         refuse_symmetry_breaking(self.name, self.translator.CATALOG, options)
         with python_sigint():
             cnf = self.translator.encode(level, self.encoding, options)
-        header = [
-            f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} "
-            f"{self.name.partition(':')[0]}:{self.encoding}"
-        ]
+        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} {self.backend}:{self.encoding}"]
         return to_dimacs(cnf, header)
 
 
@@ -324,7 +324,7 @@ def cut_propagator(name: str, cnf: CnfEncoding) -> Any:
 @contextlib.contextmanager
 def solver_of(name: str, clauses: Iterable[list[int]], propagator: Any = None) -> Iterator[Solver]:
     """A PySAT solver loaded with ``clauses`` (and connected to ``propagator``), deleted in one piece
-    (``runner.interrupts_held``).
+    (``runs.processes.interrupts_held``).
 
     Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
     ``__del__`` free it again, and the process dies by SIGSEGV (docs/bench/timing-notes.md, "pysat").
