@@ -65,7 +65,7 @@ from ...constraints import (
     kind_of,
     semantics,
 )
-from ...models.errors import UsageError, shorten
+from ...models.errors import TrisolveError, UsageError, shorten
 from ..base import Options, check_time
 from ..catalog import Catalog
 from .engine import CnfEncoding, count_up_to, lex_leq
@@ -217,7 +217,9 @@ class _Fresh:
         return self.cnf.new("lex", key)
 
 
-class _TooLarge(Exception):
+class _TooLarge(TrisolveError):
+    """A piece of the CNF would take it past ``MAX_LITERALS`` (``_sized`` turns it into a ModelError)."""
+
     def __init__(self, literals: int) -> None:
         self.literals = literals
 
