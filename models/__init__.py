@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from types import ModuleType
 
-from . import hexiom, logic, pictures, sigils
+from . import hexiom, logic, nurikabe, pictures, sigils, slither, sudoku
 from .errors import AddressError, LevelSyntaxError, TrisolveError, UsageError, shorten, whole_number
 from .family import Family, Parameter, is_address
 from .files import read_instance_text
@@ -89,7 +89,10 @@ SIGILS = _from_module(
     ),
 )
 
-FAMILIES: dict[str, Family] = {family.name: family for family in (HEXIOM, LOGIC, SIGILS)}
+#: the puzz.link families, each a package (models/<genre>/) exporting its record
+PUZZLINK = (slither.FAMILY, nurikabe.FAMILY, sudoku.FAMILY)
+
+FAMILIES: dict[str, Family] = {family.name: family for family in (HEXIOM, LOGIC, SIGILS, *PUZZLINK)}
 #: the families that ship with trisolve (``FAMILIES`` also holds those added at run time)
 SHIPPED: tuple[str, ...] = tuple(FAMILIES)
 
