@@ -16,8 +16,10 @@ is the template to copy):
   stops on many instances, and ``bench --portfolio`` still measures it),
   ``TASKS`` (the tasks ``bench --portfolio`` measures it for, so the only
   ones a default can give it), ``EXPORTS`` (the format ``trisolve export``
-  writes from it) and ``MUTANTS`` (how ``trisolve mutate`` breaks its
-  translators: ``"hooks"`` or ``"rules"``);
+  writes from it), ``MUTANTS`` (how ``trisolve mutate`` breaks its
+  translators: ``"hooks"`` or ``"rules"``) and ``FAMILY_RULES`` (the variant,
+  and module ``backends/<name>/<variant>.py``, by which it runs a family's own
+  rules, ``Family.asp``: every family that declares them gets that variant);
 * **one translator per family**, a module whose ``CATALOG = Catalog(...)``
   (``backends/catalog.py``) declares its variants, default and abilities,
   beside ``encode`` (``make`` for dp).
@@ -64,6 +66,7 @@ ROLES: dict[str, Any] = {
     "TASKS": TASKS,
     "EXPORTS": None,
     "MUTANTS": None,
+    "FAMILY_RULES": None,
 }
 #: Characters a backend's name cannot hold: they separate a spec's parts (``a:b``, ``a,b``, ``/orbits``, ``~``).
 _SEPARATORS = set(":,/~@ \t\n")
@@ -313,11 +316,26 @@ def _base(spec: str) -> str:
 
 @cache
 def _declared(name: str, family: str) -> Catalog | None:
-    """A shipped translator's catalog, read from its file (None: the backend has no translator for the family)."""
+    """A shipped translator's catalog, read from its file, with the variant that runs the family's own rules
+    where both say so (None: the backend has no translator for the family)."""
     if name not in shipped():
         return None
     path = os.path.join(_HERE, name, f"{family}.py")
-    return read(path) if os.path.isfile(path) else None
+    found = read(path) if os.path.isfile(path) else None
+    rules = _family_rules(name, family)
+    return found if rules is None else rules.catalog(found)
+
+
+def _family_rules(name: str, family: str) -> Any | None:
+    """The module by which shipped backend ``name`` runs ``family``'s own rules (``FAMILY_RULES``), when the
+    family's record declares some (``Family.asp``); else None.  Imports no solver."""
+    from ..models import FAMILIES
+
+    variant = role(name, "FAMILY_RULES")
+    record = FAMILIES.get(family)
+    if variant is None or record is None or record.asp is None:
+        return None
+    return importlib.import_module(f"{__package__}.{name}.{variant}")
 
 
 @cache
@@ -356,7 +374,15 @@ def translator(backend: str, family: str) -> Any:
         return _TRANSLATORS[backend, family]
     if _declared(backend, family) is None:
         raise UnsupportedFamily(f"backend {backend} has no translator for {family}")
-    return importlib.import_module(f"{__package__}.{backend}.{family}")
+    own = None
+    if os.path.isfile(os.path.join(_HERE, backend, f"{family}.py")):
+        own = importlib.import_module(f"{__package__}.{backend}.{family}")
+    rules = _family_rules(backend, family)
+    if rules is None:
+        return own
+    from ..models import FAMILIES
+
+    return rules.translator(FAMILIES[family].asp, own)
 
 
 def default_variant(name: str, family: str) -> str:
