@@ -108,7 +108,7 @@ def genre_of(address: str) -> tuple[str, int] | None:
     if SITE.match(address) is None:
         return None
     parts, _ = _parts(address[:MAX_LINK])
-    first, at = parts[0]
+    first, at = parts[1] if parts[0][0].startswith("v:") and len(parts) > 1 else parts[0]  # a variant comes first
     return _genre(first), at
 
 

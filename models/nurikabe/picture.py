@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..pictures import INK, MARGIN, PAPER, _Canvas, _text
-from .model import UNKNOWN, Level, Solution
+from ..puzzlink import UNKNOWN
+
+if TYPE_CHECKING:  # for annotations only: the model imports this module for its pictures
+    from .model import Level, Solution
 
 SHADE = "#3b3b3b"
 GRID = "#9a9a9a"

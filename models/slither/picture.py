@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..pictures import INK, MARGIN, MUTED, _Canvas, _text
-from .model import UNKNOWN, Level, Solution
+from ..puzzlink import UNKNOWN
+
+if TYPE_CHECKING:  # for annotations only: the model imports this module for its pictures
+    from .model import Level, Solution
 
 LOOP = "#1f5fa8"
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..pictures import INK, MARGIN, _Canvas, _text
-from .model import Level, Solution
+
+if TYPE_CHECKING:  # for annotations only: the model imports this module for its pictures
+    from .model import Level, Solution
 
 FILLED = "#1f5fa8"
 GRID = "#9a9a9a"
