@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from trisolve.backends import catalog, registry
+from trisolve.backends.base import Options
 from trisolve.models import FAMILIES
 
 BACKENDS_DIR = os.path.dirname(registry.__file__)
@@ -26,13 +27,35 @@ TRANSLATORS = sorted(
 )
 
 
+#: (backend, family) pairs where the backend runs the family's own rules (Family.asp), with or without a file
+FAMILY_RULES = sorted(
+    (backend, family)
+    for backend in registry.shipped()
+    if registry.role(backend, "FAMILY_RULES")
+    for family, record in FAMILIES.items()
+    if record.asp is not None
+)
+
+
 def test_the_registry_finds_the_shipped_backends_by_their_folders() -> None:
     folders = {
         os.path.basename(os.path.dirname(path)) for path in glob.glob(os.path.join(BACKENDS_DIR, "*", "__init__.py"))
     }
     assert set(registry.shipped()) == {name for name in folders if name.islower()}
     assert "TEMPLATE" in folders and "TEMPLATE" not in registry.names()  # the template is not a backend
-    assert {(b, f) for b in registry.shipped() for f in FAMILIES if registry.catalog(b, f)} == set(TRANSLATORS)
+    found = {(b, f) for b in registry.shipped() for f in FAMILIES if registry.catalog(b, f)}
+    assert found == set(TRANSLATORS) | set(FAMILY_RULES)
+
+
+@pytest.mark.parametrize("backend,family", FAMILY_RULES, ids=[f"{b}-{f}" for b, f in FAMILY_RULES])
+def test_a_family_with_its_own_rules_gets_the_variant_that_runs_them(backend: str, family: str) -> None:
+    variant = registry.role(backend, "FAMILY_RULES")
+    offered = registry.catalog(backend, family)
+    assert variant in offered.variants
+    translator = registry.translator(backend, family)
+    assert translator.CATALOG == offered
+    assert translator.rules(variant, Options()) == [FAMILIES[family].asp.rules]
+    assert os.path.isfile(FAMILIES[family].asp.rules)
 
 
 def test_the_template_reads_like_a_backend() -> None:
