@@ -1,24 +1,35 @@
 """Rectangular grids of cells, as the puzz.link families (slither, nurikabe, sudoku) share them.
 
-Two things live here so that each family states them once:
+Three things live here so that each family states them once:
 
 * the text format's frame: a header line ``<genre> <W>x<H>`` (width, then
   height), then H rows of W cells, each row either tokens separated by spaces
   or, when every token is one character, the characters written together;
-  ``#`` starts a comment; blank lines are skipped.  The family reads the tokens.
+  ``#`` starts a comment; blank lines are skipped.  The family says what a cell's
+  number may be (``cell_value``).
 * the symmetries of a rectangle: turns by 180 degrees and the two mirrors, and
   on a square also the quarter turns and the two diagonal mirrors.  Each acts on
   positions ``(row, col)`` of any array of positions over the grid (its cells, or
   its points, one more each way).
+* the family record built from a model module that names its functions alike
+  (``family_record``), with the orbit functions from the model's symmetries.
 """
 
 from __future__ import annotations
 
+import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, TypeVar
 
+from . import puzzlink
 from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
+from .family import AspRules, Family, is_address
+from .files import read_instance_text
+
+Level = TypeVar("Level")
 
 #: The header: the genre, then the size as WxH.
 HEADER = re.compile(r"([A-Za-z]+)\s+([0-9]+)\s*[xX]\s*([0-9]+)", re.ASCII)
@@ -116,6 +127,40 @@ def read_grid(
     return GridText(width, height, tuple(tokens))
 
 
+def cell_value(
+    token: Token,
+    file: str,
+    expected: str,
+    problem: Callable[[int, str], str | None],
+    unknown: str | None = None,
+) -> int | None:
+    """One cell of a grid file: ``.`` None, ``?`` ``puzzlink.UNKNOWN`` (or, when the genre gives ``unknown``, an
+    error saying that), ASCII digits a number that ``problem(number, text)`` finds nothing wrong with; anything
+    else is unexpected (``expected`` says what is).  Errors name the line and column."""
+    if token.text == ".":
+        return None
+    if token.text == "?" and unknown is None:
+        return puzzlink.UNKNOWN
+    if token.text == "?":
+        raise LevelSyntaxError(file, token.line, unknown, token.column)
+    number = whole_number(token.text)
+    if number is None:
+        raise LevelSyntaxError(
+            file, token.line, f"unexpected {shorten(token.text, 12)!r}: expected {expected}", token.column
+        )
+    wrong = problem(number, shorten(token.text, 12))
+    if wrong is not None:
+        raise LevelSyntaxError(file, token.line, wrong, token.column)
+    return number
+
+
+def read_level(path: str, parse_text: Callable[..., Level], parse_link: Callable[[str], Level]) -> Level:
+    """A level file, named after it, or a puzz.link link given in its place (``Family.parse``)."""
+    if is_address(path):
+        return parse_link(path)
+    return parse_text(read_instance_text(path), file=path, name=os.path.splitext(os.path.basename(path))[0])
+
+
 def format_rows(header: str, width: int, cells: list[str]) -> str:
     """A grid file: the header, then the rows, each token right-aligned to the widest."""
     wide = max((len(c) for c in cells), default=1)
@@ -161,3 +206,46 @@ def permutation(move: Move, rows: int, cols: int) -> tuple[int, ...]:
         r, c = move.at(*divmod(index, cols), rows - 1, cols - 1)
         result.append(r * cols + c)
     return tuple(result)
+
+
+# ------------------------------------------------------------------ the family record
+
+
+def family_record(model: ModuleType, rules: AspRules, picture: Callable[[Any, Any], str], **declared: Any) -> Family:
+    """The ``Family`` of a puzz.link genre from its model module, which names its functions alike: ``parse``,
+    ``parse_text``, ``parse_link``, ``write_link``, ``validate``, ``render``, ``canonical``, ``solution_from_json``,
+    ``describe``, ``format_level``, ``shrink_candidates``, and for the symmetries (``Level.symmetries``, identity
+    first) ``apply_symmetry(level, perm, solution)`` and ``symmetry_key(level, solution)``, the vector the lex-leader
+    convention compares (the leader is the orbit's smallest).  ``declared`` holds what differs (an obstruction)."""
+
+    def images(level: Any, solution: Any) -> list:
+        return [model.apply_symmetry(level, perm, solution) for perm in level.symmetries]
+
+    def orbit_representative(level: Any, solution: Any) -> Hashable:
+        return min(model.symmetry_key(level, image) for image in images(level, solution))
+
+    def is_lex_leader(level: Any, solution: Any) -> bool:
+        return model.symmetry_key(level, solution) == orbit_representative(level, solution)
+
+    return Family(
+        name=model.GENRE,
+        parse=model.parse,
+        parse_text=lambda text, file: model.parse_text(text, file=file),
+        validate=model.validate,
+        render=model.render,
+        canonical=model.canonical,
+        solution_from_json=model.solution_from_json,
+        describe=model.describe,
+        sniff=lambda path, text: is_header(text, model.GENRE) or puzzlink.names_genre(text, model.GENRE),
+        symmetries=lambda level: level.symmetries,
+        images=images,
+        orbit_representative=orbit_representative,
+        is_lex_leader=is_lex_leader,
+        format_level=model.format_level,
+        shrink=model.shrink_candidates,
+        picture=picture,
+        default_backend="clingo",
+        asp=rules,
+        url=puzzlink.url_format(model.GENRE, model.parse_link, model.write_link),
+        **declared,
+    )

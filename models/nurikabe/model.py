@@ -13,15 +13,12 @@ docs/nurikabe.md.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from .. import grids, puzzlink
-from ..errors import LevelSyntaxError, shorten
-from ..family import is_address
-from ..files import listed, read_instance_text, whole
+from ..files import listed, whole
 
 GENRE = "nurikabe"
 #: Largest width and height accepted, checked before anything is built.
@@ -113,32 +110,15 @@ class Violation:
 
 
 def _clue(token: grids.Token, file: str, cells: int) -> int | None:
-    if token.text == ".":
-        return None
-    if token.text == "?":
-        return UNKNOWN
-    if token.text.isdigit() and token.text.isascii():
-        number = int(token.text[:9])
+    def problem(number: int, text: str) -> str | None:
         if number < 1:
-            raise LevelSyntaxError(
-                file, token.line, "clue 0 is out of range: an island holds its clue cell", token.column
-            )
+            return f"clue {text} is out of range: an island holds its clue cell, so 1 or more"
         if number > cells:
-            raise LevelSyntaxError(
-                file,
-                token.line,
-                f"clue {shorten(token.text, 12)} cannot fit: an island of {shorten(token.text, 12)} cells in a grid "
-                f"of {cells}",
-                token.column,
-            )
-        return number
-    raise LevelSyntaxError(
-        file,
-        token.line,
-        f"unexpected {shorten(token.text, 12)!r}: expected '.' (no clue), an island size 1 or more, or '?' "
-        "(a clue without its size)",
-        token.column,
-    )
+            return f"clue {text} cannot fit: an island of {text} cells in a grid of {cells}"
+        return None
+
+    expected = "'.' (no clue), an island size 1 or more, or '?' (a clue without its size)"
+    return grids.cell_value(token, file, expected, problem)
 
 
 def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
@@ -153,9 +133,7 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
 
 def parse(path: str) -> Level:
     """A level file (or a puzz.link link given in place of one), with errors naming the file and line."""
-    if is_address(path):
-        return parse_link(path)
-    return parse_text(read_instance_text(path), file=path, name=os.path.splitext(os.path.basename(path))[0])
+    return grids.read_level(path, parse_text, parse_link)
 
 
 def parse_link(address: str) -> Level:
@@ -316,18 +294,6 @@ def apply_symmetry(level: Level, perm: Sequence[int], solution: Solution) -> Sol
 def symmetry_key(level: Level, solution: Solution) -> tuple[int, ...]:
     """The vector compared by the lex-leader convention: the shaded cells' numbers, ascending."""
     return tuple(sorted(level.cell(r, c) for r, c in solution.shaded))
-
-
-def orbit_representative(level: Level, solution: Solution) -> tuple[int, ...]:
-    return min(symmetry_key(level, apply_symmetry(level, p, solution)) for p in level.symmetries)
-
-
-def is_lex_leader(level: Level, solution: Solution) -> bool:
-    return symmetry_key(level, solution) == orbit_representative(level, solution)
-
-
-def images(level: Level, solution: Solution) -> list[Solution]:
-    return [apply_symmetry(level, p, solution) for p in level.symmetries]
 
 
 # ------------------------------------------------------------------ the minimiser

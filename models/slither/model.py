@@ -13,15 +13,12 @@ link format are in docs/slither.md.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from .. import grids, puzzlink
-from ..errors import LevelSyntaxError, shorten
-from ..family import is_address
-from ..files import listed, read_instance_text, whole
+from ..files import listed, whole
 
 GENRE = "slither"
 #: Largest width and height accepted, checked before anything is built.
@@ -129,26 +126,11 @@ class Violation:
 
 
 def _clue(token: grids.Token, file: str) -> int | None:
-    if token.text == ".":
-        return None
-    if token.text == "?":
-        return UNKNOWN
-    if token.text.isdigit() and token.text.isascii():
-        number = int(token.text[:9])
-        if number > 4:
-            raise LevelSyntaxError(
-                file,
-                token.line,
-                f"clue {shorten(token.text, 12)} is out of range: a cell has four sides (0-4)",
-                token.column,
-            )
-        return number
-    raise LevelSyntaxError(
+    return grids.cell_value(
+        token,
         file,
-        token.line,
-        f"unexpected {shorten(token.text, 12)!r}: expected '.' (no clue), a clue 0-4 or '?' "
-        "(a clue without its number)",
-        token.column,
+        "'.' (no clue), a clue 0-4 or '?' (a clue without its number)",
+        lambda number, text: None if number <= 4 else f"clue {text} is out of range: a cell has four sides (0-4)",
     )
 
 
@@ -163,9 +145,7 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
 
 def parse(path: str) -> Level:
     """A level file (or a puzz.link link given in place of one), with errors naming the file and line."""
-    if is_address(path):
-        return parse_link(path)
-    return parse_text(read_instance_text(path), file=path, name=os.path.splitext(os.path.basename(path))[0])
+    return grids.read_level(path, parse_text, parse_link)
 
 
 def parse_link(address: str) -> Level:
@@ -339,18 +319,6 @@ def symmetry_key(level: Level, solution: Solution) -> tuple[int, ...]:
     """The vector compared by the lex-leader convention: the loop's edge numbers (``Level.edges``), ascending;
     a solution is the lex-leader of its orbit when no symmetry gives a smaller one."""
     return tuple(sorted(level.edge_index[_edge(*e)] for e in solution.edges))
-
-
-def orbit_representative(level: Level, solution: Solution) -> tuple[int, ...]:
-    return min(symmetry_key(level, apply_symmetry(level, p, solution)) for p in level.symmetries)
-
-
-def is_lex_leader(level: Level, solution: Solution) -> bool:
-    return symmetry_key(level, solution) == orbit_representative(level, solution)
-
-
-def images(level: Level, solution: Solution) -> list[Solution]:
-    return [apply_symmetry(level, p, solution) for p in level.symmetries]
 
 
 # ------------------------------------------------------------------ the minimiser

@@ -11,15 +11,13 @@ row by row).  The file format and the link format are in docs/sudoku.md.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from .. import grids, puzzlink
-from ..errors import AddressError, LevelSyntaxError, shorten
-from ..family import is_address
-from ..files import listed, read_instance_text, whole
+from ..errors import AddressError
+from ..files import listed, whole
 
 GENRE = "sudoku"
 #: The sizes puzz.link offers, and their boxes: N -> (box width, box height) in cells.
@@ -116,31 +114,17 @@ class Violation:
 
 
 def _given(token: grids.Token, file: str, size: int) -> int | None:
-    if token.text == ".":
-        return None
-    if token.text.isdigit() and token.text.isascii():
-        number = int(token.text[:9])
+    def problem(number: int, text: str) -> str | None:
         if 1 <= number <= size:
-            return number
-        raise LevelSyntaxError(
-            file,
-            token.line,
-            f"{shorten(token.text, 12)} is out of range: the digits of a {size}x{size} sudoku are 1-{size} "
-            "('.' is an empty cell)",
-            token.column,
-        )
-    if token.text == "?":
-        raise LevelSyntaxError(
-            file,
-            token.line,
-            "a given without its digit ('?') means nothing in sudoku: write '.' (to fill)",
-            token.column,
-        )
-    raise LevelSyntaxError(
+            return None
+        return f"{text} is out of range: the digits of a {size}x{size} sudoku are 1-{size} ('.' is an empty cell)"
+
+    return grids.cell_value(
+        token,
         file,
-        token.line,
-        f"unexpected {shorten(token.text, 12)!r}: expected '.' (to fill) or a digit 1-{size}",
-        token.column,
+        f"'.' (to fill) or a digit 1-{size}",
+        problem,
+        unknown="a given without its digit ('?') means nothing in sudoku: write '.' (to fill)",
     )
 
 
@@ -155,9 +139,7 @@ def parse_text(text: str, file: str = "<string>", name: str = "") -> Level:
 
 def parse(path: str) -> Level:
     """A level file (or a puzz.link link given in place of one), with errors naming the file and line."""
-    if is_address(path):
-        return parse_link(path)
-    return parse_text(read_instance_text(path), file=path, name=os.path.splitext(os.path.basename(path))[0])
+    return grids.read_level(path, parse_text, parse_link)
 
 
 def parse_link(address: str) -> Level:
@@ -284,18 +266,6 @@ def apply_symmetry(level: Level, perm: Sequence[int], solution: Solution) -> Sol
 def symmetry_key(level: Level, solution: Solution) -> tuple[int, ...]:
     """The vector compared by the lex-leader convention: the digits in reading order."""
     return tuple(d for row in solution.grid for d in row)
-
-
-def orbit_representative(level: Level, solution: Solution) -> tuple[int, ...]:
-    return min(symmetry_key(level, apply_symmetry(level, p, solution)) for p in level.symmetries)
-
-
-def is_lex_leader(level: Level, solution: Solution) -> bool:
-    return symmetry_key(level, solution) == orbit_representative(level, solution)
-
-
-def images(level: Level, solution: Solution) -> list[Solution]:
-    return [apply_symmetry(level, p, solution) for p in level.symmetries]
 
 
 # ------------------------------------------------------------------ the minimiser
