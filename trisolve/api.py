@@ -1312,7 +1312,7 @@ def mutate(
         raise UsageError(f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings")
     backend_names([backend], kind.name)
     backend_name(backend, kind.name)
-    chosen = _backend_list(references) or list(registry.portfolio())
+    chosen = _backend_list(references) or [b for b in registry.portfolio() if registry.catalog(b, kind.name)]
     for spec in chosen:
         backend_name(spec, kind.name)
     params = _sizes(kind, sizes) if (generate or retry) else {}
