@@ -262,7 +262,9 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
         if os.path.exists(sidecar):
             with open(sidecar, encoding="utf-8") as handle:
                 markers = handle.read()
-        stem = os.path.splitext(name)[0]
+        # a family's own rules (clingo:hand) are named by their absolute path: label them from the package root
+        label = os.path.relpath(name, _package_root()) if os.path.isabs(name) else name
+        stem = os.path.splitext(label)[0]
         files.make_folder(os.path.join(folder, stem), "mutants folder")
         for lp in lp_mutants.mutants(source, markers, file=os.path.basename(sidecar)):
             ident = f"{lp.line}:{lp.operator}" + (f"#{lp.index}" if lp.index else "")
@@ -270,7 +272,7 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
             files.write_text(target, lp.text, what="mutant encoding")
             out.append(
                 Mutant(
-                    id=f"{name}:{ident}",
+                    id=f"{label}:{ident}",
                     base=f"clingo:{variant}",
                     change=f"lp:{name}={target}",
                     file=os.path.relpath(path, _package_root()),
@@ -428,7 +430,7 @@ def run_mutate(
         if unknown:
             raise UnknownMutant(
                 f"no mutant {', '.join(shorten(i) for i in unknown[:5])} "
-                f"(ids look like {mutants[0].id if mutants else 'sigils.lp:59:delete-literal#2'})"
+                f"(ids look like {mutants[0].id if mutants else 'FILE:LINE:OPERATOR'})"
             )
         mutants = [m for m in mutants if m.id in ids]
     outcomes = {m.id: Outcome(m) for m in mutants}

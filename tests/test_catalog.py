@@ -20,21 +20,28 @@ from trisolve.backends.base import Options
 from trisolve.models import FAMILIES
 
 BACKENDS_DIR = os.path.dirname(registry.__file__)
-TRANSLATORS = sorted(
-    (os.path.basename(os.path.dirname(path)), os.path.splitext(os.path.basename(path))[0])
-    for path in glob.glob(os.path.join(BACKENDS_DIR, "*", "*.py"))
-    if os.path.splitext(os.path.basename(path))[0] in FAMILIES and "TEMPLATE" not in path
-)
 
 
-#: (backend, family) pairs where the backend runs the family's own rules (Family.asp), with or without a file
-FAMILY_RULES = sorted(
-    (backend, family)
-    for backend in registry.shipped()
-    if registry.role(backend, "FAMILY_RULES")
-    for family, record in FAMILIES.items()
-    if record.asp is not None
-)
+def _translator_files() -> list[tuple[str, str]]:
+    """(backend, family) of every translator: a file ``backends/<backend>/<family>.py`` or a package
+    ``backends/<backend>/<family>/``."""
+    found = set()
+    for path in glob.glob(os.path.join(BACKENDS_DIR, "*", "*.py")) + glob.glob(
+        os.path.join(BACKENDS_DIR, "*", "*", "")
+    ):
+        backend, name = os.path.relpath(path, BACKENDS_DIR).split(os.sep)[:2]
+        if os.path.splitext(name)[0] in FAMILIES and backend != "TEMPLATE":
+            found.add((backend, os.path.splitext(name)[0]))
+    return sorted(found)
+
+
+TRANSLATORS = _translator_files()
+
+
+#: (backend, family) pairs a generic translator serves (clingo's ``hand`` for each family with rules of its own)
+GENERIC = sorted((b, f) for b in registry.shipped() for f in FAMILIES if registry._generic_for(b, f))
+#: the families that state their rules once more, as ASP of their own (``Family.asp``)
+OWN_RULES = sorted(name for name, record in FAMILIES.items() if record.asp is not None)
 
 
 def test_the_registry_finds_the_shipped_backends_by_their_folders() -> None:
@@ -44,18 +51,22 @@ def test_the_registry_finds_the_shipped_backends_by_their_folders() -> None:
     assert set(registry.shipped()) == {name for name in folders if name.islower()}
     assert "TEMPLATE" in folders and "TEMPLATE" not in registry.names()  # the template is not a backend
     found = {(b, f) for b in registry.shipped() for f in FAMILIES if registry.catalog(b, f)}
-    assert found == set(TRANSLATORS) | set(FAMILY_RULES)
+    assert found == set(TRANSLATORS) | set(GENERIC)
 
 
-@pytest.mark.parametrize("backend,family", FAMILY_RULES, ids=[f"{b}-{f}" for b, f in FAMILY_RULES])
-def test_a_family_with_its_own_rules_gets_the_variant_that_runs_them(backend: str, family: str) -> None:
-    variant = registry.role(backend, "FAMILY_RULES")
-    offered = registry.catalog(backend, family)
-    assert variant in offered.variants
-    translator = registry.translator(backend, family)
-    assert translator.CATALOG == offered
-    assert translator.rules(variant, Options()) == [FAMILIES[family].asp.rules]
+@pytest.mark.parametrize("family", OWN_RULES)
+def test_a_family_with_rules_of_its_own_gets_clingos_hand_variant(family: str) -> None:
+    assert ("clingo", family) in GENERIC
+    assert "hand" in registry.catalog("clingo", family).variants
+    translator = registry.translator("clingo", family, "hand")
+    assert translator.CATALOG.generic == "asp"
+    assert translator.rules("hand", Options()) == [FAMILIES[family].asp.rules]
     assert os.path.isfile(FAMILIES[family].asp.rules)
+
+
+def test_a_family_without_rules_of_its_own_has_no_hand_variant() -> None:
+    assert "hand" not in registry.catalog("clingo", "hexiom").variants
+    assert "clingo:hand: hexiom has no rules of its own" in registry.left_out("clingo", "hexiom")
 
 
 def test_the_template_reads_like_a_backend() -> None:
@@ -113,15 +124,20 @@ def test_unknown_family_is_unsupported() -> None:
 
 
 def test_every_shipped_backend_is_packaged() -> None:
-    """A backend folder the registry finds is also installed (pyproject's packages), rules files and sidecars too."""
+    """A backend folder the registry finds is also installed (setup.py finds the packages by folder), a translator
+    package too, rules files and sidecars as package data; the template is not installed."""
+    import runpy
+
     try:
         import tomllib
     except ImportError:  # Python 3.10
         import tomli as tomllib
 
     root = os.path.dirname(BACKENDS_DIR)
+    packages = runpy.run_path(os.path.join(root, "setup.py"), run_name="setup")["packages"]()
+    assert {f"trisolve.backends.{name}" for name in registry.shipped()} <= set(packages)
+    assert "trisolve.backends.dp.hexiom" in packages
+    assert not [name for name in packages if "TEMPLATE" in name]
     with open(os.path.join(root, "pyproject.toml"), "rb") as handle:
         setuptools = tomllib.load(handle)["tool"]["setuptools"]
-    assert {f"trisolve.backends.{name}" for name in registry.shipped()} <= set(setuptools["packages"])
-    assert "trisolve.backends.TEMPLATE" not in setuptools["packages"]
     assert {"encodings/*.lp", "encodings/*.mutants.toml"} <= set(setuptools["package-data"]["trisolve.backends.clingo"])

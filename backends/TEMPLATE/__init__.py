@@ -31,9 +31,6 @@ TASKS = ("first", "count")
 EXPORTS = None
 #: how ``trisolve mutate`` breaks its translators: "hooks" (they call backends/mutation.py), or None (None)
 MUTANTS = None
-#: the variant (and module ``backends/<name>/<variant>.py``) by which it runs a family's own rules (``Family.asp``,
-#: hand-written ASP beside the model), or None (None)
-FAMILY_RULES = None
 
 
 def available() -> str | None:

@@ -4,7 +4,8 @@ Nothing here imports clingo: ``make`` loads ``engine`` (and the family's
 translator) only when a backend is actually wanted.  A family plugs in by
 adding ``backends/clingo/<family>.py`` (CATALOG, rules, encode) and its
 ``encodings/<family>*.lp`` files, or by declaring rules of its own on its
-record (``Family.asp``), which ``hand.py`` runs as the variant ``hand``.
+record (``Family.asp``), which the generic translator ``hand.py`` runs as the
+variant ``hand``.
 """
 
 from __future__ import annotations
@@ -15,8 +16,6 @@ PORTFOLIO = True
 EXPORTS = "asp"
 #: ``trisolve mutate`` rewrites the .lp rules files its variants load (lp_mutants.py)
 MUTANTS = "rules"
-#: the variant that runs a family's own hand-written rules (``Family.asp``), for every family that has them
-FAMILY_RULES = "hand"
 
 
 def available() -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..pictures import INK, MARGIN, PAPER, _Canvas, _text
+from ..pictures import INK, MARGIN, PAPER, Canvas, draw_text
 from ..puzzlink import UNKNOWN
 
 if TYPE_CHECKING:  # for annotations only: the model imports this module for its pictures
@@ -16,7 +16,7 @@ GRID = "#9a9a9a"
 
 def picture(level: Level, solution: Solution | None = None, size: float = 30.0) -> str:
     """The grid with its clues; with a solution, the shaded cells filled (the level's name in the caption)."""
-    canvas = _Canvas()
+    canvas = Canvas()
     draw = canvas.draw
     right, bottom = MARGIN + level.width * size, MARGIN + level.height * size
     shaded = set(solution.shaded) if solution is not None else set()
@@ -28,7 +28,9 @@ def picture(level: Level, solution: Solution | None = None, size: float = 30.0) 
         if clue is not None:
             text = "?" if clue == UNKNOWN else str(clue)
             scale = 0.55 if len(text) < 3 else 0.4
-            canvas.add(_text(draw, text, size * scale, x + size / 2, y + size / 2, font_weight="bold"), right, bottom)
+            canvas.add(
+                draw_text(draw, text, size * scale, x + size / 2, y + size / 2, font_weight="bold"), right, bottom
+            )
     canvas.add(
         draw.Rectangle(
             MARGIN, MARGIN, level.width * size, level.height * size, fill="none", stroke=INK, stroke_width=2

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..pictures import INK, MARGIN, MUTED, _Canvas, _text
+from ..pictures import INK, MARGIN, MUTED, Canvas, draw_text
 from ..puzzlink import UNKNOWN
 
 if TYPE_CHECKING:  # for annotations only: the model imports this module for its pictures
@@ -15,7 +15,7 @@ LOOP = "#1f5fa8"
 
 def picture(level: Level, solution: Solution | None = None, size: float = 32.0) -> str:
     """The grid with its clues; with a solution, the loop drawn over it (the level's name in the caption)."""
-    canvas = _Canvas()
+    canvas = Canvas()
     draw = canvas.draw
     right, bottom = MARGIN + level.width * size, MARGIN + level.height * size
 
@@ -27,7 +27,7 @@ def picture(level: Level, solution: Solution | None = None, size: float = 32.0) 
             row, col = divmod(cell, level.width)
             x, y = MARGIN + (col + 0.5) * size, MARGIN + (row + 0.5) * size
             text = "?" if clue == UNKNOWN else str(clue)
-            canvas.add(_text(draw, text, size * 0.55, x, y, fill=MUTED if clue == UNKNOWN else INK), right, bottom)
+            canvas.add(draw_text(draw, text, size * 0.55, x, y, fill=MUTED if clue == UNKNOWN else INK), right, bottom)
     if solution is not None:
         for a, b in solution.edges:
             canvas.add(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..pictures import INK, MARGIN, _Canvas, _text
+from ..pictures import INK, MARGIN, Canvas, draw_text
 
 if TYPE_CHECKING:  # for annotations only: the model imports this module for its pictures
     from .model import Level, Solution
@@ -15,7 +15,7 @@ GRID = "#9a9a9a"
 
 def picture(level: Level, solution: Solution | None = None, size: float = 30.0) -> str:
     """The grid, boxes outlined; givens bold, and with a solution every other digit in blue."""
-    canvas = _Canvas()
+    canvas = Canvas()
     draw = canvas.draw
     n = level.size
     right = bottom = MARGIN + n * size
@@ -26,7 +26,7 @@ def picture(level: Level, solution: Solution | None = None, size: float = 30.0) 
         value = given if given is not None or solution is None else solution.grid[row][col]
         if value is not None:
             style = {"font_weight": "bold"} if given is not None else {"fill": FILLED}
-            canvas.add(_text(draw, str(value), size * 0.55, x + size / 2, y + size / 2, **style), right, bottom)
+            canvas.add(draw_text(draw, str(value), size * 0.55, x + size / 2, y + size / 2, **style), right, bottom)
     width, height = level.box
     for top in range(0, n, height):
         for left in range(0, n, width):
