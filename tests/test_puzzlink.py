@@ -1,5 +1,6 @@
 """The puzz.link families together: links read and written back, links as arguments and in list files, and the
-45 published puzzles solved by clingo:hand to exactly their published solution.
+45 published puzzles solved to exactly their published solution by every backend variant that runs the family
+(clingo:hand, the families' own rules, among them).
 
 Each family's own file (test_slither.py, test_nurikabe.py, test_sudoku.py) has its text format, validator,
 pictures and brute force.
@@ -61,13 +62,26 @@ def test_a_shipped_link_round_trips_and_matches_its_level_file(genre: str, entry
         assert genre == "slither" and written.split("?", 1)[1][:-1] == original[:-1]
 
 
-@pytest.mark.parametrize("genre, entry", PUBLISHED)
-def test_a_published_puzzle_has_exactly_its_published_solution(genre: str, entry: dict) -> None:
+#: every published puzzle with every backend variant that runs its family and needs nothing outside Python
+SOLVED = [
+    pytest.param(genre, entry, spec, id=f"{entry['instance']}-{spec}")
+    for genre in GENRES
+    for spec in registry.variants(genre, registry.in_python())
+    for entry in published(genre)
+]
+
+
+def test_clingo_hand_is_among_the_backends_checked() -> None:
+    assert {spec for _, _, spec in (p.values for p in SOLVED)} >= {"clingo:hand"}
+
+
+@pytest.mark.parametrize("genre, entry, spec", SOLVED)
+def test_a_published_puzzle_has_exactly_its_published_solution(genre: str, entry: dict, spec: str) -> None:
     family = FAMILIES[genre]
     level = family.parse(os.path.join(LEVELS, genre, entry["instance"] + ".txt"))
     answer = family.solution_from_json(level, entry["solution"])
     assert family.validate(level, answer) == []
-    result = registry.get("clingo:hand", genre).run(level, Limits(time=120), Options(enumerate=True))
+    result = registry.get(spec, genre).run(level, Limits(time=120), Options(enumerate=True))
     assert (result.count, result.complete) == (1, True)
     assert family.validate(level, result.solutions[0]) == []
     assert family.canonical(level, result.solutions[0]) == family.canonical(level, answer)
