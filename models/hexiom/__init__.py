@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..errors import whole_number
 from ..family import Ladder, Parameter, Rung, first_line, from_model
-from . import generate, model, picture
+from . import constraints, generate, model, picture
 
 FAMILY = from_model(
     "hexiom",
@@ -37,4 +37,6 @@ FAMILY = from_model(
     # dp counts every shipped level but level40 within seconds; clingo (ASP) and pysat (SAT) list 34 of the 41
     # within seconds each (docs/bench/crosscheck-defaults.md)
     crosscheck=("dp", "clingo", "pysat"),
+    constraints=constraints.constraints,
+    constraint_kinds=constraints.KINDS,
 )

@@ -8,7 +8,7 @@ around a random solution, made unique clue by clue) and this record.
 from __future__ import annotations
 
 from ..family import Ladder, Parameter, Rung, from_model
-from . import generate, model, picture
+from . import constraints, generate, model, picture
 
 FAMILY = from_model(
     "logic",
@@ -29,4 +29,6 @@ FAMILY = from_model(
         lambda level: level.positions * len(level.categories),
         tuple(Rung(p * c, {"positions": p, "categories": c}) for p, c in ((4, 4), (5, 5), (6, 6), (8, 6), (8, 8))),
     ),
+    constraints=constraints.constraints,
+    constraint_kinds=constraints.KINDS,
 )

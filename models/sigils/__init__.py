@@ -8,7 +8,7 @@ symmetries of the frame), ``picture`` (the tiling as SVG), ``generate``
 from __future__ import annotations
 
 from ..family import Ladder, Parameter, Rung, first_line, from_model
-from . import generate, model, picture
+from . import constraints, generate, model, picture
 
 FAMILY = from_model(
     "sigils",
@@ -36,4 +36,6 @@ FAMILY = from_model(
     # exactcover (Algorithm C) lists every shipped frame within seconds, dp counts all but the two largest
     # pentomino rectangles, clingo lists all but five (docs/bench/crosscheck-defaults.md)
     crosscheck=("dp", "exactcover", "clingo"),
+    constraints=constraints.constraints,
+    constraint_kinds=constraints.KINDS,
 )
