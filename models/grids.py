@@ -26,7 +26,7 @@ from typing import Any, TypeVar
 
 from . import puzzlink
 from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
-from .family import AspRules, Family, is_address
+from .family import AspRules, Family, from_model, is_address
 from .files import read_instance_text
 
 Level = TypeVar("Level")
@@ -227,24 +227,17 @@ def family_record(model: ModuleType, rules: AspRules, picture: Callable[[Any, An
     def is_lex_leader(level: Any, solution: Any) -> bool:
         return model.symmetry_key(level, solution) == orbit_representative(level, solution)
 
-    return Family(
-        name=model.GENRE,
-        parse=model.parse,
-        parse_text=lambda text, file: model.parse_text(text, file=file),
-        validate=model.validate,
-        render=model.render,
-        canonical=model.canonical,
-        solution_from_json=model.solution_from_json,
-        describe=model.describe,
+    return from_model(
+        model.GENRE,
+        model,
         sniff=lambda path, text: is_header(text, model.GENRE) or puzzlink.names_genre(text, model.GENRE),
         symmetries=lambda level: level.symmetries,
         images=images,
         orbit_representative=orbit_representative,
         is_lex_leader=is_lex_leader,
-        format_level=model.format_level,
-        shrink=model.shrink_candidates,
         picture=picture,
         default_backend="clingo",
+        counting_backend="clingo",
         asp=rules,
         url=puzzlink.url_format(model.GENRE, model.parse_link, model.write_link),
         **declared,
