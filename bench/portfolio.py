@@ -855,7 +855,7 @@ def _merge_entry(
 ) -> dict[str, Any]:
     rows = [dict(row) for row in entry["rows"]]
     ran = {row["backend"] for row in rows}
-    kept = [row for row in (earlier or {}).get("rows", ()) if row["backend"] not in ran and _known(row, family)]
+    kept = [row for row in (earlier or {}).get("rows", ()) if row["backend"] not in ran and _still_offered(row, family)]
     if kept:
         assert earlier is not None
         if earlier.get("instances") != entry["instances"]:
@@ -872,7 +872,7 @@ def _merge_entry(
     return {**entry, "default": rows[0]["backend"], "rows": rows}
 
 
-def _known(row: Mapping[str, Any], family: str) -> bool:
+def _still_offered(row: Mapping[str, Any], family: str) -> bool:
     """Whether trisolve still has the row's backend for the family (installed here or not)."""
     from trisolve.backends import registry
 
