@@ -575,7 +575,8 @@ def _prepare(change: Change) -> _Target:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise FileProblem(path, None, f"cannot write: permission denied (the folder {folder} is not writable)")
     old = os.stat(path) if existing else None
-    if old is not None and not os.access(path, os.W_OK):
+    # no write bit for anyone is read-only for root too (root's os.access says yes to every file)
+    if old is not None and (not old.st_mode & 0o222 or not os.access(path, os.W_OK)):
         raise FileProblem(path, None, "cannot write: the file is read-only (make it writable, or give another file)")
     return _Target(change, path, folder, old)
 

@@ -281,6 +281,15 @@ def test_a_read_only_readme_leaves_the_table_and_the_page_alone(checkout, tmp_pa
     assert {relative: (checkout / relative).read_bytes() for relative in DEFAULTS} == before
 
 
+def test_a_readme_without_write_permission_is_read_only_for_root_too(checkout, tmp_path, capsys):
+    before = {relative: (checkout / relative).read_bytes() for relative in DEFAULTS}
+    os.chmod(checkout / "README.md", 0o444)
+    assert run_cli(_portfolio(tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert "README.md: cannot write: the file is read-only" in err and len(err.strip().splitlines()) == 1, err
+    assert {relative: (checkout / relative).read_bytes() for relative in DEFAULTS} == before
+
+
 def test_a_measurement_of_one_family_and_task_merges_into_the_shipped_table(checkout, tmp_path, capsys):
     old = json.loads((checkout / "backends" / "portfolio.json").read_text())
     readme_before = (checkout / "README.md").read_text().splitlines()
