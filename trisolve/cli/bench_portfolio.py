@@ -236,7 +236,7 @@ def _write_defaults(
     old = files.read_json(table_path, what="portfolio table") if os.path.lexists(table_path) else None
     merged = portfolio.merge(old, data)
     changes = [files.Change.text(table_path, portfolio.table_text(merged), "defaults table", updating=True)]
-    readme = os.path.join(docs_dir, os.pardir, os.pardir, "README.md")
+    readme = os.path.normpath(os.path.join(docs_dir, os.pardir, os.pardir, "README.md"))
     checkout = os.path.isdir(docs_dir)
     if checkout:
         # the plot shows one measurement's runs: a partial one leaves the last full measurement's plot
