@@ -76,3 +76,9 @@ class Family:
     generator_parameters: tuple[Parameter, ...] = ()
     #: whether every generated level is unique, asked or not
     always_unique: bool = False
+    #: level -> its constraint model (``trisolve.constraints.Model``): the rules stated once, which every backend
+    #: with a ``compiled`` translator compiles (None: the family has none)
+    constraints: Callable[[Any], Any] | None = None
+    #: the constraint kinds that model uses (``trisolve.constraints.KINDS``), declared so that the registry can
+    #: tell which compilers take the family without building a model; a test checks it against the shipped levels
+    constraint_kinds: frozenset[str] = frozenset()
