@@ -28,6 +28,7 @@ from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..catalog import UnknownVariant
 from ..runner import interrupts_held
+from ..spec import Spec
 from .signals import python_sigint
 
 #: SAT solvers a variant may name after ``@``.  All of them add clauses between
@@ -90,8 +91,8 @@ class CnfEncoding:
 
 def split_variant(variant: str) -> tuple[str, str]:
     """``"totalizer@glucose4"`` -> ``("totalizer", "glucose4")``; no ``@`` means the default solver."""
-    encoding, _, solver = variant.partition("@")
-    return encoding.strip(), (solver.strip() or DEFAULT_SOLVER)
+    named = Spec("pysat").with_variant(variant)
+    return named.variant, named.solver or DEFAULT_SOLVER
 
 
 def encodings(translator: ModuleType) -> Collection[str]:
@@ -107,6 +108,7 @@ class PysatBackend:
         variants than its catalog lists) replaces the shipped ``backends/pysat/<family>.py``: a plugin's own CNF
         gets these mechanics under its own ``backend`` name (``backends.pysat.backend``)."""
         self.family = family
+        self.backend = backend
         self.name = f"{backend}:{variant}"
         self.encoding, self.solver = split_variant(variant)
         self.translator = family_translator or registry.translator("pysat", family)
@@ -175,7 +177,7 @@ class PysatBackend:
         with python_sigint():
             cnf = self.translator.encode(level, self.encoding, options)
         name = getattr(level, "name", "") or "level"
-        return to_dimacs(cnf, [f"trisolve {self.family} {name} {self.name.partition(':')[0]}:{self.encoding}"])
+        return to_dimacs(cnf, [f"trisolve {self.family} {name} {self.backend}:{self.encoding}"])
 
 
 # ------------------------------------------------------------------ solving
