@@ -177,9 +177,9 @@ def _finish(outcome, head: dict, timeout: float, out_dir: str, write_defaults: b
     """Write OUT/ (portfolio.json, results.json, portfolio.md, the plot) all or nothing, print the page; then,
     if asked, the defaults (``_write_defaults``)."""
     from trisolve.backends import defaults
-    from trisolve.backends.runner import interrupted
     from trisolve.bench import portfolio
     from trisolve.models import files
+    from trisolve.runs import interrupted
 
     data = portfolio.table(outcome, head)
     if not data["families"]:
