@@ -742,8 +742,10 @@ def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Refere
     (what ``crosscheck`` and a later ``mutate --levels`` check against)."""
     files.make_folder(folder, "--suite folder")
     expected: dict[str, dict] = {}
+    changes = []  # the instances and their counts: all or none
     for path in paths:
-        files.write_bytes(os.path.join(folder, os.path.basename(path)), files.read_bytes(path), what="suite instance")
+        target = os.path.join(folder, os.path.basename(path))
+        changes.append(files.Change(target, files.read_bytes(path), "suite instance"))
         ref = agreed[path]
         stem = os.path.splitext(os.path.basename(path))[0]
         expected[stem] = {
@@ -753,7 +755,8 @@ def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Refere
         }
     if expected:
         text = files.dumps(expected, indent=1, sort_keys=True) + "\n"
-        files.write_text(os.path.join(folder, "expected.json"), text, what="expected.json")
+        changes.append(files.Change.text(os.path.join(folder, "expected.json"), text, "expected.json"))
+    files.write_files(changes)
 
 
 __all__ = [
