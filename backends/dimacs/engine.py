@@ -65,7 +65,7 @@ class DimacsBackend:
                 f"dimacs variants name a CNF encoding only (the solver is --sat-command): {shorten(variant)!r}"
             )
         self.family = family
-        self.backend = "dimacs"  # export's header names it (PysatBackend.export)
+        self.backend = "dimacs"  # export borrows PysatBackend.export, which names the backend
         self.name = f"dimacs:{variant}"
         self.encoding = variant
         # a translator of its own (a compiled model's: pysat's compiler) gives the CNF; a catalog alone

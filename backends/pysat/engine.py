@@ -24,6 +24,7 @@ from pysat.solvers import Solver
 
 from trisolve.runs.processes import interrupts_held
 
+from ...models.comments import comment_text
 from ...models.errors import TrisolveError, UsageError, shorten
 from .. import base
 from ..base import (
@@ -218,8 +219,8 @@ class PysatBackend:
         refuse_symmetry_breaking(self.name, self.translator.CATALOG, options)
         with python_sigint():
             cnf = self.translator.encode(level, self.encoding, options)
-        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} {self.backend}:{self.encoding}"]
-        return to_dimacs(cnf, header)
+        name = getattr(level, "name", "") or "level"
+        return to_dimacs(cnf, [f"trisolve {self.family} {name} {self.backend}:{self.encoding}"])
 
 
 # ------------------------------------------------------------------ solving
@@ -536,15 +537,19 @@ def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
     level 10: 8 solutions, 2,357,103,969,959,936 models).  SAT solvers read
     both lines as comments.
 
+    ``comments`` are texts for comment lines after the type line; they and the
+    keys (a logic grid's keys hold its names) pass through ``comment_text``:
+    nothing in a name can end its line and start a header or a clause.
+
     A CNF that leaves constraints out (``cuts``: they are checked on each candidate) is refused: on its own it
-    has other solutions.  A key's words are put on one line (a name a user typed may hold a line break).
+    has other solutions.
     """
     require_every_constraint(cnf)
-    lines = ["c t pmc", *comments]
+    lines = ["c t pmc", *(f"c {comment_text(text)}" for text in comments)]
     for var in cnf.projection:
         key = cnf.key_of(var)
         words = key if isinstance(key, tuple) else (key,)
-        lines.append("c " + " ".join(" ".join(str(w) for w in (var, *words)).split()))
+        lines.append("c " + comment_text(" ".join(str(w) for w in (var, *words)), width=None))
     lines.append(f"p cnf {cnf.variables} {len(cnf.clauses)}")
     lines.append(" ".join(["c p show", *map(str, sorted(cnf.projection)), "0"]))
     lines.extend(" ".join(map(str, clause)) + " 0" for clause in cnf.clauses)
