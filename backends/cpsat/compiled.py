@@ -108,8 +108,12 @@ class _Compiler:
             [self.literal(lit) for _, lit in constraint.terms], [w for w, _ in constraint.terms]
         )
         bound = constraint.bound
-        compared = total == bound if constraint.op == "==" else total <= bound if constraint.op == "<=" else total >= bound
-        added = self.model.add(compared)
+        if constraint.op == "==":
+            added = self.model.add(total == bound)
+        elif constraint.op == "<=":
+            added = self.model.add(total <= bound)
+        else:
+            added = self.model.add(total >= bound)
         if constraint.enforce:
             added.only_enforce_if(self.literals(constraint.enforce))
 
@@ -201,7 +205,8 @@ class _Compiler:
                 outflow[tail].append(arc)
                 inflow[head].append(arc)
         for i, here in enumerate(chosen):
-            model.add(self.cp.LinearExpr.sum(inflow[i]) - self.cp.LinearExpr.sum(outflow[i]) >= 1).only_enforce_if([here, roots[i].Not()])
+            kept = self.cp.LinearExpr.sum(inflow[i]) - self.cp.LinearExpr.sum(outflow[i])
+            model.add(kept >= 1).only_enforce_if([here, roots[i].Not()])
 
     def single_cycle(self, constraint: SingleCycle, index: int) -> None:
         model, name = self.model, f"c{index}"
@@ -255,9 +260,7 @@ def encode(model: Model, variant: str) -> CpsatModel:
     def decode(values: Sequence[int]) -> Any:
         return model.decode(v for v, value in zip(own, values) if value)
 
-    return CpsatModel(
-        compiler.model, projection, decode, determined=compiler.determined and not auxiliaries
-    )
+    return CpsatModel(compiler.model, projection, decode, determined=compiler.determined and not auxiliaries)
 
 
 @dataclass(frozen=True)
