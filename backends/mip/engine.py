@@ -51,6 +51,7 @@ def solver_of(variant: str) -> str:
         return COMPILED_SOLVER
     raise ValueError(f"mip variant {variant!r} names no solver; known: {', '.join(SOLVERS)}")
 
+
 Terms = Iterable[tuple[int, float]]
 
 
