@@ -295,6 +295,12 @@ class Compiled:
         CATALOG.require(variant, "mip", self.family)
         return encode(model_of(self.family, level, CATALOG.supports, f"mip:{variant}"), variant, self.family)
 
+    def export_encoding(self, level: Any, variant: str, options: Options) -> MipEncoding:
+        """What ``export`` writes: the rows of ``compiled`` (flows) for every variant, since a file cannot
+        carry ``compiled-lazy``'s cuts."""
+        CATALOG.require(variant, "mip", self.family)
+        return self.encode(level, "compiled", options)
+
 
 def for_family(family: str) -> Compiled:
     return Compiled(family)

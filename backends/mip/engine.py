@@ -522,8 +522,10 @@ class MipBackend:
         return found.result(self.name, self.family, stats, watch.times, "no_good_cuts")
 
     def export(self, level: Any, options: Options) -> str:
-        """The model in CPLEX LP format (HiGHS, SCIP, CBC and GLPK read it)."""
-        encoding = self.translator.encode(level, self.variant, options)
+        """The model in CPLEX LP format (HiGHS, SCIP, CBC and GLPK read it).  A translator whose rows leave
+        constraints to lazy cuts gives ``export_encoding``: rows that state them all (a file carries no cuts)."""
+        exported = getattr(self.translator, "export_encoding", None)
+        encoding = (exported or self.translator.encode)(level, self.variant, options)
         name = getattr(level, "name", "") or "level"
         return to_lp(encoding.model, [f"trisolve {self.family} {name} mip (0-1 model, zero objective)"])
 
