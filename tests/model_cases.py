@@ -204,6 +204,37 @@ def choices_case() -> Case:
     return Case("choices", build)
 
 
+def numbers_case(name: str, rows: int, cols: int, tiles: dict[int, int], as_integers: bool) -> Case:
+    """A small Hexiom on a grid: tiles numbered d go on cells with exactly d occupied neighbours, as many of
+    each number as ``tiles`` says.  A cell is an integer (-1: empty) or a Boolean per number under an
+    at-most-one: either way "a tile d has d occupied neighbours" is one enforced count per number, which the
+    compilers may group (a cell's tiles: occupied) and channel (its number is its count)."""
+
+    def build() -> Model:
+        model = Model(name)
+        cells, edges = grid(rows, cols)
+        around: list[list[int]] = [[] for _ in range(cells)]
+        for a, b in edges:
+            around[a].append(b)
+            around[b].append(a)
+        numbers = sorted(tiles)
+        if as_integers:
+            cell = [model.integer(("cell", c), [-1, *numbers], own=True) for c in range(cells)]
+            tile = {(c, d): cell[c].eq(d) for c in range(cells) for d in numbers}
+        else:
+            tile = {(c, d): model.boolean(("tile", c, d), own=True) for c in range(cells) for d in numbers}
+            for c in range(cells):
+                model.at_most(1, [tile[c, d] for d in numbers], label=f"cell {c} holds one tile at most")
+        for d, count in tiles.items():
+            model.exactly(count, [tile[c, d] for c in range(cells)], label=f"{count} tiles numbered {d}")
+        for (c, d), lit in tile.items():
+            occupied = [tile[n, e] for n in around[c] for e in numbers]
+            model.exactly(d, occupied, label=f"a {d} on cell {c} has {d} occupied neighbours", enforce=[lit])
+        return _decoded(model)
+
+    return Case(name, build)
+
+
 def degenerate_cases() -> list[Case]:
     """Models with nothing to decide: no variable (one solution, the empty one), no own variable (one
     solution when any assignment holds), an empty clause (none)."""
@@ -248,6 +279,8 @@ def cases() -> list[Case]:
         unsat_case(),
         auxiliary_case(),
         latin_case(),
+        numbers_case("numbers-int", 2, 3, {1: 2, 2: 2}, as_integers=True),
+        numbers_case("numbers-bool", 2, 2, {1: 2, 2: 1}, as_integers=False),
         choices_case(),
         *degenerate_cases(),
     ]

@@ -16,8 +16,8 @@ from typing import Any, ClassVar
 
 import clingo
 
-from ...constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle
-from ...constraints.compiling import integers, model_of
+from ...constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle, kind_of
+from ...constraints.compiling import exclusive_groups, forced, group_index, grouped, integers, model_of
 from ..base import Options
 from ..catalog import Catalog
 from .engine import AspProgram
@@ -59,22 +59,39 @@ def facts(model: Model) -> str:
         lines.append(f"var(1..{model.variables}).")
     if model.own:
         lines.append(" ".join(_fact("own", v) for v in model.own))
+    fixed = forced(model)
+    if fixed:
+        lines.append(" ".join(_fact("forced", v, int(value)) for v, value in sorted(fixed.items())))
     number = {variable: x for x, variable in enumerate(integers(model))}
     for variable, x in number.items():
         lines.append(" ".join(_fact("int_value", x, k, lit) for k, lit in zip(variable.values, variable.literals)))
+    groups = exclusive_groups(model)
+    where = group_index(groups)
+    used: dict[tuple[int, ...], int] = {}
     for c, constraint in enumerate(model.constraints):
-        lines.append(" ".join(_constraint_facts(c, constraint, number)))
+        lines.append(" ".join(_constraint_facts(c, constraint, number, groups, where, used)))
+    for members, g in used.items():
+        lines.append(" ".join(_fact("group", g, lit) for lit in members))
     return "\n".join(lines) + "\n"
 
 
-def _constraint_facts(c: int, constraint: Any, number: dict) -> list[str]:
+def _constraint_facts(
+    c: int, constraint: Any, number: dict, groups: list, where: dict, used: dict[tuple[int, ...], int]
+) -> list[str]:
     """One constraint's facts, its index ``c`` naming it."""
     # --- a clause: its literals
     if isinstance(constraint, Clause):
         return [_fact("clause", c), *(_fact("lit", c, lit) for lit in constraint.literals)]
-    # --- a linear constraint: its terms (indexed, so equal terms both count), bounds and enforcing literals
+    # --- a linear constraint: its terms (indexed, so equal terms both count), bounds and enforcing literals;
+    # literals of an exclusive group (an at-most-one elsewhere) that appear with one weight are one term,
+    # "one of them holds" (a Hexiom cell's tiles: the cell is occupied)
     if isinstance(constraint, Linear):
-        found = [_fact("term", c, i, w, lit) for i, (w, lit) in enumerate(constraint.terms)]
+        plain, by_group = list(constraint.terms), []
+        if kind_of(constraint) not in ("at_most_one", "exactly_one"):  # never a group's own statement
+            plain, by_group = grouped(constraint.terms, groups, where)
+        found = [_fact("term", c, i, w, lit) for i, (w, lit) in enumerate(plain)]
+        for i, (w, members) in enumerate(by_group):
+            found.append(_fact("group_term", c, len(plain) + i, w, used.setdefault(members, len(used))))
         if constraint.op in ("==", ">="):
             found.append(_fact("at_least", c, constraint.bound))
         if constraint.op in ("==", "<="):

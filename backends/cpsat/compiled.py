@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...constraints import AllDifferent, Clause, Connected, IntVar, Linear, Model, SingleCycle, kind_of
-from ...constraints.compiling import model_of
+from ...constraints.compiling import channelled_equalities, exclusive_groups, group_index, grouped, model_of
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CpsatModel, check_time, cp_model
@@ -78,6 +78,10 @@ class _Compiler:
         self.model = self.cp.CpModel()
         self.variables = [self.model.new_bool_var(f"x{v}") for v in range(1, model.variables + 1)]
         self.integers: dict[IntVar, Any] = {}
+        self.groups = exclusive_groups(model)
+        self.where = group_index(self.groups)
+        #: per set of exclusive literals counted together in a sum, "one of them holds" (their sum)
+        self.some: dict[tuple[int, ...], Any] = {}
         #: every auxiliary so far is fixed by the model's variables
         self.determined = True
 
@@ -103,9 +107,12 @@ class _Compiler:
         if kind == "at_most_one":
             self.model.add_at_most_one(self.literals([lit for _, lit in constraint.terms]))
             return
-        # --- any other: the weighted sum of the literals, compared with the bound when the enforcing ones hold
+        # --- any other: the weighted sum of the literals, compared with the bound when the enforcing ones hold;
+        # the literals of an exclusive group that all appear with one weight count as "some of them holds"
+        plain, by_group = grouped(constraint.terms, self.groups, self.where)
         total = self.cp.LinearExpr.weighted_sum(
-            [self.literal(lit) for _, lit in constraint.terms], [w for w, _ in constraint.terms]
+            [self.literal(lit) for _, lit in plain] + [self.some_of(g) for _, g in by_group],
+            [w for w, _ in plain] + [w for w, _ in by_group],
         )
         bound = constraint.bound
         if constraint.op == "==":
@@ -116,6 +123,25 @@ class _Compiler:
             added = self.model.add(total >= bound)
         if constraint.enforce:
             added.only_enforce_if(self.literals(constraint.enforce))
+
+    def channelled(self, members: tuple[int, ...], equality: Linear) -> None:
+        # --- implied: where each literal of an exclusive group enforces its own value of one sum, the sum is
+        # the value of the literal that holds (``compiling.channelled_equalities``), one constraint CP-SAT's
+        # propagation and LP use whole
+        plain, by_group = grouped(equality.terms, self.groups, self.where)
+        total = self.cp.LinearExpr.weighted_sum(
+            [self.literal(lit) for _, lit in plain] + [self.some_of(g) for _, g in by_group],
+            [w for w, _ in plain] + [w for w, _ in by_group],
+        )
+        self.model.add(total == 0).only_enforce_if(self.some_of(members))
+
+    def some_of(self, members: tuple[int, ...]) -> Any:
+        """The Boolean "one of these exclusive literals holds": their sum (at most one does)."""
+        if members not in self.some:
+            some = self.model.new_bool_var(f"some{len(self.some)}")
+            self.model.add(some == sum(self.literal(lit) for lit in members))
+            self.some[members] = some
+        return self.some[members]
 
     # ------------------------------------------------------------------ all-different
 
@@ -253,6 +279,8 @@ def encode(model: Model, variant: str) -> CpsatModel:
             compiler.connected(constraint, index)
         elif isinstance(constraint, SingleCycle):
             compiler.single_cycle(constraint, index)
+    for members, equality in channelled_equalities(model, compiler.groups):
+        compiler.channelled(members, equality)
     own = list(model.own)
     projection = [compiler.variables[v - 1] for v in own]
     auxiliaries = len(own) < model.variables
