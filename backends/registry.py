@@ -313,9 +313,13 @@ def _base(spec: str) -> str:
 
 @cache
 def _own_file(name: str, family: str) -> Catalog | None:
-    """The catalog of ``backends/<name>/<family>.py``, read from the file (None: there is none)."""
-    path = os.path.join(_HERE, name, f"{family}.py")
-    return read(path) if os.path.isfile(path) else None
+    """The catalog of the family's own translator, read from its file (None: there is none): a module
+    ``backends/<name>/<family>.py``, or a package ``backends/<name>/<family>/`` (one too large for a file: dp's
+    Hexiom counter) whose ``__init__`` holds the ``CATALOG``."""
+    for path in (os.path.join(_HERE, name, f"{family}.py"), os.path.join(_HERE, name, family, "__init__.py")):
+        if os.path.isfile(path):
+            return read(path)
+    return None
 
 
 @cache
@@ -431,8 +435,9 @@ def checked_translator(backend: str, family: str, variant: str) -> Any:
 
 
 def translator(backend: str, family: str, variant: str | None = None) -> Any:
-    """The translator of ``family`` for ``backend``: registered at run time, ``backends/<backend>/<family>.py``,
-    or, for a ``variant`` a generic translator offers (``compiled``), that one, made for the family."""
+    """The translator of ``family`` for ``backend``: registered at run time, ``backends/<backend>/<family>.py``
+    (or its package ``backends/<backend>/<family>/``), or, for a ``variant`` a generic translator offers
+    (``compiled``), that one, made for the family."""
     if (backend, family) in _TRANSLATORS:
         return _TRANSLATORS[backend, family]
     if variant is not None and backend in shipped():
