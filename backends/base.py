@@ -359,4 +359,23 @@ def finish(
     )
 
 
+def without_symmetry_breaking(backend: str, family: str, options: Options) -> Result | None:
+    """The run's answer when it asks for symmetry breaking that ``backend`` (``name:variant``) cannot give
+    for ``family`` (its catalog says ``symmetry_breaking=False``): unknown, saying why, never every solution
+    counted as a symmetry class.  None: the run goes ahead."""
+    from . import registry
+
+    if not options.symmetry_breaking or registry.breaks_symmetries(backend, family):
+        return None
+    return finish(
+        backend,
+        family,
+        [],
+        exhausted=False,
+        stats={},
+        times={},
+        stopped_by=f"symmetry breaking is not supported by {backend} on {family}",
+    )
+
+
 SolutionDecoder = Callable[..., Any]

@@ -146,6 +146,9 @@ class CpsatBackend:
     # ------------------------------------------------------------- public
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        refused = base.without_symmetry_breaking(self.name, self.family, options)
+        if refused is not None:
+            return refused
         # The limit covers the whole run: building the model spends it too, and
         # the solver gets what is left.
         deadline = limits.deadline()

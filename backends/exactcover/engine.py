@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import registry
+from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 Cover = Sequence[int]
@@ -172,6 +172,9 @@ class ExactCoverBackend:
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """First solution, or every one: covers from Algorithm C, each turned into its solutions."""
+        refused = base.without_symmetry_breaking(self.name, self.family, options)
+        if refused is not None:
+            return refused
         started = time.monotonic()
         deadline = limits.deadline(started)
         watch = Stopwatch()

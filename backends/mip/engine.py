@@ -437,6 +437,9 @@ class MipBackend:
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """First solution, or enumeration by no-good cuts over the projection (complete when infeasible)."""
+        refused = base.without_symmetry_breaking(self.name, self.family, options)
+        if refused is not None:
+            return refused
         started = time.monotonic()
         deadline = limits.deadline(started)
         watch = Stopwatch()
