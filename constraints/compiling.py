@@ -8,6 +8,7 @@ solver and knows no backend.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..models.errors import shorten
@@ -38,12 +39,28 @@ def model_of(family: str, level: Any, supports: Iterable[str], compiler: str) ->
 
 
 def integers(model: Model) -> list[IntVar]:
-    """The integer variables the model's all-different constraints name, each once, in order of first use."""
-    found: dict[IntVar, None] = {}
+    """The model's integer variables, and any others its all-different constraints name, each once, in order."""
+    found: dict[IntVar, None] = dict.fromkeys(model.ints)
     for constraint in model.constraints:
         if isinstance(constraint, AllDifferent):
             found.update(dict.fromkeys(constraint.variables))
     return list(found)
+
+
+def stated_once(model: Model) -> list[IntVar]:
+    """The integers whose "takes one value" the model states as an exactly-one over their literals (as
+    ``Model.integer`` does): for those, a compiler may derive one value's literal from the others (it holds
+    when none of them does) instead of choosing it."""
+    stated = {
+        frozenset(lit for _, lit in c.terms)
+        for c in model.constraints
+        if isinstance(c, Linear) and kind_of(c) == "exactly_one"
+    }
+    return [
+        variable
+        for variable in integers(model)
+        if len(set(variable.literals)) == len(variable.literals) > 1 and frozenset(variable.literals) in stated
+    ]
 
 
 def exclusive_groups(model: Model) -> list[tuple[int, ...]]:
@@ -142,13 +159,28 @@ def forced(model: Model) -> dict[int, bool]:
     return value
 
 
-def channelled_equalities(model: Model, groups: Sequence[tuple[int, ...]]) -> list[tuple[tuple[int, ...], Linear]]:
+@dataclass(frozen=True)
+class Channel:
+    """An equality channelling implies (``channelled_equalities``): when one of ``members`` (exclusive
+    literals) holds, ``sum(weight * literal for weight, literal in terms)`` equals ``values[m]`` for the
+    member m that holds."""
+
+    members: tuple[int, ...]
+    terms: tuple[tuple[int, int], ...]
+    values: Mapping[int, int]
+
+    def equality(self) -> Linear:
+        """The channel as one equality over literals: the sum less ``value * member`` for each member is 0."""
+        terms = (*self.terms, *((-self.values[m], m) for m in self.members))
+        return Linear(terms=terms, op="==", bound=0, label="implied by channelling")
+
+
+def channelled_equalities(model: Model, groups: Sequence[tuple[int, ...]]) -> list[Channel]:
     """Equalities the model implies by channelling: where literals l of one exclusive group each enforce
     alone ``sum(S) == b_l`` over the same terms S, then ``sum(S) == sum(b_l * l)`` whenever one of them
-    holds.  Returned as (those literals, that equality with the value terms moved left), for a compiler to
-    add (they change no solution): a Hexiom cell's "a tile d has d occupied neighbours", one per d, becomes
-    "its number is its count of occupied neighbours", the rule as a person states it, which solvers with a
-    linear relaxation use far better."""
+    holds.  A compiler may add them (they change no solution): a Hexiom cell's "a tile d has d occupied
+    neighbours", one per d, becomes "its number is its count of occupied neighbours", the rule as a person
+    states it, which solvers with a linear relaxation use far better."""
     by_terms: dict[tuple, dict[int, int]] = {}
     for constraint in model.constraints:
         if isinstance(constraint, Linear) and constraint.op == "==" and len(constraint.enforce) == 1:
@@ -163,6 +195,50 @@ def channelled_equalities(model: Model, groups: Sequence[tuple[int, ...]]) -> li
                 members = tuple(m for m in groups[g] if m in bounds and m not in seen)
                 if len(members) > 1:
                     seen.update(members)
-                    terms = (*key, *((-bounds[m], m) for m in members))
-                    found.append((members, Linear(terms=terms, op="==", bound=0, label="implied by channelling")))
+                    found.append(Channel(members, key, {m: bounds[m] for m in members}))
+    return found
+
+
+def implied_total(model: Model) -> list[Linear]:
+    """An equality the model's counts imply, for compilers whose search profits from it (it changes no
+    solution): where the model counts values of its integers -- exactly k_i of the literals L_i, over
+    pairwise disjoint sets of integer literals, none an integer's own "takes one value" -- as many
+    integers take a value in the union of the L_i as the k_i add up to.  Hexiom's tile counts imply "as
+    many occupied cells as tiles", which the hand-written encodings state for the same reason.  None when
+    the counts overlap, or there are fewer than two."""
+    owner: dict[int, IntVar] = {}
+    for variable in model.ints:
+        owner.update(dict.fromkeys(variable.literals, variable))
+    own_statements = {frozenset(variable.literals) for variable in model.ints}
+    counts = []
+    for c in model.constraints:
+        if not (isinstance(c, Linear) and kind_of(c) in ("exactly_one", "exactly_k") and c.terms):
+            continue
+        literals = [lit for _, lit in c.terms]
+        if frozenset(literals) in own_statements or not all(lit in owner for lit in literals):
+            continue
+        counts.append((literals, c.bound))
+    union = [lit for literals, _ in counts for lit in literals]
+    if len(counts) < 2 or len(set(union)) != len(union):
+        return []
+    chosen = set(union)
+    terms: list[tuple[int, int]] = []
+    total = sum(bound for _, bound in counts)
+    for variable in dict.fromkeys(owner[lit] for lit in union):
+        inside = [lit for lit in variable.literals if lit in chosen]
+        outside = [lit for lit in variable.literals if lit not in chosen]
+        if not outside:
+            total -= 1  # it always takes a value among them
+        elif len(outside) == 1:
+            terms.append((1, -outside[0]))  # it takes one of them when it does not take the one left
+        else:
+            terms.extend((1, lit) for lit in inside)
+    found = [Linear(terms=tuple(terms), op="==", bound=total, label="implied by the counts")]
+    # --- where each count counts one value, the values taken add up too (Hexiom: the numbers on the board)
+    value_of = {lit: value for variable in model.ints for value, lit in zip(variable.values, variable.literals)}
+    if all(len({value_of[lit] for lit in literals}) == 1 for literals, _ in counts):
+        weighted = tuple((value_of[lit], lit) for lit in union if value_of[lit])
+        bound = sum(value_of[literals[0]] * k for literals, k in counts if literals)
+        if weighted:
+            found.append(Linear(terms=weighted, op="==", bound=bound, label="implied by the counts: the values' sum"))
     return found

@@ -17,7 +17,16 @@ from typing import Any, ClassVar
 import clingo
 
 from ...constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle, kind_of
-from ...constraints.compiling import exclusive_groups, forced, group_index, grouped, integers, model_of
+from ...constraints.compiling import (
+    exclusive_groups,
+    forced,
+    group_index,
+    grouped,
+    implied_total,
+    integers,
+    model_of,
+    stated_once,
+)
 from ..base import Options
 from ..catalog import Catalog
 from .engine import AspProgram
@@ -68,10 +77,14 @@ def facts(model: Model) -> str:
     number = {variable: x for x, variable in enumerate(integers(model))}
     for variable, x in number.items():
         lines.append(" ".join(_fact("int_value", x, k, lit) for k, lit in zip(variable.values, variable.literals)))
+    derived = [(number[variable], variable.literals[0]) for variable in stated_once(model)]
+    if derived:
+        lines.append(" ".join(_fact("first", x, lit) for x, lit in derived))
     groups = exclusive_groups(model)
     where = group_index(groups)
     used: dict[tuple[int, ...], int] = {}
-    for c, constraint in enumerate(model.constraints):
+    # the model's constraints, then the equalities its counts imply (which only help the search)
+    for c, constraint in enumerate([*model.constraints, *implied_total(model)]):
         lines.append(" ".join(_constraint_facts(c, constraint, number, groups, where, used)))
     for members, g in used.items():
         lines.append(" ".join(_fact("group", g, lit) for lit in members))

@@ -38,7 +38,16 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ...constraints import AllDifferent, Clause, Connected, IntVar, Linear, Model, SingleCycle, kind_of
-from ...constraints.compiling import channelled_equalities, exclusive_groups, group_index, grouped, model_of
+from ...constraints.compiling import (
+    Channel,
+    channelled_equalities,
+    exclusive_groups,
+    group_index,
+    grouped,
+    implied_total,
+    model_of,
+    stated_once,
+)
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CpsatModel, check_time, cp_model
@@ -78,6 +87,8 @@ class _Compiler:
         self.model = self.cp.CpModel()
         self.variables = [self.model.new_bool_var(f"x{v}") for v in range(1, model.variables + 1)]
         self.integers: dict[IntVar, Any] = {}
+        #: literal -> the integer it is a value of (for integers whose "takes one value" the model states)
+        self.owner = {lit: variable for variable in stated_once(model) for lit in variable.literals}
         self.groups = exclusive_groups(model)
         self.where = group_index(self.groups)
         #: per set of exclusive literals counted together in a sum, "one of them holds" (their sum)
@@ -109,11 +120,7 @@ class _Compiler:
             return
         # --- any other: the weighted sum of the literals, compared with the bound when the enforcing ones hold;
         # the literals of an exclusive group that all appear with one weight count as "some of them holds"
-        plain, by_group = grouped(constraint.terms, self.groups, self.where)
-        total = self.cp.LinearExpr.weighted_sum(
-            [self.literal(lit) for _, lit in plain] + [self.some_of(g) for _, g in by_group],
-            [w for w, _ in plain] + [w for w, _ in by_group],
-        )
+        total = self.sum(constraint.terms)
         bound = constraint.bound
         if constraint.op == "==":
             added = self.model.add(total == bound)
@@ -124,19 +131,38 @@ class _Compiler:
         if constraint.enforce:
             added.only_enforce_if(self.literals(constraint.enforce))
 
-    def channelled(self, members: tuple[int, ...], equality: Linear) -> None:
+    def channelled(self, channel: Channel) -> None:
         # --- implied: where each literal of an exclusive group enforces its own value of one sum, the sum is
-        # the value of the literal that holds (``compiling.channelled_equalities``), one constraint CP-SAT's
-        # propagation and LP use whole
-        plain, by_group = grouped(equality.terms, self.groups, self.where)
-        total = self.cp.LinearExpr.weighted_sum(
+        # the value of the literal that holds (``compiling.channelled_equalities``): one constraint, which
+        # CP-SAT's propagation and LP use whole; when those values are an integer's own, the sum is that
+        # integer (Hexiom: a cell's number is its count of occupied neighbours)
+        total = self.sum(channel.terms)
+        variable = self.owner.get(channel.members[0])
+        if variable is not None and all(
+            self.owner.get(m) is variable and channel.values[m] == variable.values[variable.literals.index(m)]
+            for m in channel.members
+        ):
+            value = self.integer(variable)
+        else:
+            value = sum(channel.values[m] * self.literal(m) for m in channel.members)
+        self.model.add(total == value).only_enforce_if(self.some_of(channel.members))
+
+    def sum(self, terms: Sequence[tuple[int, int]]) -> Any:
+        """A weighted sum of literals, exclusive ones counted together (``compiling.grouped``)."""
+        plain, by_group = grouped(terms, self.groups, self.where)
+        return self.cp.LinearExpr.weighted_sum(
             [self.literal(lit) for _, lit in plain] + [self.some_of(g) for _, g in by_group],
             [w for w, _ in plain] + [w for w, _ in by_group],
         )
-        self.model.add(total == 0).only_enforce_if(self.some_of(members))
 
     def some_of(self, members: tuple[int, ...]) -> Any:
-        """The Boolean "one of these exclusive literals holds": their sum (at most one does)."""
+        """The Boolean "one of these exclusive literals holds": their sum (at most one does); when they are all
+        of an integer's literals but one, that one's negation (Hexiom: occupied is "not empty")."""
+        variable = self.owner.get(members[0])
+        if variable is not None and len(members) == len(variable.literals) - 1:
+            rest = set(variable.literals) - set(members)
+            if len(rest) == 1 and all(self.owner.get(m) is variable for m in members):
+                return self.literal(-rest.pop())
         if members not in self.some:
             some = self.model.new_bool_var(f"some{len(self.some)}")
             self.model.add(some == sum(self.literal(lit) for lit in members))
@@ -267,8 +293,15 @@ class _Compiler:
 def encode(model: Model, variant: str) -> CpsatModel:
     """The constraint model as a CpsatModel (the projection: the own variables)."""
     compiler = _Compiler(model, variant)
+    channels = channelled_equalities(model, compiler.groups)
+    import os
+    covered = set()
+    if os.environ.get("REPLACE"):
+        covered = {(tuple(sorted(c.terms)), m) for c in channels for m in c.members}
     for index, constraint in enumerate(model.constraints):
         check_time()
+        if isinstance(constraint, Linear) and len(constraint.enforce) == 1 and (tuple(sorted(constraint.terms)), constraint.enforce[0]) in covered:
+            continue
         if isinstance(constraint, Clause):
             compiler.clause(constraint)
         elif isinstance(constraint, Linear):
@@ -279,8 +312,10 @@ def encode(model: Model, variant: str) -> CpsatModel:
             compiler.connected(constraint, index)
         elif isinstance(constraint, SingleCycle):
             compiler.single_cycle(constraint, index)
-    for members, equality in channelled_equalities(model, compiler.groups):
-        compiler.channelled(members, equality)
+    for channel in channels:
+        compiler.channelled(channel)
+    for implied in implied_total(model):
+        compiler.linear(implied)
     own = list(model.own)
     projection = [compiler.variables[v - 1] for v in own]
     auxiliaries = len(own) < model.variables
