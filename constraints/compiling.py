@@ -241,4 +241,9 @@ def implied_total(model: Model) -> list[Linear]:
         bound = sum(value_of[literals[0]] * k for literals, k in counts if literals)
         if weighted:
             found.append(Linear(terms=weighted, op="==", bound=bound, label="implied by the counts: the values' sum"))
-    return found
+    stated = {
+        (frozenset(c.terms), c.bound)
+        for c in model.constraints
+        if isinstance(c, Linear) and c.op == "==" and not c.enforce
+    }
+    return [c for c in found if (frozenset(c.terms), c.bound) not in stated]  # what the model states already

@@ -77,6 +77,20 @@ CATALOG = Catalog(
 )
 
 
+#: First solutions: one worker running CP-SAT's LP over the whole model with the model's symmetry used in it,
+#: one presolve pass (the hand translator's measured choice for Hexiom's integer model, and the compiled
+#: model's best of those tried on Hexiom's levels 30-40; two default workers did not find level 38's first
+#: solution in 20 s).
+FIRST_SOLUTION: dict[str, Any] = {
+    "num_workers": 1,
+    "linearization_level": 2,
+    "add_lp_constraints_lazily": False,
+    "use_symmetry_in_lp": True,
+    "subsolvers": ["max_lp_sym", "default_lp"],
+    "max_presolve_iterations": 1,
+}
+
+
 class _Compiler:
     """One model compiled into one CpModel: a method per kind of constraint."""
 
@@ -290,17 +304,23 @@ class _Compiler:
                     model.add_bool_or([roots[v].Not(), arc_of[v, larger].Not(), smaller_edge.Not()])
 
 
-def encode(model: Model, variant: str) -> CpsatModel:
-    """The constraint model as a CpsatModel (the projection: the own variables)."""
+def _gathered(constraint: Linear, gathered: set[tuple[tuple, int]]) -> bool:
+    """Whether a channel states this enforced equality (``encode``)."""
+    if len(constraint.enforce) != 1 or constraint.op != "==":
+        return False
+    return (tuple(sorted(constraint.terms)), constraint.enforce[0]) in gathered
+
+
+def encode(model: Model, variant: str, enumerate_: bool = False) -> CpsatModel:
+    """The constraint model as a CpsatModel (the projection: the own variables); ``enumerate_``: for a listing
+    (the engine's parameters), else with ``FIRST_SOLUTION``'s."""
     compiler = _Compiler(model, variant)
+    # a channel states at once the enforced equalities it gathers: those are left out (the channel implies each)
     channels = channelled_equalities(model, compiler.groups)
-    import os
-    covered = set()
-    if os.environ.get("REPLACE"):
-        covered = {(tuple(sorted(c.terms)), m) for c in channels for m in c.members}
+    gathered = {(channel.terms, member) for channel in channels for member in channel.members}
     for index, constraint in enumerate(model.constraints):
         check_time()
-        if isinstance(constraint, Linear) and len(constraint.enforce) == 1 and (tuple(sorted(constraint.terms)), constraint.enforce[0]) in covered:
+        if isinstance(constraint, Linear) and _gathered(constraint, gathered):
             continue
         if isinstance(constraint, Clause):
             compiler.clause(constraint)
@@ -323,7 +343,9 @@ def encode(model: Model, variant: str) -> CpsatModel:
     def decode(values: Sequence[int]) -> Any:
         return model.decode(v for v, value in zip(own, values) if value)
 
-    return CpsatModel(compiler.model, projection, decode, determined=compiler.determined and not auxiliaries)
+    parameters = {} if enumerate_ else FIRST_SOLUTION
+    determined = compiler.determined and not auxiliaries
+    return CpsatModel(compiler.model, projection, decode, parameters=parameters, determined=determined)
 
 
 @dataclass(frozen=True)
@@ -335,7 +357,8 @@ class Compiled:
 
     def encode(self, level: Any, variant: str, options: Options) -> CpsatModel:
         CATALOG.require(variant, "cpsat", self.family)
-        return encode(model_of(self.family, level, CATALOG.supports, f"cpsat:{variant}"), variant)
+        model = model_of(self.family, level, CATALOG.supports, f"cpsat:{variant}")
+        return encode(model, variant, options.enumerate)
 
 
 def for_family(family: str) -> Compiled:
