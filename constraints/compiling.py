@@ -234,13 +234,6 @@ def implied_total(model: Model) -> list[Linear]:
         else:
             terms.extend((1, lit) for lit in inside)
     found = [Linear(terms=tuple(terms), op="==", bound=total, label="implied by the counts")]
-    # --- where each count counts one value, the values taken add up too (Hexiom: the numbers on the board)
-    value_of = {lit: value for variable in model.ints for value, lit in zip(variable.values, variable.literals)}
-    if all(len({value_of[lit] for lit in literals}) == 1 for literals, _ in counts):
-        weighted = tuple((value_of[lit], lit) for lit in union if value_of[lit])
-        bound = sum(value_of[literals[0]] * k for literals, k in counts if literals)
-        if weighted:
-            found.append(Linear(terms=weighted, op="==", bound=bound, label="implied by the counts: the values' sum"))
     stated = {
         (frozenset(c.terms), c.bound)
         for c in model.constraints

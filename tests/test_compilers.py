@@ -15,12 +15,12 @@ from dataclasses import replace
 
 import pytest
 from model_cases import FAMILY, Case, Chosen, cases, family_of, register, unregister
-from support import run_cli
+from support import expected, level_path, run_cli
 
 from trisolve import models
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
-from trisolve.constraints import KINDS, Model, ModelError, UnsupportedConstraint, semantics
+from trisolve.constraints import KINDS, Linear, Model, ModelError, UnsupportedConstraint, compiling, semantics
 
 #: The compilers this project ships for these backends, and their variants.
 EXPECTED = {
@@ -110,6 +110,65 @@ def test_a_family_without_a_constraint_model_gets_no_compiled_variant_and_backen
     out = capsys.readouterr().out
     assert "no-model   no constraint model, so no compiled variants" in out
     assert ":compiled" not in out
+
+
+# ------------------------------------------------------------------ what the compilers add holds in every solution
+
+
+def _small_levels(family: str, most: int = 4) -> list[Case]:
+    """Shipped levels of ``family`` small enough for the brute force, as cases."""
+    record = models.FAMILIES[family]
+    found = []
+    for stem in sorted(expected(family)):
+        level = record.parse(level_path(family, stem))
+        model = record.constraints(level)
+        size = 2 ** (model.variables - sum(len(v.literals) for v in model.ints))
+        for variable in model.ints:
+            size *= len(variable.literals)
+        if size <= 1 << 16:
+            found.append(Case(f"{family}-{stem}", lambda level=level: record.constraints(level)))
+        if len(found) >= most:
+            break
+    return found
+
+
+@pytest.mark.parametrize("case", [*cases(), *_small_levels("hexiom")], ids=lambda case: case.name)
+def test_what_a_compiler_adds_holds_in_every_solution(case):
+    """Forced values, channelled equalities, implied totals and grouped sums are consequences of the model:
+    each holds in every solution the brute force finds (the compilers' counts rest on it)."""
+    model = case.build().freeze()
+    groups = compiling.exclusive_groups(model)
+    where = compiling.group_index(groups)
+    added = [channel.equality() for channel in compiling.channelled_equalities(model, groups)]
+    added += compiling.implied_total(model)
+    fixed = compiling.forced(model)
+    for true in semantics.solutions(model):
+
+        def value(literal: int, true=true) -> bool:
+            return (abs(literal) in true) == (literal > 0)
+
+        for channel in compiling.channelled_equalities(model, groups):
+            if any(value(m) for m in channel.members):
+                assert semantics.holds(channel.equality(), value), channel
+        for implied in added[len(compiling.channelled_equalities(model, groups)) :]:
+            assert semantics.holds(implied, value), implied
+        assert all(value(v) == known for v, known in fixed.items())
+        for group in groups:
+            assert sum(value(lit) for lit in group) <= 1
+        for constraint in model.constraints:
+            if isinstance(constraint, Linear):
+                plain, by_group = compiling.grouped(constraint.terms, groups, where)
+                total = sum(w for w, lit in plain if value(lit))
+                total += sum(w for w, members in by_group if any(value(m) for m in members))
+                assert total == sum(w for w, lit in constraint.terms if value(lit))
+
+
+def test_the_additions_are_exercised():
+    numbers = next(case for case in cases() if case.name == "numbers-int").build().freeze()
+    groups = compiling.exclusive_groups(numbers)
+    assert compiling.channelled_equalities(numbers, groups) and compiling.implied_total(numbers)
+    latin = next(case for case in cases() if case.name == "latin").build().freeze()
+    assert compiling.forced(latin) and compiling.stated_once(latin)
 
 
 # ------------------------------------------------------------------ random small graphs against the brute force
