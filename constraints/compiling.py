@@ -7,12 +7,12 @@ solver and knows no backend.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ..models.errors import shorten
-from .model import AllDifferent, IntVar, Linear, Model, ModelError, UnsupportedConstraint, kind_of
+from .model import AllDifferent, Constraint, IntVar, Linear, Model, ModelError, UnsupportedConstraint, kind_of
 
 
 def model_of(family: str, level: Any, supports: Iterable[str], compiler: str) -> Model:
@@ -173,6 +173,19 @@ class Channel:
         """The channel as one equality over literals: the sum less ``value * member`` for each member is 0."""
         terms = (*self.terms, *((-self.values[m], m) for m in self.members))
         return Linear(terms=terms, op="==", bound=0, label="implied by channelling")
+
+
+def gathered(channels: Sequence[Channel]) -> Callable[[Constraint], bool]:
+    """Whether one of ``channels`` states a constraint (an enforced equality it gathers): a compiler that adds
+    the channels may leave such constraints out."""
+    keys = {(channel.terms, member) for channel in channels for member in channel.members}
+
+    def states(constraint: Constraint) -> bool:
+        if not (isinstance(constraint, Linear) and constraint.op == "==" and len(constraint.enforce) == 1):
+            return False
+        return (tuple(sorted(constraint.terms)), constraint.enforce[0]) in keys
+
+    return states
 
 
 def channelled_equalities(model: Model, groups: Sequence[tuple[int, ...]]) -> list[Channel]:

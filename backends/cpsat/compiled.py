@@ -42,6 +42,7 @@ from ...constraints.compiling import (
     Channel,
     channelled_equalities,
     exclusive_groups,
+    gathered,
     group_index,
     grouped,
     implied_total,
@@ -304,23 +305,16 @@ class _Compiler:
                     model.add_bool_or([roots[v].Not(), arc_of[v, larger].Not(), smaller_edge.Not()])
 
 
-def _gathered(constraint: Linear, gathered: set[tuple[tuple, int]]) -> bool:
-    """Whether a channel states this enforced equality (``encode``)."""
-    if len(constraint.enforce) != 1 or constraint.op != "==":
-        return False
-    return (tuple(sorted(constraint.terms)), constraint.enforce[0]) in gathered
-
-
 def encode(model: Model, variant: str, enumerate_: bool = False) -> CpsatModel:
     """The constraint model as a CpsatModel (the projection: the own variables); ``enumerate_``: for a listing
     (the engine's parameters), else with ``FIRST_SOLUTION``'s."""
     compiler = _Compiler(model, variant)
     # a channel states at once the enforced equalities it gathers: those are left out (the channel implies each)
     channels = channelled_equalities(model, compiler.groups)
-    gathered = {(channel.terms, member) for channel in channels for member in channel.members}
+    stated = gathered(channels)
     for index, constraint in enumerate(model.constraints):
         check_time()
-        if isinstance(constraint, Linear) and _gathered(constraint, gathered):
+        if stated(constraint):
             continue
         if isinstance(constraint, Clause):
             compiler.clause(constraint)
