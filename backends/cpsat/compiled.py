@@ -78,11 +78,12 @@ CATALOG = Catalog(
 )
 
 
-#: First solutions: one worker running CP-SAT's LP over the whole model with the model's symmetry used in it,
-#: one presolve pass (the hand translator's measured choice for Hexiom's integer model, and the compiled
-#: model's best of those tried on Hexiom's levels 30-40; two default workers did not find level 38's first
-#: solution in 20 s).
-FIRST_SOLUTION: dict[str, Any] = {
+#: First solutions of a model with channels (sums equal to an integer, as Hexiom's): one worker running
+#: CP-SAT's LP over the whole model with the model's symmetry used in it, one presolve pass (the hand
+#: translator's measured choice for Hexiom's integer model, and the compiled model's best of those tried on
+#: levels 30-40: two default workers did not find level 38's first solution in 20 s).  Without channels the
+#: engine's defaults: on sigils this LP is a burden (the 6x10 pentominoes: none in 20 s, 0.9 s without).
+LP_FIRST_SOLUTION: dict[str, Any] = {
     "num_workers": 1,
     "linearization_level": 2,
     "add_lp_constraints_lazily": False,
@@ -307,7 +308,7 @@ class _Compiler:
 
 def encode(model: Model, variant: str, enumerate_: bool = False) -> CpsatModel:
     """The constraint model as a CpsatModel (the projection: the own variables); ``enumerate_``: for a listing
-    (the engine's parameters), else with ``FIRST_SOLUTION``'s."""
+    (the engine's parameters), else a first solution (``LP_FIRST_SOLUTION`` where the model has channels)."""
     compiler = _Compiler(model, variant)
     # a channel states at once the enforced equalities it gathers: those are left out (the channel implies each)
     channels = channelled_equalities(model, compiler.groups)
@@ -337,7 +338,7 @@ def encode(model: Model, variant: str, enumerate_: bool = False) -> CpsatModel:
     def decode(values: Sequence[int]) -> Any:
         return model.decode(v for v, value in zip(own, values) if value)
 
-    parameters = {} if enumerate_ else FIRST_SOLUTION
+    parameters = LP_FIRST_SOLUTION if channels and not enumerate_ else {}
     determined = compiler.determined and not auxiliaries
     return CpsatModel(compiler.model, projection, decode, parameters=parameters, determined=determined)
 

@@ -73,6 +73,12 @@ class _Compiler:
         #: the primary items already made, by the literals that cover them (an integer's exactly-one once)
         self.made: dict[tuple[int, ...], str] = {}
         self.notes: list[str] = []
+        #: variable -> the index of the first exactly-one constraint of the model that names it
+        self.first_exactly_one: dict[int, int] = {}
+        for c, constraint in enumerate(model.constraints):
+            if isinstance(constraint, Linear) and kind_of(constraint) == "exactly_one":
+                for _, v in constraint.terms:
+                    self.first_exactly_one.setdefault(v, c)
 
     def positive(self, literals: Sequence[int], constraint: Any) -> list[int]:
         if any(lit < 0 for lit in literals):
@@ -119,13 +125,19 @@ class _Compiler:
             raise UnsupportedConstraint(
                 f"exactcover:compiled: {self.model.name}: constraint {c} names a variable twice in an exactly-k"
             )
-        k, m = constraint.bound, len(literals)
-        if k > m:
+        k = constraint.bound
+        if k > len(literals):
             self.item(f"c{c}", [], primary=True)  # fewer literals than copies: no cover at all
             return
+        # copies in order of each literal's anchor: its first exactly-one in the model (a placement's first
+        # cell), so that the search, which covers those items first, meets the copies in order too; two
+        # literals with one anchor exclude each other already, so their clash costs nothing
+        rank = {key: x for x, key in enumerate(sorted({self.anchor(v) for v in literals}))}
+        m = len(rank)
         self.primary.extend(f"c{c}k{t}" for t in range(k))
         self.secondary.extend(f"c{c}o{t}x{x}" for t in range(k - 1) for x in range(m))
-        for a, v in enumerate(literals):
+        for v in literals:
+            a = rank[self.anchor(v)]
             ways = []
             for t in range(k):
                 taken = [f"c{c}k{t}"]
@@ -135,7 +147,13 @@ class _Compiler:
                     taken += [f"c{c}o{t}x{x}" for x in range(a + 1)]
                 ways.append(taken)
             self.copies[v].append(ways)
-        self.notes.append(f"c{c}k0..c{c}k{k - 1}: constraint {c} chooses exactly {k}, copies in order of its literals")
+        self.notes.append(f"c{c}k0..c{c}k{k - 1}: constraint {c} chooses exactly {k}, copies in order of anchors")
+
+    def anchor(self, variable: int) -> tuple[int, int]:
+        """Where a variable's copies are ordered: the first exactly-one of the model that names it (two
+        variables with one anchor are never both true), else after all of them, by the variable's number."""
+        first = self.first_exactly_one.get(variable)
+        return (first, 0) if first is not None else (len(self.model.constraints), variable)
 
     def all_different(self, c: int, constraint: AllDifferent) -> None:
         # --- each integer takes one value: its exactly-one item (made once, if the model has none over the same)
