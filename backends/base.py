@@ -359,13 +359,11 @@ def finish(
     )
 
 
-def without_symmetry_breaking(backend: str, family: str, options: Options) -> Result | None:
-    """The run's answer when it asks for symmetry breaking that ``backend`` (``name:variant``) cannot give
-    for ``family`` (its catalog says ``symmetry_breaking=False``): unknown, saying why, never every solution
+def without_symmetry_breaking(backend: str, family: str, options: Options, catalog: Any) -> Result | None:
+    """The run's answer when it asks for symmetry breaking that its translator's ``catalog`` says it cannot
+    give (``symmetry_breaking=False``, as the compiled variants): unknown, saying why, never every solution
     counted as a symmetry class.  None: the run goes ahead."""
-    from . import registry
-
-    if not options.symmetry_breaking or registry.breaks_symmetries(backend, family):
+    if not options.symmetry_breaking or catalog.symmetry_breaking:
         return None
     return finish(
         backend,

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from trisolve.backends.base import Limits, Options
-from trisolve.backends.runner import Job, run_job
 from trisolve.models.family import Family
+from trisolve.runs import Job, run
 
 from .compare import SEVERE, Verdict, judge
 
@@ -41,7 +41,7 @@ def _check(
     try:
         modes = [False, True] if symmetry_breaking else [False]
         records = [
-            run_job(
+            run(
                 Job(
                     path,
                     family.name,

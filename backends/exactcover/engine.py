@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import base, registry
+from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 Cover = Sequence[int]
@@ -162,17 +162,18 @@ def kernel_cache_hits() -> int:
 class ExactCoverBackend:
     """One (family, translation) configuration, e.g. ``exactcover:quadrant`` on sigils."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
         self.family, self.variant, self.name = family, variant, f"exactcover:{variant}"
         # the family's translator, ``backends/exactcover/<family>.py``; an unlisted variant is a UsageError
-        self.translator = registry.checked_translator("exactcover", family, variant)
+        translator.CATALOG.require(variant, "exactcover", family)
+        self.translator = translator
 
     def encode(self, level: Any, options: Options) -> ExactCover:
         return self.translator.encode(level, self.variant, options)
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """First solution, or every one: covers from Algorithm C, each turned into its solutions."""
-        refused = base.without_symmetry_breaking(self.name, self.family, options)
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
         if refused is not None:
             return refused
         started = time.monotonic()

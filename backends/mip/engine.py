@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models.errors import TrisolveError
-from .. import base, registry
+from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..catalog import Catalog
 
@@ -428,16 +428,17 @@ class ScipSolver:
 class MipBackend:
     """One family's 0-1 model solved by one MIP solver, e.g. ``mip:highs``."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
         self.family = family
         self.variant = variant
         self.name = f"mip:{variant}"
-        self.translator = registry.checked_translator("mip", family, variant)
+        translator.CATALOG.require(variant, "mip", family)
+        self.translator = translator
         self.solver = solver_of(variant)
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """First solution, or enumeration by no-good cuts over the projection (complete when infeasible)."""
-        refused = base.without_symmetry_breaking(self.name, self.family, options)
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
         if refused is not None:
             return refused
         started = time.monotonic()
