@@ -15,9 +15,17 @@ from ..models.errors import shorten
 from .model import AllDifferent, Constraint, IntVar, Linear, Model, ModelError, UnsupportedConstraint, kind_of
 
 
-def model_of(family: str, level: Any, supports: Iterable[str], compiler: str) -> Model:
-    """The family's constraint model of ``level``, checked (``Model.freeze``) and refused with a clear error
-    when it uses a kind of constraint ``compiler`` does not take (the registry should have left it out)."""
+def model_of(
+    family: str,
+    level: Any,
+    supports: Iterable[str],
+    compiler: str,
+    prepare: Callable[[Model], Model] = lambda model: model,
+) -> Model:
+    """The family's constraint model of ``level``, checked (``Model.freeze``), then ``prepare``d (a compiler
+    passes ``mutation.apply_to_model``, so that ``trisolve mutate`` breaks the rules stated once), and refused
+    with a clear error when it uses a kind of constraint ``compiler`` does not take (the registry should have
+    left it out; a mutated bound may make one)."""
     from ..models import FAMILIES
 
     record = FAMILIES.get(family)
@@ -26,7 +34,7 @@ def model_of(family: str, level: Any, supports: Iterable[str], compiler: str) ->
     model = record.constraints(level)
     if not isinstance(model, Model):
         raise ModelError(f"{family}: its constraints(level) gave a {type(model).__name__}, not a constraint Model")
-    model.freeze()
+    model = prepare(model.freeze())
     taken = set(supports)
     for constraint in model.constraints:
         kind = kind_of(constraint)

@@ -423,3 +423,24 @@ def test_a_family_without_a_model_is_refused_by_the_compilers():
             type(translator)("no-model").encode(None, "compiled", Options())
     finally:
         models.unregister("no-model")
+
+
+# ------------------------------------------------------------------ mutation: the rules stated once, broken once
+
+
+@pytest.mark.parametrize("spec", ["cpsat:compiled", "mip:compiled", "clingo:compiled"])
+def test_a_mutation_of_the_model_reaches_the_compiled_solver(spec):
+    """``trisolve mutate`` breaks a rule of the constraint model (``mutation.apply_to_model``) before any
+    compiler sees it: dropping Hexiom's neighbour rule gives more than level 10's 8 solutions."""
+    from trisolve.backends import mutation
+
+    level = models.FAMILIES["hexiom"].parse(level_path("hexiom", "level10"))
+    backend = registry.get(spec, "hexiom")
+    with mutation.record() as sites:
+        backend.export(level, Options())
+    groups = {site.name: site for site in sites.values() if site.kind == "group"}
+    rule = next(site for name, site in groups.items() if "occupied neighbours" in name)
+    with mutation.active(rule.mutation("drop-group")):
+        broken = backend.run(level, Limits(time=60, solutions=20), Options(enumerate=True))
+    assert broken.count > 8
+    assert backend.run(level, Limits(time=60), Options(enumerate=True)).count == 8  # nothing leaks

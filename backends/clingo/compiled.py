@@ -27,6 +27,7 @@ from ...constraints.compiling import (
     model_of,
     stated_once,
 )
+from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import AspProgram
@@ -150,7 +151,7 @@ class Compiled:
 
     def encode(self, level: Any, variant: str, options: Options) -> AspProgram:
         CATALOG.require(variant, "clingo", self.family)
-        model = model_of(self.family, level, CATALOG.supports, "clingo:compiled")
+        model = model_of(self.family, level, CATALOG.supports, "clingo:compiled", mutation.apply_to_model)
         return AspProgram(
             rules=self.rules(variant, options), facts=facts(model), decode=decoder(model), arguments=ARGUMENTS
         )

@@ -49,6 +49,7 @@ from ...constraints.compiling import (
     model_of,
     stated_once,
 )
+from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import CpsatModel, check_time, cp_model
@@ -352,7 +353,7 @@ class Compiled:
 
     def encode(self, level: Any, variant: str, options: Options) -> CpsatModel:
         CATALOG.require(variant, "cpsat", self.family)
-        model = model_of(self.family, level, CATALOG.supports, f"cpsat:{variant}")
+        model = model_of(self.family, level, CATALOG.supports, f"cpsat:{variant}", mutation.apply_to_model)
         return encode(model, variant, options.enumerate)
 
 

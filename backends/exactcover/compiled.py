@@ -41,6 +41,7 @@ from typing import Any, ClassVar
 
 from ...constraints import AllDifferent, Clause, Linear, Model, UnsupportedConstraint, kind_of
 from ...constraints.compiling import model_of
+from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import Cover, ExactCover
@@ -243,7 +244,7 @@ class Compiled:
 
     def encode(self, level: Any, variant: str, options: Options) -> ExactCover:
         CATALOG.require(variant, "exactcover", self.family)
-        return encode(model_of(self.family, level, CATALOG.supports, "exactcover:compiled"))
+        return encode(model_of(self.family, level, CATALOG.supports, "exactcover:compiled", mutation.apply_to_model))
 
 
 def for_family(family: str) -> Compiled:

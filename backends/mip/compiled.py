@@ -34,6 +34,7 @@ from typing import Any, ClassVar
 
 from ...constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle, graphs
 from ...constraints.compiling import model_of
+from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
 from .engine import LinearModel, MipEncoding, empty_model
@@ -293,7 +294,8 @@ class Compiled:
 
     def encode(self, level: Any, variant: str, options: Options) -> MipEncoding:
         CATALOG.require(variant, "mip", self.family)
-        return encode(model_of(self.family, level, CATALOG.supports, f"mip:{variant}"), variant, self.family)
+        model = model_of(self.family, level, CATALOG.supports, f"mip:{variant}", mutation.apply_to_model)
+        return encode(model, variant, self.family)
 
     def export_encoding(self, level: Any, variant: str, options: Options) -> MipEncoding:
         """What ``export`` writes: the rows of ``compiled`` (flows) for every variant, since a file cannot
