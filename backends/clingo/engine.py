@@ -26,6 +26,7 @@ from typing import Any
 import clingo
 
 from ...models.comments import comment_text
+from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 ENCODINGS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "encodings")
@@ -284,6 +285,9 @@ class ClingoBackend:
         options: Options,
         on_solution: SolutionSink | None = None,
     ) -> Result:
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self._translator.CATALOG)
+        if refused is not None:
+            return refused
         deadline = limits.deadline()
         watch = Stopwatch()
         messages: list[str] = []
