@@ -434,9 +434,12 @@ class MipBackend:
         watch.stop("load")
         seen: set[frozenset[int]] = set()
         values: list[float] | None = None
+        nothing_left = False  # the last cut had no column to differ in: it excluded every assignment
 
         def solve() -> bool | None:
             nonlocal values
+            if nothing_left:
+                return False
             outcome, values = solver.solve(None if deadline is None else deadline - time.monotonic())
             return None if outcome == "unknown" else outcome == "sat"
 
@@ -449,8 +452,14 @@ class MipBackend:
             return true
 
         def exclude(true: frozenset[int]) -> None:
-            if options.enumerate:
-                solver.add_row(*no_good(encoding, true))
+            nonlocal nothing_left
+            if not options.enumerate:
+                return
+            row, lower, upper = no_good(encoding, true)
+            if row:
+                solver.add_row(row, lower, upper)
+            else:  # no projection column (or, every solution setting equally many, none set): the only solution
+                nothing_left = True
 
         found = base.list_by_exclusion(
             solve,
@@ -474,7 +483,11 @@ class MipBackend:
 
 
 def no_good(encoding: MipEncoding, true: frozenset[int]) -> tuple[list[tuple[int, float]], float, float]:
-    """The cut that excludes one solution, over projection columns only: (terms, lower, upper)."""
+    """The cut that excludes one solution, over projection columns only: (terms, lower, upper).
+
+    Without terms (an empty projection; or, when every solution sets equally many columns, a solution that
+    sets none) the cut reads ``0 <= -1`` or ``0 >= 1``: no assignment is left.  Solvers drop or ignore a
+    row without columns, so the caller ends the listing there instead of adding it."""
     if encoding.block_true_only:
         return terms(sorted(true)), -INF, len(true) - 1.0
     # at least one projection column differs: sum(x off) + sum(1 - x on) >= 1
