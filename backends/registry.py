@@ -20,7 +20,9 @@ is the template to copy):
   translators: ``"hooks"`` or ``"rules"``);
 * **one translator per family**, a module whose ``CATALOG = Catalog(...)``
   (``backends/catalog.py``) declares its variants, default and abilities,
-  beside ``encode`` (``make`` for dp).
+  beside ``encode`` (``make`` for dp) and, where the catalog says
+  ``refuses``, ``refusal(level, options)``: the levels it will not take
+  (``refusal`` here asks it; the defaults route such a level elsewhere).
 
 A shipped backend is a folder ``backends/<name>/`` (a lower-case name): its
 ``__init__`` is the backend module and ``<family>.py`` its translators, found
@@ -49,7 +51,7 @@ from typing import Any
 
 from ..models.errors import TrisolveError, UsageError, shorten
 from . import orbits
-from .base import Backend, BackendUnavailable, UnsupportedFamily
+from .base import Backend, BackendUnavailable, Options, UnsupportedFamily
 from .catalog import Catalog, read
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -303,6 +305,12 @@ def split_spec(spec: str) -> tuple[str, str | None]:
     return name.strip(), (variant.strip() or None)
 
 
+def backend_of(spec: str) -> str:
+    """The backend a spec runs in the end, without its variant: ``pysat`` for ``pysat:totalizer/orbits`` and for
+    a mutated ``pysat:totalizer``.  Two specs with the same one are two variants of one opinion, not two."""
+    return split_spec(_base(spec))[0]
+
+
 def _base(spec: str) -> str:
     """The backend a spec runs in the end: ``/orbits`` and ``mutated:`` taken off."""
     from . import mutated
@@ -441,6 +449,17 @@ def breaks_symmetries(spec: str, family: str) -> bool:
     """Whether ``spec`` can run ``family`` with symmetry breaking (else it answers unknown)."""
     found = catalog(split_spec(_base(spec))[0], family)
     return found is None or found.symmetry_breaking
+
+
+def refusal(spec: str, family: str, level: Any, options: Options) -> str | None:
+    """Why ``spec`` will not run ``level`` as ``options`` ask (a level beyond what it can represent), or None
+    when it will.  Only a translator whose catalog declares ``refuses`` is asked (and imported): choosing costs
+    no solver import.  Its runs obey the same answer, so asking is a way to route a level, not a promise."""
+    name = backend_of(spec)
+    found = catalog(name, family)
+    if found is None or not found.refuses:
+        return None
+    return _ask(name, translator(name, family).refusal, level, options)
 
 
 def variants(family: str, backends: Iterable[str] | None = None, *, checking: bool = False) -> list[str]:

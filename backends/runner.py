@@ -110,6 +110,9 @@ class Job:
     #: keep solutions in the record (the cross-checker compares sets of them); without it only the first
     #: comes in full and the rest are counted (a count need not ship and validate every solution)
     keep_solutions: bool = True
+    #: where the level goes, in order, when ``backend`` refuses it (``route``): the measured default's next
+    #: rows when no backend was named, else nothing (a named backend that refuses answers unknown, saying why)
+    instead: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:
@@ -260,6 +263,33 @@ def _stop_signals_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
+def route(job: Job, level: Any) -> tuple[str, str | None]:
+    """The backend that runs ``job`` on ``level``, and what was refused on the way (None: nothing).
+
+    Its own backend, unless that refuses the level (``registry.refusal``, asked without importing a solver);
+    then the first of ``job.instead`` that takes it.  When every one refuses, its own backend runs and its
+    answer (unknown) says why.
+    """
+    from . import registry
+
+    if not job.instead:  # a named backend: its own run says why it refuses, if it does
+        return job.backend, None
+    refused = []
+    for name in (job.backend, *job.instead):
+        why = registry.refusal(name, job.family, level, job.options)
+        if why is None:
+            return name, "; ".join(refused) or None
+        refused.append(f"{name} ({why})")
+    return job.backend, None
+
+
+def routed(record: RunRecord, backend: str, refused: str | None) -> RunRecord:
+    """The record of a job that ``route`` gave to ``backend``: its backend named, and why in its stats."""
+    if refused is None:
+        return record
+    return replace(record, backend=backend, stats={**record.stats, "refused": refused})
+
+
 def _child(
     job: Job, level: Any, conn, started: float, load: Callable[[], Any] | None, plugins: tuple[str, ...] = ()
 ) -> None:
@@ -307,8 +337,11 @@ def _child(
         limits = job.limits
         if limits.time is not None:
             limits = replace(limits, time=limits.time - (time.monotonic() - started))
+        name, refused = route(job, level)
+        if refused is not None:
+            conn.send(("routed", name, refused))
         try:  # after the level is read: a bad file is refused before any solver library is imported
-            backend = registry.get(job.backend, job.family)
+            backend = registry.get(name, job.family)
         except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as no:
             conn.send(("unusable", f"{no}"))
             return
@@ -348,7 +381,7 @@ def _child(
             peak_rss_mb=max(usage.ru_maxrss, helpers.ru_maxrss) / 1024.0,
             solutions=(),
         )
-        conn.send(("result", record.to_json()))
+        conn.send(("result", routed(record, name, refused).to_json()))
     except BaseException as exc:  # reported to the parent, which decides the exit code
         conn.send(("error", f"{type(exc).__name__}: {exc}", traceback.format_exc()))
     finally:
@@ -467,9 +500,10 @@ def run_job(
     final: dict | None = None
     error: str | None = None
     stopped_by: str | None = None
+    route_taken: tuple[str, str | None] = (job.backend, None)  # the backend that runs, what was refused
 
     def take(message: tuple) -> None:
-        nonlocal streamed, proved, final, error, invalid, plugins_loaded, unusable
+        nonlocal streamed, proved, final, error, invalid, plugins_loaded, unusable, route_taken
         kind = message[0]
         if kind == "count":
             proved = max(proved, message[1])
@@ -496,6 +530,8 @@ def run_job(
             plugins_loaded = True
         elif kind == "unusable":
             unusable = message[1]
+        elif kind == "routed":
+            route_taken = (message[1], message[2])
 
     try:
         while True:
@@ -558,7 +594,7 @@ def run_job(
         error = "the --plugin files did not load within the time limit (a plugin that hangs when loaded)"
     # Killed, crashed or stopped: keep what was streamed (or proved), never call it complete.
     found = max(streamed, proved)
-    return record_of(
+    record = record_of(
         job,
         status=Status.SAT.value if found else Status.UNKNOWN.value,
         count=found,
@@ -568,6 +604,7 @@ def run_job(
         stopped_by=stopped_by,
         error=error,
     )
+    return routed(record, *route_taken)
 
 
 class UnusableBackend(UsageError):

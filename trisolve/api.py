@@ -261,6 +261,14 @@ def _resolved(spec: str | None, family: str, task: str = "first", symmetry_break
         raise UsageError(str(problem)) from None
 
 
+def _next_defaults(family: str, task: str, symmetry_breaking: bool) -> tuple[str, ...]:
+    """The measured defaults after the first, full names: where a level goes that the first refuses."""
+    from trisolve.backends import defaults, registry
+
+    rest = defaults.default_backends(family, task, symmetry_breaking=symmetry_breaking)[1:]
+    return tuple(registry.resolve(name, family) for name in rest)
+
+
 def backend_names(specs: Sequence[str], family: str) -> list[str]:
     """A backends list made full (a bare name means all its variants); empty: every registered variant a
     cross-check runs unnamed (``Catalog.cross_check``)."""
@@ -509,7 +517,8 @@ def solve(
 
     ``backend`` is ``"pysat"``, ``"clingo:count"``, ``"auto"`` (race the
     portfolio table's top three for a first solution, top two for a count),
-    ... (None: the table's winner for the task, ``backends/defaults.py``).  ``limit``
+    ... (None: the table's winner for the task, ``backends/defaults.py``, or the next row where the winner
+    refuses the level, ``registry.refusal``; the Result's ``stats["refused"]`` says so).  ``limit``
     stops an enumeration after that many solutions; ``timeout`` is seconds of
     wall clock.  With ``isolate`` (the default) the run is a forked child
     with a hard kill behind the backend's own time limit, and the solver is
@@ -589,8 +598,17 @@ def solve(
         name = resolve(backend, level.family, task, symmetry_breaking)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
-        # a count ships its solutions only to a caller who asked to see them (on_solution)
-        job = Job(level.run_path, level.family, name, limits, options, keep_solutions=not count or bool(on_solution))
+        # a count ships its solutions only to a caller who asked to see them (on_solution); a level the default
+        # refuses goes to the next default (runner.route)
+        job = Job(
+            level.run_path,
+            level.family,
+            name,
+            limits,
+            options,
+            keep_solutions=not count or bool(on_solution),
+            instead=() if backend else _next_defaults(level.family, task, symmetry_breaking),
+        )
         with cpu_phase_times():
             if isolate:
                 level, record = _run_isolated(job, level, on_solution, started, on_progress, on_found)
@@ -660,18 +678,19 @@ def _run_here(job: Any, level: Level, stream: Callable[[Any], None], started: fl
     from dataclasses import replace
 
     from trisolve.backends import registry
-    from trisolve.backends.runner import record_from_result
+    from trisolve.backends.runner import record_from_result, route, routed
 
     limits = job.limits
     if limits.time is not None:  # the limit counts from ``started``, as in a child
         limits = replace(limits, time=max(limits.time - (time.monotonic() - started), 1e-3))
     cpu = time.process_time()
-    result = registry.get(job.backend, level.family).run(
+    name, refused = route(job, level.model)
+    result = registry.get(name, level.family).run(
         level.model, limits, job.options, on_solution=lambda s: stream(s.to_json())
     )
     kept = result.solutions if job.keep_solutions else result.solutions[:1]  # as a child ships them
     record = record_from_result(job, result, time.monotonic() - started, solutions=tuple(s.to_json() for s in kept))
-    return replace(record, cpu=time.process_time() - cpu)
+    return replace(routed(record, name, refused), cpu=time.process_time() - cpu)
 
 
 def _race(
@@ -892,15 +911,12 @@ def cross_check(
     names: dict[str, list[str]] = {}
     select = None
     if not backends:
-        from trisolve.crosscheck.plan import default_plan
+        from trisolve.crosscheck.plan import default_plan, refusals
 
-        planned = default_plan([(level.run_path, level.family) for level in chosen], backend_name)
-        for name, chosen_backends in planned.backends.items():
-            names[name] = list(chosen_backends)
-
-        def select(path: str, family: str, backend: str) -> bool:
-            return family not in planned.backends or planned.runs(path, family, backend)
-
+        parsed = {level.run_path: level.model for level in chosen}
+        planned = default_plan([(level.run_path, level.family) for level in chosen], backend_name, parsed)
+        for name in planned.backends:
+            names[name] = planned.candidates(name, [level.run_path for level in chosen if level.family == name])
         if on_plan is not None:
             on_plan(planned.describe(timeout))
     for level in chosen:
@@ -908,6 +924,18 @@ def cross_check(
             names[level.family] = backend_names(backends, level.family)
         if not names[level.family]:
             raise UsageError(f"no backend handles the {level.family} family")
+    if not backends:
+        # a family without a default plan runs every variant: one that refuses an instance is left out there
+        unplanned = [
+            (level.run_path, level.family, level.model) for level in chosen if level.family not in planned.backends
+        ]
+        refusing = refusals(unplanned, names.__getitem__)
+
+        def select(path: str, family: str, backend: str) -> bool:
+            if family in planned.backends:
+                return planned.runs(path, family, backend)
+            return backend not in refusing.get(path, {})
+
     instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     with Runs(log, resume=resume, parallel=jobs or os.cpu_count() or 1, on_record=on_record) as runs:
         plan = Plan(timeout, limit, symmetry_breaking, seed)
