@@ -52,6 +52,12 @@ class Catalog:
     #: ``refusal(level, options) -> str | None`` (why not, or None), which its runs obey (they answer unknown with
     #: that reason, never a count) and which the defaults ask before choosing it (``registry.refusal``)
     refuses: bool = False
+    #: a generic translator (one file serving every family that has what it needs, ``backends/<b>/compiled.py``):
+    #: what a family must offer, "constraints" (a constraint model); None: a translator of one family
+    generic: str | None = None
+    #: for a generic translator of constraint models: the constraint kinds it compiles
+    #: (``trisolve.constraints.KINDS``); a family whose model uses another kind is left out, with the reason
+    supports: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.default not in self.variants:

@@ -41,6 +41,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import registry
+from .spec import Spec
 
 #: The shipped table (package data).
 TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "portfolio.json")
@@ -123,7 +124,7 @@ def _count_only(name: str, family: str) -> bool:
     from . import registry
 
     try:
-        found = registry.catalog(name.split(":")[0], family)
+        found = registry.catalog(Spec.parse(name).backend, family)
     except Exception:  # noqa: BLE001 - an unknown or broken backend is skipped by ``usable`` anyway
         return False
     return found is not None and found.count_only
@@ -138,13 +139,13 @@ def usable(name: str, family: str) -> bool:
     from . import registry
 
     try:
-        backend, variant = registry.split_spec(name)
-        if registry.available(backend) is not None:
+        spec = Spec.parse(name)
+        if registry.available(spec.backend) is not None:
             return False
-        offered = registry.catalog(backend, family)
+        offered = registry.catalog(spec.backend, family)
     except Exception:  # noqa: BLE001 - any reason at all: the next row takes its place
         return False
-    return offered is not None and (variant is None or variant in offered.variants)
+    return offered is not None and (spec.variant is None or spec.variant_name in offered.variants)
 
 
 def default_backend(
@@ -161,7 +162,7 @@ def default_backends(
     """Every usable row ``default_backend`` picks from, best first (else the family's fallback alone).
 
     The first runs; a level it refuses (``registry.refusal``: ``dp`` on a board its keys cannot hold) goes to
-    the next that takes it, so a refusal is routed, not reported (``runner.route``)."""
+    the next that takes it, so a refusal is routed, not reported (``runs.child.route``)."""
     names = [
         name
         for name in ranking(family, task, table)

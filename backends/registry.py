@@ -4,10 +4,12 @@ A backend is declared one way, wherever it comes from (``backends/TEMPLATE/``
 is the template to copy):
 
 * a **backend module** exposes ``available() -> str | None`` (None when
-  usable, else an install hint; it never raises), ``make(family, variant) ->
-  Backend`` (imports the solver lazily), optionally ``preload(family)`` (imports
-  the solver before runs are forked; ``preload`` here then imports the
-  family's translator), and
+  usable, else an install hint; it never raises), ``make(family, variant,
+  translator) -> Backend`` (imports the solver lazily; ``get`` hands it the
+  family's translator, so an engine never imports this module, which loads
+  it), optionally ``preload(family)`` (imports the solver before runs are
+  forked; ``preload`` here then imports the family's translator and calls its
+  ``warm()``, if any), and
   what it is for, as constants: ``PORTFOLIO`` (``--backend auto`` races it,
   ``bench`` and ``mutate`` take it by default), ``OPTIONAL`` (left out of
   runs that do not name it: it needs something outside Python),
@@ -35,6 +37,8 @@ group ``trisolve.backends``.  A family added at run time gives a backend a
 translator with ``register_translator``.  Neither may replace a shipped
 backend or translator unless it says ``override=True``.
 
+A name a user gives is a spec (``backends/spec.py``: ``Spec.parse`` reads
+it, every function here takes a ``Spec`` or its text):
 ``backend:variant/orbits`` counts by orbits (``backends/orbits.py``);
 ``mutated:backend:variant~MUTATION`` is a shipped backend with one mutation
 applied (``backends/mutated.py``, run by ``trisolve mutate``).
@@ -46,6 +50,7 @@ import importlib
 import os
 import pkgutil
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -53,6 +58,7 @@ from ..models.errors import TrisolveError, UsageError, shorten
 from . import orbits
 from .base import Backend, BackendUnavailable, Options, UnsupportedFamily
 from .catalog import Catalog, read
+from .spec import NAME, Spec
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 #: The tasks backends are measured and chosen for (a first solution, an exact count): ``bench --portfolio``'s,
@@ -67,8 +73,6 @@ ROLES: dict[str, Any] = {
     "EXPORTS": None,
     "MUTANTS": None,
 }
-#: Characters a backend's name cannot hold: they separate a spec's parts (``a:b``, ``a,b``, ``/orbits``, ``~``).
-_SEPARATORS = set(":,/~@ \t\n")
 
 
 class UnknownBackend(UsageError):
@@ -156,7 +160,7 @@ def exporters(format_: str | None = None) -> dict[str, tuple[str, ...]]:
 def register(name: str, module: Any, *, override: bool = False) -> None:
     """Add backend ``name`` (a --plugin file, a test): ``module`` as the module docstring says, with its
     translators in ``TRANSLATORS``.  A shipped backend is replaced only with ``override=True``."""
-    if not name or _SEPARATORS & set(name):
+    if not isinstance(name, str) or not NAME.match(name):
         raise PluginError(f"backend name {shorten(repr(name))}: use letters, digits, - and _ only")
     if name in shipped() and not override:
         raise PluginError(f"backend {name!r} ships with trisolve; a plugin replaces it only with override=True")
@@ -166,19 +170,19 @@ def register(name: str, module: Any, *, override: bool = False) -> None:
         del _TRANSLATORS[key]  # a name registered again forgets the translators it had
     for family, translator in translators.items():
         _TRANSLATORS[name, family] = translator
-    _catalog.cache_clear()
+    _clear_caches()
 
 
 def register_translator(backend: str, family: str, translator: Any, *, override: bool = False) -> None:
     """Give ``backend`` a translator for ``family`` (a family added at run time; ``translator.CATALOG``, ``encode``).
     A shipped translator is replaced only with ``override=True``."""
-    if _declared(backend, family) is not None and not override:
+    if _own_file(backend, family) is not None and not override:
         raise PluginError(
             f"backend {backend} ships a translator for {family}; a plugin replaces it only with override=True"
         )
     _check_translator(backend, family, translator)
     _TRANSLATORS[backend, family] = translator
-    _catalog.cache_clear()
+    _clear_caches()
 
 
 def unregister(name: str) -> None:
@@ -186,12 +190,12 @@ def unregister(name: str) -> None:
     _EXTRA.pop(name, None)
     for key in [key for key in _TRANSLATORS if key[0] == name]:
         del _TRANSLATORS[key]
-    _catalog.cache_clear()
+    _clear_caches()
 
 
 def unregister_translator(backend: str, family: str) -> None:
     _TRANSLATORS.pop((backend, family), None)
-    _catalog.cache_clear()
+    _clear_caches()
 
 
 def _checked_backend(name: str, module: Any) -> dict[str, Any]:
@@ -300,36 +304,101 @@ def plugin_files() -> tuple[str, ...]:
 # ------------------------------------------------------------------ catalogs and translators
 
 
-def split_spec(spec: str) -> tuple[str, str | None]:
-    name, _, variant = spec.partition(":")
-    return name.strip(), (variant.strip() or None)
-
-
-def backend_of(spec: str) -> str:
+def backend_of(spec: str | Spec) -> str:
     """The backend a spec runs in the end, without its variant: ``pysat`` for ``pysat:totalizer/orbits`` and for
     a mutated ``pysat:totalizer``.  Two specs with the same one are two variants of one opinion, not two."""
-    return split_spec(_base(spec))[0]
-
-
-def _base(spec: str) -> str:
-    """The backend a spec runs in the end: ``/orbits`` and ``mutated:`` taken off."""
-    from . import mutated
-
-    spec = orbits.split(spec)[0]
-    return mutated.base(spec) if mutated.is_mutated(spec) else spec
+    return Spec.parse(spec).backend
 
 
 @cache
+def _own_file(name: str, family: str) -> Catalog | None:
+    """The catalog of the family's own translator, read from its file (None: there is none): a module
+    ``backends/<name>/<family>.py``, or a package ``backends/<name>/<family>/`` (one too large for a file: dp's
+    Hexiom counter) whose ``__init__`` holds the ``CATALOG``."""
+    for path in (os.path.join(_HERE, name, f"{family}.py"), os.path.join(_HERE, name, family, "__init__.py")):
+        if os.path.isfile(path):
+            return read(path)
+    return None
+
+
+@cache
+def _generic(name: str) -> tuple[tuple[str, Catalog], ...]:
+    """A shipped backend's generic translators (``Catalog.generic`` set): (module name, catalog), read from files."""
+    folder = os.path.join(_HERE, name)
+    found = []
+    for file in sorted(os.listdir(folder)):
+        stem = file[:-3]
+        if file.endswith(".py") and stem.isidentifier() and not stem.startswith("_"):
+            declared = read(os.path.join(folder, file))
+            if declared is not None and declared.generic is not None:
+                found.append((stem, declared))
+    return tuple(found)
+
+
+def _refusal(offered: Catalog, family: str) -> str | None:
+    """Why a generic translator cannot take ``family`` (None: it can)."""
+    from ..models import FAMILIES
+
+    record = FAMILIES.get(family)
+    if offered.generic == "constraints":
+        if record is None or record.constraints is None:
+            return f"{family} has no constraint model"
+        missing = sorted(set(record.constraint_kinds) - set(offered.supports))
+        if missing:
+            return f"its {family} model uses {', '.join(missing)}, which it cannot compile"
+        return None
+    return f"it needs {offered.generic}, which trisolve does not know"
+
+
+def _generic_for(name: str, family: str) -> tuple[tuple[str, Catalog], ...]:
+    """The generic translators of a shipped backend that take ``family`` (not cached: a family registered at
+    run time changes the answer)."""
+    return tuple((module, offered) for module, offered in _generic(name) if _refusal(offered, family) is None)
+
+
+def left_out(name: str, family: str) -> list[str]:
+    """Why each generic translator of backend ``name`` does not take ``family`` (for ``trisolve backends``)."""
+    if name not in shipped():
+        return []
+    return [f"{name}:{module}: {why}" for module, offered in _generic(name) if (why := _refusal(offered, family))]
+
+
 def _declared(name: str, family: str) -> Catalog | None:
-    """A shipped translator's catalog, read from its file (None: the backend has no translator for the family)."""
+    """A shipped backend's catalog for a family: its own translator's variants, then those of the generic ones
+    that take the family (None: neither).  The default stays the family translator's."""
     if name not in shipped():
         return None
-    path = os.path.join(_HERE, name, f"{family}.py")
-    return read(path) if os.path.isfile(path) else None
+    parts = [found] if (found := _own_file(name, family)) is not None else []
+    parts += [offered for _, offered in _generic_for(name, family)]
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    first = parts[0]
+    variants = {v: text for part in parts for v, text in part.variants.items()}
+    return Catalog(
+        default=first.default,
+        variants=variants,
+        symmetry_breaking=first.symmetry_breaking,
+        count_only=first.count_only,
+        cross_check=first.cross_check,
+        refuses=first.refuses,
+    )
+
+
+def _variant_catalog(name: str, family: str, variant: str) -> Catalog | None:
+    """The catalog of the translator that runs ``variant`` (a family's own, or a generic one)."""
+    if name in shipped():
+        encoding = Spec(name).with_variant(variant).variant
+        for _, offered in _generic_for(name, family):
+            if encoding in offered.variants:
+                return offered
+    return catalog(name, family)
 
 
 @cache
-def _catalog(name: str, family: str) -> Catalog | None:
+def _catalog(name: str, family: str, record: int) -> Catalog | None:
+    """Cached per family record (``record``, its id): a family registered again is read again."""
     if (name, family) in _TRANSLATORS:
         return _TRANSLATORS[name, family].CATALOG
     if name in shipped():
@@ -339,9 +408,16 @@ def _catalog(name: str, family: str) -> Catalog | None:
     return None if translator is None else translator.CATALOG
 
 
+def _clear_caches() -> None:
+    """Forget what was read of catalogs: a family or translator was added or removed at run time."""
+    _catalog.cache_clear()
+
+
 def catalog(name: str, family: str) -> Catalog | None:
     """What backend ``name`` offers for ``family`` (None: no translator), read without importing solvers."""
-    return _catalog(name, family)
+    from ..models import FAMILIES
+
+    return _catalog(name, family, id(FAMILIES.get(family)))
 
 
 def _required(name: str, family: str) -> Catalog:
@@ -351,18 +427,20 @@ def _required(name: str, family: str) -> Catalog:
     return found
 
 
-def checked_translator(backend: str, family: str, variant: str) -> Any:
-    """The translator of ``family`` for ``backend``, once its catalog has ``variant`` (else ``UnknownVariant``)."""
-    found = translator(backend, family)
-    found.CATALOG.require(variant, backend, family)
-    return found
-
-
-def translator(backend: str, family: str) -> Any:
-    """The translator of ``family`` for ``backend``: registered at run time, or ``backends/<backend>/<family>.py``."""
+def translator(backend: str, family: str, variant: str | None = None) -> Any:
+    """The translator of ``family`` for ``backend``: registered at run time, ``backends/<backend>/<family>.py``
+    (or its package ``backends/<backend>/<family>/``), or, for a ``variant`` a generic translator offers
+    (``compiled``), that one, made for the family."""
     if (backend, family) in _TRANSLATORS:
         return _TRANSLATORS[backend, family]
-    if _declared(backend, family) is None:
+    if variant is not None and backend in shipped():
+        encoding = Spec(backend).with_variant(variant).variant
+        for module, offered in _generic_for(backend, family):
+            if encoding in offered.variants:
+                return importlib.import_module(f"{__package__}.{backend}.{module}").for_family(family)
+    if _own_file(backend, family) is None:
+        if _generic_for(backend, family):
+            return translator(backend, family, _required(backend, family).default)
         raise UnsupportedFamily(f"backend {backend} has no translator for {family}")
     return importlib.import_module(f"{__package__}.{backend}.{family}")
 
@@ -371,37 +449,40 @@ def default_variant(name: str, family: str) -> str:
     return _required(name, family).default
 
 
-def resolve(spec: str, family: str) -> str:
+def full(spec: str | Spec, family: str) -> Spec:
+    """The spec with its variant filled in: the backend's default for the family when it names none (a mutated
+    spec names its variant already)."""
+    spec = Spec.parse(spec)
+    if spec.variant is not None or spec.mutation is not None:
+        return spec
+    return spec.with_variant(default_variant(spec.backend, family))
+
+
+def resolve(spec: str | Spec, family: str) -> str:
     """The full ``backend:variant`` name a user's spec stands for (``/orbits`` and ``mutated:`` kept)."""
-    from . import mutated
-
-    spec, by_orbits = orbits.split(spec)
-    if mutated.is_mutated(spec):
-        return spec + (orbits.SUFFIX if by_orbits else "")
-    name, variant = split_spec(spec)
-    return f"{name}:{variant or default_variant(name, family)}" + (orbits.SUFFIX if by_orbits else "")
+    return str(full(spec, family))
 
 
-def get(spec: str, family: str) -> Backend:
+def get(spec: str | Spec, family: str) -> Backend:
     """A ready backend for a family; raises UnknownBackend / UnsupportedFamily / BackendUnavailable / PluginError."""
     from . import mutated
 
-    spec, by_orbits = orbits.split(spec)
-    if by_orbits:
-        name = split_spec(_base(spec))[0]
-        found = catalog(name, family)
+    spec = Spec.parse(spec)
+    if spec.orbits:
+        found = catalog(spec.backend, family)
         if not breaks_symmetries(spec, family) or (found is not None and found.count_only):
-            raise UnsupportedFamily(f"backend {name} lists no {family} lex-leaders, so it cannot count by orbits")
-        return orbits.OrbitExpansion(get(spec, family), family)
-    if mutated.is_mutated(spec):
-        return mutated.MutatedBackend(family, spec, get(mutated.base(spec), family))
-    name, variant = split_spec(spec)
-    module = _module(name)
-    hint = _ask(name, module.available)
+            raise UnsupportedFamily(
+                f"backend {spec.backend} lists no {family} lex-leaders, so it cannot count by orbits"
+            )
+        return orbits.OrbitExpansion(get(replace(spec, orbits=False), family), family)
+    if spec.mutation is not None:
+        return mutated.MutatedBackend(family, spec, get(spec.plain, family))
+    module = _module(spec.backend)
+    hint = _ask(spec.backend, module.available)
     if hint:
-        raise BackendUnavailable(f"backend {name} is not usable: {shorten(hint, 300)}")
-    offered = _required(name, family)
-    return _ask(name, module.make, family, variant or offered.default)
+        raise BackendUnavailable(f"backend {spec.backend} is not usable: {shorten(hint, 300)}")
+    variant = spec.variant_name or _required(spec.backend, family).default
+    return _ask(spec.backend, module.make, family, variant, translator(spec.backend, family, variant))
 
 
 def available(name: str) -> str | None:
@@ -425,41 +506,53 @@ def _ask(name: str, function: Callable[..., Any], *args: Any) -> Any:
         ) from None
 
 
-def preload(specs: Iterable[str], family: str) -> None:
+def preload(specs: Iterable[str | Spec], family: str) -> None:
     """Import the solvers ``specs`` need in this process, before runs are forked from it.
 
     Each run is a forked child; a child that imports OR-Tools itself pays about
     half a second per run, which in a campaign of thousands of small instances
     is most of the time.  Imported once in the parent, every child starts warm.
     A backend's ``preload`` imports its solver; the family's translator is
-    imported here, after it, the same way for every backend that preloads.
-    Backends that cannot load are left alone: their runs report the error.
+    imported here, after it, the same way for every backend that preloads, and
+    a translator that keeps compiled code loads it with its ``warm()`` (dp's
+    kernels).  Backends that cannot load are left alone: their runs report the error.
     """
-    for name in dict.fromkeys(split_spec(_base(spec))[0] for spec in specs):
+    for name in dict.fromkeys(Spec.parse(spec).backend for spec in specs):
         try:
             module = _module(name)
-            if _ask(name, module.available) is None and hasattr(module, "preload"):
+            if _ask(name, module.available) is not None:
+                continue
+            if hasattr(module, "preload"):
                 _ask(name, module.preload, family)
-                translator(name, family)
+            found = translator(name, family)
+            if callable(getattr(found, "warm", None)):
+                found.warm()
         except Exception:  # noqa: BLE001 - the run itself reports it, with its own record
             continue
 
 
-def breaks_symmetries(spec: str, family: str) -> bool:
+def breaks_symmetries(spec: str | Spec, family: str) -> bool:
     """Whether ``spec`` can run ``family`` with symmetry breaking (else it answers unknown)."""
-    found = catalog(split_spec(_base(spec))[0], family)
+    spec = Spec.parse(spec)
+    if spec.variant is None:
+        found = catalog(spec.backend, family)
+    else:
+        found = _variant_catalog(spec.backend, family, spec.variant_name)
     return found is None or found.symmetry_breaking
 
 
-def refusal(spec: str, family: str, level: Any, options: Options) -> str | None:
+def refusal(spec: str | Spec, family: str, level: Any, options: Options) -> str | None:
     """Why ``spec`` will not run ``level`` as ``options`` ask (a level beyond what it can represent), or None
     when it will.  Only a translator whose catalog declares ``refuses`` is asked (and imported): choosing costs
     no solver import.  Its runs obey the same answer, so asking is a way to route a level, not a promise."""
-    name = backend_of(spec)
-    found = catalog(name, family)
+    spec = Spec.parse(spec)
+    if spec.variant is None:
+        found = catalog(spec.backend, family)
+    else:
+        found = _variant_catalog(spec.backend, family, spec.variant_name)
     if found is None or not found.refuses:
         return None
-    return _ask(name, translator(name, family).refusal, level, options)
+    return _ask(spec.backend, translator(spec.backend, family, spec.variant_name).refusal, level, options)
 
 
 def variants(family: str, backends: Iterable[str] | None = None, *, checking: bool = False) -> list[str]:
@@ -469,22 +562,20 @@ def variants(family: str, backends: Iterable[str] | None = None, *, checking: bo
     for name in by_default() if backends is None else backends:
         offered = catalog(name, family)
         if offered is not None and (offered.cross_check or not checking):
-            found.extend(f"{name}:{v}" for v in offered.ordered())
+            found.extend(str(Spec(name).with_variant(v)) for v in offered.ordered())
     return found
 
 
-def expand(specs: list[str], family: str) -> list[str]:
+def expand(specs: Iterable[str | Spec], family: str) -> list[str]:
     """Turn a --backends list into full names: ``pysat`` alone means all its variants."""
     out: list[str] = []
-    for spec in specs:
-        spec, by_orbits = orbits.split(spec)
-        name, variant = split_spec(spec)
-        suffix = orbits.SUFFIX if by_orbits else ""
-        if variant:
-            out.append(f"{name}:{variant}{suffix}")
+    for spec in map(Spec.parse, specs):
+        if spec.variant is not None or spec.mutation is not None:
+            out.append(str(spec))
         else:
-            _module(name)  # an unknown name is refused here, not left out in silence
-            out.extend(full + suffix for full in variants(family, (name,)))
+            _module(spec.backend)  # an unknown name is refused here, not left out in silence
+            offered = catalog(spec.backend, family)
+            out.extend(str(spec.with_variant(v)) for v in (offered.ordered() if offered else ()))
     return list(dict.fromkeys(out))
 
 
@@ -513,6 +604,7 @@ __all__ = [
     "exporters",
     "get",
     "in_python",
+    "left_out",
     "load_plugin",
     "names",
     "plugin_files",

@@ -2,8 +2,8 @@
 
 Per family and task (a first solution, an exact count) every usable backend
 runs on the shipped instances (``levels/<family>``) and then on generated
-ones of growing size (``LADDERS``: Hexiom board sides, sigil frames of
-growing area, logic grids of growing size; a few seeds per size).  A backend
+ones of growing size (the family's ``Family.ladder``: board sides, frames of
+growing area, grids of growing size; a few seeds per size).  A backend
 that leaves an instance of some size unsolved within the limit runs no larger
 size: the instances it skips count as unsolved (the report says where it
 stopped).  A size is generated only while some backend still runs at it.
@@ -27,7 +27,7 @@ round-robin order within an instance, the order rotating from instance to
 instance, as in ``runner.plan``.  The run count, and so the run time, is
 bounded before anything starts (``Plan.most_runs``): each run takes at most
 the timeout plus the runner's grace.  Before a family's runs,
-``runner.warm_machine`` lets each backend compile its kernels into numba's
+``runs.executors.warm_machine`` lets each backend compile its kernels into numba's
 cache (once per machine, untimed), so a first compile is never timed as a run.
 """
 
@@ -42,10 +42,13 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from trisolve.backends import defaults
-from trisolve.backends.runner import INTERRUPT, grace_for
+from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
+from trisolve.models.family import Ladder, Rung
+from trisolve.runs import INTERRUPT, grace_for
+from trisolve.runs.executors import warm_machine
 
-from .runner import BenchRun, Settings, Trial, run_trial, warm_machine
+from .runner import BenchRun, Settings, Trial, run_trial
 from .summary import distribution, machine
 
 TASKS = defaults.TASKS
@@ -61,65 +64,14 @@ PLOT_FILE = "portfolio.png"
 # ------------------------------------------------------------------ sizes
 
 
-@dataclass(frozen=True)
-class Rung:
-    """One generated size: the generator's size keywords and the size they make."""
-
-    size: int
-    parameters: Mapping[str, int]
-
-    @property
-    def label(self) -> str:
-        return "x".join(str(v) for v in self.parameters.values())
-
-
-@dataclass(frozen=True)
-class Ladder:
-    """A family's growing sizes and how a level's size is measured (same unit for shipped levels)."""
-
-    unit: str
-    measure: Callable[[Any], int]
-    rungs: tuple[Rung, ...]
-    #: ask the generator for levels with one solution (Hexiom levels without locks have millions)
-    unique: bool = False
-
-
-def _hexiom_side(level: Any) -> int:
-    return level.board.side
-
-
-def _frame_cells(level: Any) -> int:
-    return level.width * level.height
-
-
-def _grid_cells(level: Any) -> int:
-    return level.positions * len(level.categories)
-
-
-#: The generated sizes per family, smallest first.  A family not listed runs its shipped instances only.
-LADDERS: dict[str, Ladder] = {
-    "hexiom": Ladder(
-        "board side",
-        _hexiom_side,
-        tuple(Rung(side, {"side": side}) for side in (3, 4, 5, 6, 7)),
-        unique=True,
-    ),
-    "sigils": Ladder(
-        "frame cells",
-        _frame_cells,
-        tuple(Rung(w * h, {"width": w, "height": h}) for w, h in ((4, 4), (4, 6), (6, 6), (6, 8), (8, 8))),
-    ),
-    "logic": Ladder(
-        "grid cells (positions x categories)",
-        _grid_cells,
-        tuple(Rung(p * c, {"positions": p, "categories": c}) for p, c in ((4, 4), (5, 5), (6, 6), (8, 6), (8, 8))),
-    ),
-}
+def ladder(family: str) -> Ladder | None:
+    """The family's generated sizes (``Family.ladder``), or None: it runs its shipped instances only."""
+    return FAMILIES[family].ladder
 
 
 def size_of(family: str, level: Any) -> int | None:
-    ladder = LADDERS.get(family)
-    return None if ladder is None else ladder.measure(level)
+    sizes = ladder(family)
+    return None if sizes is None else sizes.measure(level)
 
 
 def parse_max_size(text: str | None, families: Sequence[str]) -> dict[str, tuple[str, int]]:
@@ -135,19 +87,20 @@ def parse_max_size(text: str | None, families: Sequence[str]) -> dict[str, tuple
         name, equals, value = part.partition("=")
         name, value = name.strip(), value.strip()
         if not equals or not value.isdigit():
-            raise ValueError(f"--max-size {text!r}: give N (sizes per family) or family=SIZE,... (e.g. hexiom=5)")
-        if name not in LADDERS:
-            raise ValueError(f"--max-size: no generated sizes for {name!r}; families with sizes: {', '.join(LADDERS)}")
+            raise ValueError(f"--max-size {text!r}: give N (sizes per family) or family=SIZE,... (each in its unit)")
+        laddered = [family for family in FAMILIES if ladder(family) is not None]
+        if name not in laddered:
+            raise ValueError(f"--max-size: no generated sizes for {name!r}; families with sizes: {', '.join(laddered)}")
         limits[name] = ("size", int(value))
     return limits
 
 
 def rungs_of(family: str, max_size: Mapping[str, tuple[str, int]]) -> tuple[Rung, ...]:
-    ladder = LADDERS.get(family)
-    if ladder is None:
+    sizes = ladder(family)
+    if sizes is None:
         return ()
-    kind, value = max_size.get(family, ("rungs", len(ladder.rungs)))
-    return ladder.rungs[:value] if kind == "rungs" else tuple(r for r in ladder.rungs if r.size <= value)
+    kind, value = max_size.get(family, ("rungs", len(sizes.rungs)))
+    return sizes.rungs[:value] if kind == "rungs" else tuple(r for r in sizes.rungs if r.size <= value)
 
 
 # ------------------------------------------------------------------ instances
@@ -201,7 +154,7 @@ def generate_rung(family: str, index: int, rung: Rung, seeds: int, folder: str) 
     the generators are deterministic, so a rerun into the same folder skips the generating)."""
     from trisolve.generate import generator, suffix, write_generated
 
-    ladder = LADDERS[family]
+    unique = ladder(family).unique
     out = []
     for seed in range(seeds):
         stem = f"{family}-{rung.label}-s{seed}"
@@ -209,12 +162,12 @@ def generate_rung(family: str, index: int, rung: Rung, seeds: int, folder: str) 
         sidecar = os.path.join(folder, family, stem + ".solution.json")
         if os.path.exists(path) and os.path.exists(sidecar):
             with open(sidecar, encoding="utf-8") as handle:
-                unique = bool(json.load(handle).get("unique"))
+                proved = bool(json.load(handle).get("unique"))
         else:
-            made = generator(family)(seed, unique=ladder.unique, name=stem, **rung.parameters)
+            made = generator(family)(seed, unique=unique, name=stem, **rung.parameters)
             path = write_generated(made, os.path.join(folder, family), stem)
-            unique = made.unique
-        out.append(Instance(path, family, stem, rung.size, index, seed, 1 if unique else None, 1))
+            proved = made.unique
+        out.append(Instance(path, family, stem, rung.size, index, seed, 1 if proved else None, 1))
     return out
 
 
@@ -235,7 +188,7 @@ def backends_for(
     for spec in candidates:
         try:
             name = registry.resolve(spec, family)
-            offered = registry.catalog(registry.split_spec(name)[0], family)
+            offered = registry.catalog(Spec.parse(name).backend, family)
         except registry.UnsupportedFamily:
             offered = None
         if offered is None:
@@ -523,9 +476,9 @@ def table(outcome: Outcome, header: Mapping[str, Any]) -> dict[str, Any]:
                 }
             )
         rows.sort(key=defaults.rank_key)
-        ladder = LADDERS.get(family)
+        sizes = ladder(family)
         families.setdefault(family, {})[task] = {
-            "unit": ladder.unit if ladder else None,
+            "unit": sizes.unit if sizes else None,
             "instances": total,
             "default": rows[0]["backend"],
             "rows": rows,
@@ -600,8 +553,11 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
         row["total"] - row["not_run"]
         for tasks in data["families"].values()
         for t in tasks.values()
+        if not t.get("measured")
         for row in t["rows"]
+        if not row.get("measured")
     )
+    elsewhen = other_measurements(data)
     lines = [
         "# The measured portfolio: which backend for which task",
         "",
@@ -617,6 +573,7 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
         f"- Run time: {head.get('seconds', '?')} s for {runs} runs (generating levels included); time limit "
         f"{head.get('timeout', '?')} s per run; {head.get('seeds', '?')} generated level(s) per size; sizes "
         + "; ".join(f"{family} {', '.join(map(str, sizes))}" for family, sizes in head.get("sizes", {}).items()),
+        *(f"- Measured at another time: {phrase}" for phrase in elsewhen),
         "",
         RULE,
         "",
@@ -664,6 +621,8 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
                     notes.append(f"{row['invalid']} invalid solution(s)")
                 if row.get("errors"):
                     notes.append("e.g. " + row["errors"][0].replace("|", "/"))
+                if row.get("measured") and row["measured"] != entry.get("measured"):
+                    notes.append(f"measured {row['measured'].get('date') or 'at another time'}")
                 largest = "–" if row.get("largest_size") is None else str(row["largest_size"])
                 lines.append(
                     f"| {rank} | {row['backend']} | {row['solved']}/{row['total']} | "
@@ -678,7 +637,8 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
             "## Time against instance size",
             "",
             "One panel per family and task; each point is a run (a cross at the limit: unsolved), "
-            "the line joins the median per size (unsolved counting as beyond the limit).",
+            "the line joins the median per size (unsolved counting as beyond the limit)."
+            + (f" It shows the runs of the measurement of {head.get('date', '?')} only." if elsewhen else ""),
             "",
             f"![time against size per backend]({plot})",
         ]
@@ -720,11 +680,11 @@ def panels(outcome: Outcome) -> list[dict[str, Any]]:
             backend: [(outcome.instance(r.path).size, r.time, r.solved) for r in runs if r.backend == backend]
             for backend in names
         }
-        ladder = LADDERS.get(family)
+        sizes = ladder(family)
         out.append(
             {
                 "title": f"{family}: {'first solution' if task == 'first' else 'exact count'}",
-                "unit": ladder.unit if ladder else "size",
+                "unit": sizes.unit if sizes else "size",
                 "points": points,
             }
         )
@@ -784,6 +744,7 @@ def readme_table(data: Mapping[str, Any]) -> str:
         f"Measured {head.get('date', '?')} by `{head.get('command') or 'trisolve bench --portfolio'}` "
         f"(time limit {head.get('timeout', '?')} s per run, load average {_load(load)} at the start); "
         "every backend, all instances and sizes: [docs/bench/portfolio.md](docs/bench/portfolio.md).",
+        *(f"Measured at another time: {phrase}." for phrase in other_measurements(data)),
         README_END,
     ]
     return "\n".join(lines) + "\n"
@@ -797,10 +758,103 @@ def replace_readme_table(readme: str, data: Mapping[str, Any]) -> str:
     return readme[:start] + readme_table(data) + readme[end + len(README_END) + 1 :]
 
 
-def write_table(data: Mapping[str, Any], path: str) -> None:
-    """The JSON table, written whole or not at all (a kill mid-write keeps the old table)."""
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
-    os.replace(temporary, path)
+def table_text(data: Mapping[str, Any]) -> str:
+    """The JSON table as it is written (``backends/portfolio.json``, OUT/portfolio.json)."""
+    return json.dumps(data, indent=1) + "\n"
+
+
+# ------------------------------------------------------------------ merging into the shipped table
+
+
+def stamp(header: Mapping[str, Any]) -> dict[str, Any]:
+    """What a table entry or row measured at another time than the table's header says of its measurement."""
+    return {key: header.get(key) for key in ("command", "date", "timeout", "seeds", "load")}
+
+
+def merge(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> dict[str, Any]:
+    """The shipped table after a measurement ``new``: a partial measurement merges, it never replaces.
+
+    Per family and task, a measured entry replaces the table's; the entries
+    not measured stay as they were.  Within an entry, the rows of backends
+    this measurement did not run (``--backends``, or a solver not installed
+    here) stay too, ranked with the new ones, when they were measured on as
+    many instances; otherwise they cannot be ranked together, and the merge
+    is refused (a ``UsageError``).  Rows of backends trisolve no longer has
+    are dropped.
+
+    The header stays the old one unless the measurement covers every entry of
+    the old table; whatever was measured at another time than the header says
+    carries its own ``measured`` stamp (entry or row), which the page and the
+    README show.
+    """
+    if not old or not isinstance(old.get("families"), dict) or not old["families"]:
+        return dict(new)
+    covers_all = all(task in new["families"].get(f, {}) for f, tasks in old["families"].items() for task in tasks)
+    old_stamp, new_stamp = stamp(old["header"]), stamp(new["header"])
+    families = {family: dict(tasks) for family, tasks in old["families"].items()}
+    for family, tasks in new["families"].items():
+        for task, entry in tasks.items():
+            earlier = old["families"].get(family, {}).get(task)
+            merged = _merge_entry(family, task, earlier, entry, (earlier or {}).get("measured", old_stamp))
+            if not covers_all:
+                merged["measured"] = new_stamp
+            families.setdefault(family, {})[task] = merged
+    header = new["header"] if covers_all else old["header"]
+    return {"header": dict(header), "rule": new.get("rule", RULE), "families": families}
+
+
+def _merge_entry(
+    family: str, task: str, earlier: Mapping[str, Any] | None, entry: Mapping[str, Any], earlier_stamp: Any
+) -> dict[str, Any]:
+    rows = [dict(row) for row in entry["rows"]]
+    ran = {row["backend"] for row in rows}
+    kept = [row for row in (earlier or {}).get("rows", ()) if row["backend"] not in ran and _still_offered(row, family)]
+    if kept:
+        assert earlier is not None
+        if earlier.get("instances") != entry["instances"]:
+            from trisolve.models.errors import UsageError
+
+            names = ", ".join(row["backend"] for row in kept)
+            raise UsageError(
+                f"{family} {task}: this measurement has {entry['instances']} instances, the table's rows of {names} "
+                f"have {earlier.get('instances')}: they cannot be ranked together (measure every backend, "
+                "or leave out --write-defaults); nothing was written"
+            )
+        rows += [{**row, "measured": row.get("measured") or earlier_stamp} for row in kept]
+        rows.sort(key=defaults.rank_key)
+    return {**entry, "default": rows[0]["backend"], "rows": rows}
+
+
+def _still_offered(row: Mapping[str, Any], family: str) -> bool:
+    """Whether trisolve still has the row's backend for the family (installed here or not)."""
+    from trisolve.backends import registry
+
+    try:
+        return registry.catalog(Spec.parse(row["backend"]).backend, family) is not None
+    except Exception:  # noqa: BLE001 - an unknown name, whatever the registry raises for it
+        return False
+
+
+def other_measurements(data: Mapping[str, Any]) -> list[str]:
+    """One phrase per entry, and per row, measured at another time than the table's header says."""
+    found = []
+    for family, tasks in data["families"].items():
+        for task in TASKS:
+            entry = tasks.get(task)
+            if entry is None:
+                continue
+            what = f"{family} {'first solution' if task == 'first' else '`--count`'}"
+            if entry.get("measured"):
+                found.append(f"{what}: {_when(entry['measured'])}")
+            for row in entry["rows"]:
+                if row.get("measured") and row["measured"] != entry.get("measured"):
+                    found.append(f"{what}, row {row['backend']}: {_when(row['measured'])}")
+    return found
+
+
+def _when(measured: Mapping[str, Any]) -> str:
+    start = (measured.get("load") or {}).get("start")
+    return (
+        f"{measured.get('date') or '?'} by `{measured.get('command') or 'trisolve bench --portfolio'}` "
+        f"(time limit {measured.get('timeout', '?')} s per run, load average {_load(start)} at the start)"
+    )

@@ -28,9 +28,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from trisolve.backends.registry import backend_of
-from trisolve.backends.runner import RunRecord
 from trisolve.models.errors import shorten
 from trisolve.models.family import Family
+from trisolve.runs import RunRecord
 
 SEVERE = ("invalid", "error", "disagree", "symmetry", "duplicate")
 

@@ -43,10 +43,11 @@ from typing import Any
 from trisolve.backends import mutation as hooks
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
-from trisolve.backends.runner import INTERRUPT, Job, RunRecord
+from trisolve.backends.spec import Spec
 from trisolve.models import files
 from trisolve.models.errors import TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
+from trisolve.runs import INTERRUPT, Job, RunRecord
 
 from .compare import Verdict, expected_for, judge
 from .run import Instance, Plan, Runs, cross_check
@@ -101,7 +102,7 @@ class Mutant:
     @property
     def spec(self) -> str:
         """The registry name that runs it: ``mutated:<base>~<change>``."""
-        return f"mutated:{self.base}~{self.change}"
+        return str(dataclasses.replace(Spec.parse(self.base), mutation=self.change))
 
     @property
     def location(self) -> str:
@@ -226,8 +227,9 @@ def score_row(name: str, outcomes: Sequence[Outcome]) -> dict:
 
 def make_mutants(family: str, backend: str, instances: Sequence[Instance], folder: str) -> list[Mutant]:
     """Every mutant of the encodings that ``backend`` (all its variants, or the one named) uses for ``family``."""
-    name, variant = registry.split_spec(backend)
-    variants = [registry.split_spec(v)[1] for v in registry.expand([backend], family)] if not variant else [variant]
+    named = Spec.parse(backend)
+    name = named.backend
+    variants = [Spec.parse(v).variant_name for v in registry.expand([named], family)]
     how = registry.role(name, "MUTANTS")
     if how == "rules":
         return _asp_mutants(family, variants, folder)
@@ -428,7 +430,7 @@ def run_mutate(
         if unknown:
             raise UnknownMutant(
                 f"no mutant {', '.join(shorten(i) for i in unknown[:5])} "
-                f"(ids look like {mutants[0].id if mutants else 'sigils.lp:59:delete-literal#2'})"
+                f"(ids look like {mutants[0].id if mutants else 'FILE:LINE:OPERATOR'})"
             )
         mutants = [m for m in mutants if m.id in ids]
     outcomes = {m.id: Outcome(m) for m in mutants}
@@ -738,8 +740,10 @@ def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Refere
     (what ``crosscheck`` and a later ``mutate --levels`` check against)."""
     files.make_folder(folder, "--suite folder")
     expected: dict[str, dict] = {}
+    changes = []  # the instances and their counts: all or none
     for path in paths:
-        files.write_bytes(os.path.join(folder, os.path.basename(path)), files.read_bytes(path), what="suite instance")
+        target = os.path.join(folder, os.path.basename(path))
+        changes.append(files.Change(target, files.read_bytes(path), "suite instance"))
         ref = agreed[path]
         stem = os.path.splitext(os.path.basename(path))[0]
         expected[stem] = {
@@ -749,7 +753,8 @@ def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Refere
         }
     if expected:
         text = files.dumps(expected, indent=1, sort_keys=True) + "\n"
-        files.write_text(os.path.join(folder, "expected.json"), text, what="expected.json")
+        changes.append(files.Change.text(os.path.join(folder, "expected.json"), text, "expected.json"))
+    files.write_files(changes)
 
 
 __all__ = [

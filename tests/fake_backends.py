@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from trisolve.backends import base
-from trisolve.models import hexiom
+from trisolve.models.hexiom import model as hexiom
 
 
 class ScriptedBackend:
@@ -66,5 +66,5 @@ def register(name: str, factory) -> None:
 
     from trisolve.backends import registry
 
-    make = lambda family, variant: factory(f"{name}:{variant}")  # noqa: E731
+    make = lambda family, variant, translator: factory(f"{name}:{variant}")  # noqa: E731
     registry.register(name, plugin_backend(make, {"script": "scripted answers for tests"}))

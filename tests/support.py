@@ -89,7 +89,9 @@ def assert_listed_once(family, level, result) -> None:
 
     assert_valid(family, level, result.solutions)
     assert result.duplicates == 0
-    backend = result.backend.split(":")[0]
+    from trisolve.backends.spec import Spec
+
+    backend = Spec.parse(result.backend).backend
     if registry.catalog(backend, family.name).count_only:
         assert result.solutions == ()
     else:
@@ -110,8 +112,9 @@ def script(name: str):
 
 
 def plugin_backend(make, variants: dict[str, str], family: str = "hexiom", **catalog) -> object:
-    """A backend module as ``registry.register`` takes it: ``make(family, variant)``, always available, and one
-    translator for ``family`` that declares ``variants`` (the first is the default) and nothing else."""
+    """A backend module as ``registry.register`` takes it: ``make(family, variant, translator)``, always
+    available, and one translator for ``family`` that declares ``variants`` (the first is the default) and
+    nothing else."""
     import types
 
     from trisolve.backends.catalog import Catalog

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import time
 
 import pytest
 from support import LIMIT_SLACK, level_path, plugin_backend, run_cli
 
-from trisolve.backends.runner import grace_for
+from trisolve.models import FAMILIES
+from trisolve.runs import grace_for
 
 LEVELS = ["level01", "level05"]
 
@@ -20,14 +22,14 @@ LEVELS = ["level01", "level05"]
 class _Fake:
     """A backend whose run is given: sleeps past its limit, or returns an empty (invalid) board."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: object = None) -> None:
         self.family = family
         self.variant = variant
         self.name = f"fake:{variant}"
 
     def run(self, level, limits, options, on_solution=None):
         from trisolve.backends.base import finish
-        from trisolve.models.hexiom import Solution
+        from trisolve.models.hexiom.model import Solution
 
         if self.variant == "sleepy":
             time.sleep(120)
@@ -430,10 +432,9 @@ def test_portfolio_measures_ranks_stops_growing_and_writes_the_defaults(tmp_path
     monkeypatch.setattr(defaults, "TABLE_PATH", str(table_path))
     monkeypatch.setattr(portfolio, "DOCS_DIR", str(docs))
     # levels with many solutions are generated at once (the shipped ladder's unique ones take seconds)
-    quick = portfolio.Ladder(
-        "board side", portfolio._hexiom_side, (portfolio.Rung(3, {"side": 3}), portfolio.Rung(4, {"side": 4}))
-    )
-    monkeypatch.setitem(portfolio.LADDERS, "hexiom", quick)
+    hexiom = FAMILIES["hexiom"]
+    quick = dataclasses.replace(hexiom.ladder, rungs=hexiom.ladder.rungs[:2], unique=False)
+    monkeypatch.setitem(FAMILIES, "hexiom", dataclasses.replace(hexiom, ladder=quick))
     out = tmp_path / "out"
     argv = ["bench", "--portfolio", level_path("hexiom", "level01"), "--families", "hexiom", "--tasks", "first"]
     argv += [
@@ -526,8 +527,8 @@ def test_portfolio_usage_problems_exit_2(args, fragment, capsys):
 )
 def test_other_time_is_never_negative_and_counts_overlapping_phases_once(backend, mode, times, other):
     from trisolve.backends.base import Limits, Options
-    from trisolve.backends.runner import Job, record_of
     from trisolve.bench.runner import Settings, Trial, measure
+    from trisolve.runs import Job, record_of
 
     job = Job("x.txt", "sigils", backend, Limits(time=10), Options(enumerate=mode == "count"))
     record = record_of(job, status="sat", count=3, complete=True, wall=4.0, times=times)

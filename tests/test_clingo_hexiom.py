@@ -19,7 +19,7 @@ from trisolve.backends import clingo as clingo_backend  # noqa: E402
 from trisolve.backends import registry  # noqa: E402
 from trisolve.backends.base import Limits, Options, Status, UnsupportedFamily  # noqa: E402
 from trisolve.backends.clingo import engine  # noqa: E402
-from trisolve.models import hexiom  # noqa: E402
+from trisolve.models.hexiom import model as hexiom  # noqa: E402
 
 LEVELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels", "hexiom")
 VARIANTS = registry.catalog("clingo", "hexiom").ordered()
@@ -53,15 +53,15 @@ def test_registry_face():
     b = backend(DEFAULT)
     assert b.name == f"clingo:{DEFAULT}" and b.family == "hexiom"
     with pytest.raises(ValueError):
-        clingo_backend.make("hexiom", "no-such-variant")
+        registry.get("clingo:no-such-variant", "hexiom")
     with pytest.raises(UnsupportedFamily):
-        clingo_backend.make("no-such-family", "count")
+        registry.get("clingo:count", "no-such-family")
 
 
 def test_rule_files_are_shipped():
     for variant in VARIANTS:
         for sb in (False, True):
-            paths = engine.rule_paths("hexiom", variant, Options(symmetry_breaking=sb))
+            paths = registry.get(f"clingo:{variant}", "hexiom").rule_paths(Options(symmetry_breaking=sb))
             assert all(os.path.isfile(p) and p.endswith(".lp") for p in paths)
             assert any(p.endswith("hexiom_symmetry.lp") for p in paths) == sb
 
@@ -155,11 +155,11 @@ def test_exported_command_runs_under_the_clingo_cli(tmp_path):
     done = subprocess.run([sys.executable, "-m", *words], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert done.returncode in (0, 10, 20, 30), done.stderr  # pyclingo exits 0; the binary 10/20/30
     models = [line for line in done.stdout.splitlines() if line.startswith("Models")]
-    assert models and models[0].split(":")[1].strip() == "49"
+    assert models and models[0].removeprefix("Models").strip(" :") == "49"
 
 
 def test_facts_use_integers_only():
-    facts = clingo_backend.make("hexiom", DEFAULT).export(level(39), Options(symmetry_breaking=True))
+    facts = registry.get(f"clingo:{DEFAULT}", "hexiom").export(level(39), Options(symmetry_breaking=True))
     body = "\n".join(line for line in facts.splitlines() if not line.startswith("%"))
     assert '"' not in body
     control = clingo.Control()

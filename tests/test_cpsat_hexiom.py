@@ -12,7 +12,7 @@ from support import LIMIT_SLACK
 
 from trisolve.backends import cpsat, registry
 from trisolve.backends.base import Limits, Options, Status
-from trisolve.models import hexiom
+from trisolve.models.hexiom import model as hexiom
 
 pytestmark = pytest.mark.skipif(cpsat.available() is not None, reason="ortools is not installed")
 
@@ -59,9 +59,9 @@ def test_registered():
 
 def test_unknown_variant_and_family_are_refused():
     with pytest.raises(ValueError):
-        cpsat.make(FAMILY, "no-such-variant")
+        registry.get("cpsat:no-such-variant", FAMILY)
     with pytest.raises(registry.UnsupportedFamily):
-        cpsat.make("no-such-family", DEFAULT)
+        registry.get(f"cpsat:{DEFAULT}", "no-such-family")
 
 
 # ------------------------------------------------------- first solutions

@@ -25,9 +25,11 @@ from support import assert_listed_once, level_path, run_cli
 import trisolve
 from trisolve.backends import defaults, registry
 from trisolve.backends.base import Limits, Options, Status
-from trisolve.backends.dp import hexiom_layers
+from trisolve.backends.dp.hexiom import layers as hexiom_layers
+from trisolve.backends.spec import Spec
 from trisolve.crosscheck.compare import load_expected
-from trisolve.models import HEXIOM, hexiom
+from trisolve.models import FAMILIES
+from trisolve.models.hexiom import model as hexiom
 
 SIDES = tuple(range(1, hexiom.MAX_SIDE + 1))
 #: tiles per board kind, by number (0..6)
@@ -155,7 +157,7 @@ def test_every_backend_that_answers_gives_the_truth(backend, side, kind):
     is the truth, its solutions valid and distinct, and a count it leaves open never passes the truth."""
     level = level_of(side, kind)
     result = registry.get(backend, "hexiom").run(level, Limits(time=10), COUNT)
-    assert_listed_once(HEXIOM, level, result)
+    assert_listed_once(FAMILIES["hexiom"], level, result)
     if result.complete:
         assert result.count == truth(level), result.count
     else:
@@ -170,7 +172,7 @@ def test_two_listing_backends_give_the_truth_on_side_16(backend, kind):
     minute for the 2070 of two 1 tiles)."""
     level = level_of(16, kind)
     result = registry.get(backend, "hexiom").run(level, Limits(time=120), COUNT)
-    assert_listed_once(HEXIOM, level, result)
+    assert_listed_once(FAMILIES["hexiom"], level, result)
     assert result.complete and result.count == truth(level)
 
 
@@ -206,14 +208,14 @@ def test_degenerate_boards_have_exactly_one_solution_on_every_backend(backend, b
     """One cell, or no usable cell at all: the one board (empty, or the lone tile) and nothing else; with
     symmetry breaking, one class."""
     level = hexiom.parse_text(DEGENERATE[board], file=board)
-    found = registry.catalog(backend.split(":")[0], "hexiom")
+    found = registry.catalog(Spec.parse(backend).backend, "hexiom")
     if symmetry_breaking and not found.symmetry_breaking:
         pytest.skip(f"{backend} does not break symmetries")
     options = Options(enumerate=True, symmetry_breaking=symmetry_breaking, sat_command="cadical")
     made = registry.get(backend, "hexiom")
     counted = made.run(level, Limits(time=60), options)
     assert counted.complete and counted.count == 1 and counted.status is Status.SAT, counted
-    assert_listed_once(HEXIOM, level, counted)
+    assert_listed_once(FAMILIES["hexiom"], level, counted)
     first = made.run(level, Limits(time=60), Options(symmetry_breaking=symmetry_breaking, sat_command="cadical"))
     assert first.status is Status.SAT and len(first.solutions) == 1
     assert hexiom.validate(level, first.solutions[0]) == []
@@ -245,7 +247,7 @@ def test_generated_wide_levels_get_one_count_from_every_backend_that_finishes(tm
     }
     listed = set()
     for result in results.values():
-        assert_listed_once(HEXIOM, level, result)
+        assert_listed_once(FAMILIES["hexiom"], level, result)
         listed |= {hexiom.canonical(level, s) for s in result.solutions}
     complete = {name: r.count for name, r in results.items() if r.complete}
     assert results["dp"].complete and len(set(complete.values())) == 1 and len(complete) >= 2, complete
@@ -262,7 +264,7 @@ def test_dp_never_answers_wrong_on_a_generated_level_it_cannot_finish(tmp_path, 
     path, level, intended = generated(tmp_path, side, seed=7)
     dp = registry.get("dp", "hexiom").run(level, Limits(time=10), COUNT)
     found = registry.get("pysat", "hexiom").run(level, Limits(time=10), COUNT)
-    assert_listed_once(HEXIOM, level, found)
+    assert_listed_once(FAMILIES["hexiom"], level, found)
     assert found.count >= 1
     if dp.complete:
         assert dp.count >= found.count
@@ -290,7 +292,7 @@ def test_the_array_program_stops_rather_than_wrap_its_keys(monkeypatch):
     """Without a budget nothing bounds the frontiers before the count: a step that would pass the ceiling stops."""
     monkeypatch.setattr(hexiom_layers, "KEY_CEILING", 64)
     level = level_of(9, "two 1 tiles")
-    from trisolve.backends.dp.hexiom_plan import fold, make_plan
+    from trisolve.backends.dp.hexiom.plan import fold, make_plan
 
     outcome = hexiom_layers.count_layers(level, make_plan(fold(level)), memory=None)
     assert not outcome.complete and "64-bit state keys" in outcome.stopped_by
@@ -370,7 +372,7 @@ def test_record_expected_with_one_backend_writes_no_established_count(tmp_path, 
     assert run_cli(["crosscheck", str(folder), "--backends", backends, "--record-expected", str(target), "-q"]) == 0
     entry = json.loads(target.read_text())["level01"]
     assert entry["complete"] is False and entry["unconfirmed"]["count"] == 12
-    assert entry["unconfirmed"]["backends"] == [backends.split(":")[0]]
+    assert entry["unconfirmed"]["backends"] == [Spec.parse(backends).backend]
     assert entry["count"] in (0, 12)  # a lower bound: what the runs listed, each checked by the validator
     assert load_expected(str(target))["level01"].complete is False
 

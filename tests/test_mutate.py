@@ -18,11 +18,11 @@ from support import ROOT
 from trisolve.backends import mutation, registry
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.clingo import lp_mutants
-from trisolve.backends.runner import RunRecord
 from trisolve.crosscheck import mutate as mutate_module
 from trisolve.crosscheck.mutate import Mutant, Outcome, explain, killing_suite, score_row
 from trisolve.crosscheck.run import Instance
 from trisolve.models import FAMILIES
+from trisolve.runs import RunRecord
 
 LEVELS = os.path.join(ROOT, "levels", "hexiom")
 ENCODINGS = os.path.join(ROOT, "backends", "clingo", "encodings")
@@ -183,7 +183,9 @@ def test_mutant_ids_come_from_file_line_and_operator_whatever_the_instances(tmp_
     assert all(by_id.get(m.id, (m.file, m.line, m.operator)) == (m.file, m.line, m.operator) for m in other)
     assert all(m.id == f"{m.file.removeprefix('backends/')}:{m.line}:{m.operator}[{m.purpose}]" for m in first)
     clingo = mutate_module.make_mutants("logic", "clingo", instances[:1], str(tmp_path))
-    assert {m.id.split(":")[0] for m in clingo} == {"logic.lp"} and len({m.id for m in clingo}) == len(clingo)
+    assert {m.file for m in clingo} == {"backends/clingo/encodings/logic.lp"} and len({m.id for m in clingo}) == len(
+        clingo
+    )
 
 
 def test_a_marked_survivor_is_equivalent_and_a_marked_mutant_killed_by_count_is_a_wrong_marker():

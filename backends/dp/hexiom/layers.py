@@ -32,8 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from ...models.hexiom import MAX_TILE, Level
-from .hexiom_plan import Outcome, Plan, ProgressSink, Stock, Stopped, program_stats
+from ....models.hexiom.model import MAX_TILE, Level
+from .plan import Outcome, Plan, ProgressSink, Stock, Stopped, program_stats
 
 EMPTY_CODE = 15
 #: bits of one frontier position in a packed code, and the positions one 64-bit word holds
