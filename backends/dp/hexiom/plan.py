@@ -131,10 +131,10 @@ def make_plan(vertices: Sequence[Vertex]) -> Plan:
     # the step after which every neighbour of a vertex is decided
     last = [max([u] + [w for w in link[u]]) for u in range(count)]
     # future_at_least after step i, for every i at once (from the end): one pass, not one per step
-    after: list[tuple[int, ...]] = [()] * count
+    future: list[tuple[int, ...]] = [()] * count
     running = [0] * len(NUMBERS)
     for i in range(count - 1, -1, -1):
-        after[i] = tuple(running)
+        future[i] = tuple(running)
         vertex = vertices[i]
         if vertex.locked is None:
             degree, weight = vertex.degree, vertex.weight
@@ -173,7 +173,7 @@ def make_plan(vertices: Sequence[Vertex]) -> Plan:
                 weight_at=tuple(vertices[u].weight for u in extended),
                 after_room=tuple(undecided(u) for u in kept_vertices),
                 after_weight=tuple(0 if vertices[u].locked is not None else vertices[u].weight for u in kept_vertices),
-                future_at_least=after[i],
+                future_at_least=future[i],
                 gone=gone,
             )
         )
