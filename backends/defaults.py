@@ -22,7 +22,9 @@ start and solver imports included); the table's CPU columns are beside it.
   whose backend lists solutions (a count-only backend such as ``dp`` reports
   a number, not boards, and does not stop after N);
 * with ``--symmetry-breaking``, the best row whose backend can break the
-  family's symmetries.
+  family's symmetries;
+* a level the chosen backend refuses (``Catalog.refuses``: a board beyond
+  what it can represent) goes to the next row that takes it.
 
 A winner that is not usable here (solver not installed, variant gone) gives
 way to the next row.  A family the table does not know (a plugin family, a
@@ -151,10 +153,22 @@ def default_backend(
 ) -> str:
     """The backend a task runs without ``--backend``: the best usable row (one that can break symmetries
     when asked to: ``dp`` on sigils cannot), else the family's fallback."""
-    for name in ranking(family, task, table):
-        if usable(name, family) and (not symmetry_breaking or _breaks_symmetries(name, family)):
-            return name
-    return fallback(family)
+    return default_backends(family, task, table, symmetry_breaking)[0]
+
+
+def default_backends(
+    family: str, task: str = "first", table: Mapping[str, Any] | None = None, symmetry_breaking: bool = False
+) -> list[str]:
+    """Every usable row ``default_backend`` picks from, best first (else the family's fallback alone).
+
+    The first runs; a level it refuses (``registry.refusal``: ``dp`` on a board its keys cannot hold) goes to
+    the next that takes it, so a refusal is routed, not reported (``runs.child.route``)."""
+    names = [
+        name
+        for name in ranking(family, task, table)
+        if usable(name, family) and (not symmetry_breaking or _breaks_symmetries(name, family))
+    ]
+    return names or [fallback(family)]
 
 
 def _breaks_symmetries(name: str, family: str) -> bool:

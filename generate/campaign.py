@@ -184,6 +184,15 @@ def run_campaign(
     instances, fresh, unique = prepare_instances(family, count, seed, folder, params, on_instance)
     generate_seconds = time.monotonic() - began
 
+    select = None
+    if not backends:  # every variant runs: one that refuses an instance (registry.refusal) is left out there
+        from trisolve.crosscheck.plan import refusals
+
+        refusing = refusals([(i.path, family, i.level) for i in instances], lambda _: names)
+
+        def select(path: str, _family: str, backend: str) -> bool:
+            return backend not in refusing.get(path, {})
+
     on_record = (lambda record, was_reused: progress.advance(record)) if progress is not None else None
     with Runs(
         jsonl, resume=True, executor=executor, parallel=parallel, scheduler=scheduler, on_record=on_record
@@ -197,6 +206,7 @@ def run_campaign(
             minimise_to=minimise_folder,
             minimise_budget=minimise_budget,
             on_planned=progress.start if progress is not None else None,
+            select=select,
         )
     statuses: dict[str, int] = {}
     for verdict in checked.verdicts:

@@ -284,6 +284,14 @@ def _resolved(spec: str | None, family: str, task: str = "first", symmetry_break
         raise UsageError(str(problem)) from None
 
 
+def _next_defaults(family: str, task: str, symmetry_breaking: bool) -> tuple[str, ...]:
+    """The measured defaults after the first, full names: where a level goes that the first refuses."""
+    from trisolve.backends import defaults, registry
+
+    rest = defaults.default_backends(family, task, symmetry_breaking=symmetry_breaking)[1:]
+    return tuple(registry.resolve(name, family) for name in rest)
+
+
 def backend_names(specs: Sequence[str], family: str) -> list[str]:
     """A backends list made full (a bare name means all its variants); empty: every registered variant a
     cross-check runs unnamed (``Catalog.cross_check``)."""
@@ -562,7 +570,8 @@ def solve(
 
     ``backend`` is ``"pysat"``, ``"clingo:count"``, ``"auto"`` (race the
     portfolio table's top three for a first solution, top two for a count),
-    ... (None: the table's winner for the task, ``backends/defaults.py``).  ``limit``
+    ... (None: the table's winner for the task, ``backends/defaults.py``, or the next row where the winner
+    refuses the level, ``registry.refusal``; the Result's ``stats["refused"]`` says so).  ``limit``
     stops an enumeration after that many solutions; ``timeout`` is seconds of
     wall clock.  With ``isolate`` (the default) the run is a forked child
     with a hard kill behind the backend's own time limit, and the solver is
@@ -632,8 +641,17 @@ def solve(
         name = resolve(backend, level.family, task, symmetry_breaking)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
-        # a count ships its solutions only to a caller who asked to see them (on_solution)
-        job = Job(level.run_path, level.family, name, limits, options, keep_solutions=not count or bool(on_solution))
+        # a count ships its solutions only to a caller who asked to see them (on_solution); a level the default
+        # refuses goes to the next default (runs.child.route)
+        job = Job(
+            level.run_path,
+            level.family,
+            name,
+            limits,
+            options,
+            keep_solutions=not count or bool(on_solution),
+            instead=() if backend else _next_defaults(level.family, task, symmetry_breaking),
+        )
         with cpu_phase_times():
             level, record = _run(job, level, isolate, started, on_solution, on_progress, on_found)
     return _result(level, record, race_info)
@@ -923,15 +941,12 @@ def cross_check(
     names: dict[str, list[str]] = {}
     select = None
     if not backends:
-        from trisolve.crosscheck.plan import default_plan
+        from trisolve.crosscheck.plan import default_plan, refusals
 
-        planned = default_plan([(level.run_path, level.family) for level in chosen], backend_name)
-        for name, chosen_backends in planned.backends.items():
-            names[name] = list(chosen_backends)
-
-        def select(path: str, family: str, backend: str) -> bool:
-            return family not in planned.backends or planned.runs(path, family, backend)
-
+        parsed = {level.run_path: level.model for level in chosen}
+        planned = default_plan([(level.run_path, level.family) for level in chosen], backend_name, parsed)
+        for name in planned.backends:
+            names[name] = planned.candidates(name, [level.run_path for level in chosen if level.family == name])
         if on_plan is not None:
             on_plan(planned.describe(timeout))
     for level in chosen:
@@ -939,6 +954,18 @@ def cross_check(
             names[level.family] = backend_names(backends, level.family)
         if not names[level.family]:
             raise UsageError(f"no backend handles the {level.family} family")
+    if not backends:
+        # a family without a default plan runs every variant: one that refuses an instance is left out there
+        unplanned = [
+            (level.run_path, level.family, level.model) for level in chosen if level.family not in planned.backends
+        ]
+        refusing = refusals(unplanned, names.__getitem__)
+
+        def select(path: str, family: str, backend: str) -> bool:
+            if family in planned.backends:
+                return planned.runs(path, family, backend)
+            return backend not in refusing.get(path, {})
+
     instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     with Runs(log, resume=resume, parallel=jobs or os.cpu_count() or 1, on_record=on_record) as runs:
         plan = Plan(timeout, limit, symmetry_breaking, seed)

@@ -399,6 +399,20 @@ def _partner_bounds(
     return out
 
 
+#: bytes one thread's partner table (``PartnerBounds``) may take; a level whose table would be larger is counted
+#: row by row.  Such a level has many empty cells (the table has a row per empty-cell count and defect): side 7
+#: with no tiles would need 4.4 GB, and there the rows are over in seconds; level 40's table takes 7 MB.
+PARTNER_TABLE_BYTES = 64 << 20
+
+
+def partner_table_bytes(halves: Halves) -> int:
+    """Bytes of the partner table's two arrays for this split (``PartnerBounds.table``)."""
+    plan = halves.plan
+    rows = (2 << len(halves.lower)) - 1
+    keys = int(plan.maxima[0] + 1) * int(plan.maxima[1] + 1)
+    return rows * keys * (2 * (len(plan.maxima) - 1) + 8)
+
+
 class PartnerBounds:
     """Which of a leaf's A states can still meet a partner in the join, as the gather kernel's bounds table.
 
@@ -971,9 +985,10 @@ def count_by_halves(
     run_plan: RunPlan | None = None,
     check_mirror: bool = False,
 ) -> Outcome | None:
-    """The level's plain count by halves, or None when the level does not split (see ``halves_for``)."""
+    """The level's plain count by halves, or None when the level does not split (see ``halves_for``) or its
+    partner table would pass ``PARTNER_TABLE_BYTES``."""
     halves = halves_for(level, run_plan)
-    if halves is None:
+    if halves is None or partner_table_bytes(halves) > PARTNER_TABLE_BYTES:
         return None
     note_compiling(_join)
     return HalvesCounter(halves, budget, check_mirror=check_mirror).count()

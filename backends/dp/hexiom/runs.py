@@ -281,7 +281,7 @@ class RunPlan:
                     edges_so_far=edges,
                     locks_final=locks,
                     lock_sum_final=lock_sum,
-                    free_left=sum(v.weight for v in vertices[i + 1 :] if v.locked is None),
+                    free_left=step.future_at_least[0],  # every movable vertex after this one
                     cell=vertex.cells[0],
                     cells=tuple(plan.steps[u].vertex.cells[0] for u in plan.frontiers[i]),
                 )
