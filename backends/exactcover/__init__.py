@@ -18,6 +18,8 @@ from __future__ import annotations
 EXPORTS = "xc"
 #: ``trisolve mutate`` breaks its translators at their mutation hooks (backends/mutation.py)
 MUTANTS = "hooks"
+#: ``--memory`` is a budget for the problem it builds (any size: a problem over it is not built)
+MIN_MEMORY = 1
 
 
 def available() -> str | None:
