@@ -64,6 +64,7 @@ ROLES: dict[str, Any] = {
     "TASKS": TASKS,
     "EXPORTS": None,
     "MUTANTS": None,
+    "MIN_MEMORY": None,
 }
 #: Characters a backend's name cannot hold: they separate a spec's parts (``a:b``, ``a,b``, ``/orbits``, ``~``).
 _SEPARATORS = set(":,/~@ \t\n")
@@ -113,7 +114,7 @@ def names() -> tuple[str, ...]:
 
 
 def role(name: str, what: str) -> Any:
-    """What backend ``name`` says of itself (``PORTFOLIO``, ``OPTIONAL``, ``EXPORTS``, ``MUTANTS``)."""
+    """What backend ``name`` says of itself (``PORTFOLIO``, ``OPTIONAL``, ``EXPORTS``, ``MUTANTS``, ``MIN_MEMORY``)."""
     return getattr(_module(name), what, ROLES[what])
 
 
@@ -203,6 +204,8 @@ def _checked_backend(name: str, module: Any) -> dict[str, Any]:
             raise PluginError(f"backend {name!r}: {what} must be True or False")
         if what == "TASKS" and not (isinstance(value, tuple) and set(value) <= set(TASKS)):
             raise PluginError(f"backend {name!r}: TASKS must be a tuple of {', '.join(TASKS)}")
+        if what == "MIN_MEMORY" and value is not None and (type(value) is not int or value < 1):
+            raise PluginError(f"backend {name!r}: MIN_MEMORY must be None or a whole number of bytes, at least 1")
     translators = getattr(module, "TRANSLATORS", None)
     if not isinstance(translators, Mapping) or not translators:
         raise PluginError(f"backend {name!r} has no TRANSLATORS ({{family: translator with a CATALOG}})")
