@@ -44,6 +44,7 @@ from typing import Any
 from trisolve.backends import defaults
 from trisolve.backends.runner import INTERRUPT, grace_for
 from trisolve.models import FAMILIES
+from trisolve.models.errors import whole_number
 
 from .runner import BenchRun, Settings, Trial, run_trial, warm_machine
 from .summary import distribution, machine
@@ -128,17 +129,17 @@ def parse_max_size(text: str | None, families: Sequence[str]) -> dict[str, tuple
     if text is None:
         return {}
     text = text.strip()
-    if text.isdigit():
-        return {family: ("rungs", int(text)) for family in families}
+    if whole_number(text) is not None:  # ASCII digits only; a huge N means every size
+        return {family: ("rungs", whole_number(text)) for family in families}
     limits: dict[str, tuple[str, int]] = {}
     for part in text.split(","):
         name, equals, value = part.partition("=")
         name, value = name.strip(), value.strip()
-        if not equals or not value.isdigit():
+        if not equals or whole_number(value) is None:
             raise ValueError(f"--max-size {text!r}: give N (sizes per family) or family=SIZE,... (e.g. hexiom=5)")
         if name not in LADDERS:
             raise ValueError(f"--max-size: no generated sizes for {name!r}; families with sizes: {', '.join(LADDERS)}")
-        limits[name] = ("size", int(value))
+        limits[name] = ("size", whole_number(value))
     return limits
 
 
