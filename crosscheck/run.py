@@ -114,8 +114,12 @@ class Runs:
         scheduler: str | None = None,
         on_record: Callable[[RunRecord, bool], None] | None = None,
     ) -> None:
-        self.done = read_log(log) if (log and resume) else {}
-        self.log = Log(log)
+        self.log = Log(log)  # opened first: it locks the journal, so a second writer is refused before it reads
+        try:
+            self.done = read_log(log) if (log and resume) else {}
+        except BaseException:
+            self.log.close()
+            raise
         self.executor, self.parallel, self.scheduler = executor, parallel, scheduler
         self.on_record = on_record
         self.runs = self.reused = 0

@@ -181,13 +181,14 @@ def run_campaign(
     names = list(backends) if backends else registry.variants(family)
     began = time.monotonic()
     on_instance = (lambda index: progress.generated(index + 1, count)) if progress is not None else None
-    instances, fresh, unique = prepare_instances(family, count, seed, folder, params, on_instance)
-    generate_seconds = time.monotonic() - began
-
     on_record = (lambda record, was_reused: progress.advance(record)) if progress is not None else None
+    _check_manifest(folder, family, seed, params)  # another campaign's folder is refused before the journal opens
+    # the journal is opened (and locked: a second campaign on it is refused) before any level is made
     with Runs(
         jsonl, resume=True, executor=executor, parallel=parallel, scheduler=scheduler, on_record=on_record
     ) as runs:
+        instances, fresh, unique = prepare_instances(family, count, seed, folder, params, on_instance)
+        generate_seconds = time.monotonic() - began
         checked = cross_check(
             instances,
             lambda _: names,

@@ -193,6 +193,34 @@ def test_campaign_cli_prints_summary_and_exit_code(tmp_path):
     assert other.exit_code == 2 and "another campaign" in other.output
 
 
+def test_a_second_writer_of_one_journal_is_refused_before_it_runs_anything(tmp_path):
+    """Two campaigns (or a campaign and a crosscheck) on one --jsonl would both run every job and write every
+    record twice: the journal is locked while one writes it, and the other exits 2 with one line naming it."""
+    from trisolve.cli.main import cli
+    from trisolve.crosscheck.jsonl import Log
+    from trisolve.models.files import FileProblem
+
+    log = str(tmp_path / "c.jsonl")
+    campaign = ["campaign", "--family", "logic", "--generate", "2", "--jsonl", log, "--backends", "pysat", "-q"]
+    assert CliRunner().invoke(cli, campaign).exit_code == 0
+    lines = open(log, encoding="utf-8").read()
+    first = Log(log)  # a writer that is still running
+    try:
+        with pytest.raises(FileProblem, match="another trisolve command is writing to this journal now"):
+            Log(log)
+        again = CliRunner().invoke(cli, campaign)
+        assert again.exit_code == 2 and "another trisolve command is writing" in again.output
+        assert again.output.count("\n") == 1 and log in again.output
+        level = os.path.join(tmp_path, "c-instances", "logic-00000.toml")
+        check = CliRunner().invoke(cli, ["crosscheck", level, "--backends", "pysat", "--jsonl", log, "-q"])
+        assert check.exit_code == 2 and "another trisolve command is writing" in check.output
+        assert open(log, encoding="utf-8").read() == lines  # nothing run, nothing written
+    finally:
+        first.close()
+    resumed = CliRunner().invoke(cli, campaign)  # once the writer is gone, the journal is free again
+    assert resumed.exit_code == 0 and open(log, encoding="utf-8").read() == lines
+
+
 def test_dask_executor_on_a_local_cluster(tmp_path):
     pytest.importorskip("distributed")
     from trisolve.generate.campaign import run_campaign
