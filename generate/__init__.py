@@ -7,7 +7,16 @@ generates and cross-checks many instances, resumably.
 
 from __future__ import annotations
 
-from .common import Generated, count_solutions, generating_families, generator, instance_seed, suffix, write_generated
+from .common import (
+    Generated,
+    count_solutions,
+    generating_families,
+    generator,
+    instance_seed,
+    suffix,
+    watched,
+    write_generated,
+)
 
 __all__ = [
     "Generated",
@@ -16,5 +25,6 @@ __all__ = [
     "generator",
     "instance_seed",
     "suffix",
+    "watched",
     "write_generated",
 ]

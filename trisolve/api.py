@@ -866,6 +866,7 @@ def cross_check(
     on_planned: Callable[[int], None] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
     on_plan: Callable[[Sequence[str]], None] | None = None,
+    on_shrinking: Callable[[str, int, int, float], None] | None = None,
 ) -> Report:
     """Run the backends named (or the default plan) on each level, each run in its own process,
     ``jobs`` at a time (default: the cores), and judge whether they agree.
@@ -883,7 +884,8 @@ def cross_check(
     ``record_expected`` merges the established counts into that
     ``expected.json``; a file either cannot write is a line in the report's
     ``problems`` (the verdicts stand).  ``on_planned`` hears how many runs
-    there are, ``on_record`` each record as it finishes (and whether it was reused).
+    there are, ``on_record`` each record as it finishes (and whether it was reused), ``on_shrinking(path,
+    index, total, budget)`` each level as its shrinking starts.
 
     A file inside a named folder that cannot be read is that instance's ERROR verdict (the others
     are still checked); a file named by itself that cannot be read raises ``LevelSyntaxError``, and
@@ -911,6 +913,7 @@ def cross_check(
     )
     for name, function in (("on_planned", on_planned), ("on_record", on_record), ("on_plan", on_plan)):
         arguments.callback(function, name)
+    on_shrinking = arguments.callback(on_shrinking, "on_shrinking")
     if resume and not log:
         raise UsageError("resume needs a log file")
     backends = _backend_list(arguments.backends(backends))
@@ -952,6 +955,7 @@ def cross_check(
             record_expected_in=record_expected,
             on_planned=on_planned,
             select=select,
+            on_shrinking=on_shrinking,
         )
     return Report(
         checked.verdicts + tuple(unreadable_verdict(path, family, problem) for path, problem in unreadable),
@@ -1127,6 +1131,8 @@ class GeneratedLevel:
     #: uniqueness was asked for (or the family's levels always have it) but could not be proved
     unproved: bool
     info: Mapping[str, Any] = field(default_factory=dict)
+    #: the time limit ended the work with this level: no further level was made
+    stopped: bool = False
 
     def to_json(self) -> dict:
         return {"file": self.path, "seed": self.seed, "unique": self.unique, **dict(self.info)}
@@ -1139,6 +1145,8 @@ def generate_levels(
     count: int = 1,
     seed: int = 0,
     unique: bool = False,
+    timeout: float | None = None,
+    on_attempt: Callable[[str], None] | None = None,
     **sizes: Any,
 ) -> Iterable[GeneratedLevel]:
     """Write ``count`` generated levels of ``family`` to ``folder``, yielding each as it is written.
@@ -1147,27 +1155,38 @@ def generate_levels(
     ``unique`` makes the solution unique (hexiom locks tiles and blocks
     cells, sigils redraws; logic puzzles always are).  ``sizes`` are the
     family's generator parameters (``Family.generator_parameters``: hexiom
-    ``side``, ``fill``; sigils ``width``, ``height``; ...).
+    ``side``, ``fill``; sigils ``width``, ``height``; ...).  ``on_attempt`` hears
+    each attempt of the level being made (a line of text: each counts solutions).
+    ``timeout`` (seconds, from the call) ends the work: the level being made is
+    finished at once without a uniqueness proof (``unproved``), and no further
+    level is started (``GeneratedLevel.stopped`` on the last one says so).
     """
     from trisolve.backends.runner import raise_if_interrupted
-    from trisolve.generate import generator, instance_seed, write_generated
+    from trisolve.generate import generator, instance_seed, watched, write_generated
 
     kind = _generating(arguments.text(family, "family") or "")
     count = numbers.COUNT.check(count, "count")
     seed = numbers.SEED.check(seed, "seed")
     unique, folder = arguments.flag(unique, "unique"), arguments.path(folder, "folder") or ""
+    timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
+    on_attempt = arguments.callback(on_attempt, "on_attempt")
     params = _sizes(kind, sizes)
     make = generator(kind.name)
+    deadline = None if timeout is None else time.monotonic() + timeout
     for index in range(count):
         raise_if_interrupted()
         stem = f"{kind.name}-s{seed}-{index:04d}"
-        try:
-            made = make(instance_seed(seed, index), unique=unique, name=stem, **params)
-        except ValueError as problem:  # a size the generator cannot make
-            raise UsageError(str(problem)) from None
+        with watched(on_attempt, deadline) as watch:
+            try:
+                made = make(instance_seed(seed, index), unique=unique, name=stem, **params)
+            except ValueError as problem:  # a size the generator cannot make
+                raise UsageError(str(problem)) from None
         path = write_generated(made, os.fspath(folder), stem)
         wanted = unique or kind.always_unique
-        yield GeneratedLevel(path, made.seed, made.unique, wanted and not made.unique, dict(made.info))
+        stopped = watch.past_deadline()
+        yield GeneratedLevel(path, made.seed, made.unique, wanted and not made.unique, dict(made.info), stopped)
+        if stopped:
+            return
 
 
 def campaign(
