@@ -124,8 +124,16 @@ def test_disagreement_is_minimised_and_written_with_its_repro(tmp_path):
 
     from trisolve.generate.campaign import run_campaign
 
+    class Heard:  # what the command's progress line hears: each shrinking as it starts, after the runs
+        def __init__(self) -> None:
+            self.calls: list[tuple] = []
+
+        def __getattr__(self, name: str):
+            return lambda *args: self.calls.append((name, *args))
+
     mutants.register()
     log = str(tmp_path / "m.jsonl")
+    heard = Heard()
     summary, verdicts = run_campaign(
         "hexiom",
         2,
@@ -134,9 +142,16 @@ def test_disagreement_is_minimised_and_written_with_its_repro(tmp_path):
         backends=["pysat:totalizer", "mutant:locks-ignored"],
         minimise_folder=str(tmp_path / "min"),
         minimise_budget=60,
+        progress=heard,
     )
     assert summary.disagreements + summary.invalid >= 1  # the mutant's moved locks are invalid solutions
     assert len(summary.minimised) == summary.disagreements + summary.invalid
+    shrinking = [call for call in heard.calls if call[0] == "shrinking"]
+    assert [(index, total, budget) for _, _, index, total, budget in shrinking] == [
+        (i, len(summary.minimised), 60) for i in range(len(summary.minimised))
+    ]
+    assert heard.calls.index(shrinking[0]) > max(i for i, call in enumerate(heard.calls) if call[0] == "advance")
+    assert any(call[0] == "attempt" and call[1].startswith("attempt 1: hexiom side 3") for call in heard.calls)
     for item in summary.minimised:
         assert os.path.exists(item["file"]) and "mutant:locks-ignored" in item["command"]
         assert os.path.exists(os.path.splitext(item["file"])[0] + ".repro.md")
