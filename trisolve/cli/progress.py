@@ -139,14 +139,7 @@ class Progress:
     def note_only(self, note: str) -> None:
         """What is going on now, with nothing done yet (an attempt of a level being generated): the note of the
         next line, printed when one is due."""
-        with self._lock:
-            self.note = note
-            if self.quiet:
-                return
-            if self.bar:
-                self._bar_update()
-            else:
-                self.tick()
+        self.advance(0, note)
 
     def shrinking(self, path: str, index: int, total: int, budget: float) -> None:
         """The runs are done and a disagreement is being shrunk (``on_shrinking``): a phase of its own, so the
