@@ -46,6 +46,12 @@ class Catalog:
     #: instances out of the translator's reach, e.g. exactcover on large logic grids: it runs only when named;
     #: tests and ``bench --portfolio`` take it still)
     cross_check: bool = True
+    #: a generic translator (one file serving every family that has what it needs, ``backends/<b>/compiled.py``):
+    #: what a family must offer, "constraints" (a constraint model); None: a translator of one family
+    generic: str | None = None
+    #: for a generic translator of constraint models: the constraint kinds it compiles
+    #: (``trisolve.constraints.KINDS``); a family whose model uses another kind is left out, with the reason
+    supports: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.default not in self.variants:

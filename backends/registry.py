@@ -165,19 +165,19 @@ def register(name: str, module: Any, *, override: bool = False) -> None:
         del _TRANSLATORS[key]  # a name registered again forgets the translators it had
     for family, translator in translators.items():
         _TRANSLATORS[name, family] = translator
-    _catalog.cache_clear()
+    _clear_caches()
 
 
 def register_translator(backend: str, family: str, translator: Any, *, override: bool = False) -> None:
     """Give ``backend`` a translator for ``family`` (a family added at run time; ``translator.CATALOG``, ``encode``).
     A shipped translator is replaced only with ``override=True``."""
-    if _declared(backend, family) is not None and not override:
+    if _own_file(backend, family) is not None and not override:
         raise PluginError(
             f"backend {backend} ships a translator for {family}; a plugin replaces it only with override=True"
         )
     _check_translator(backend, family, translator)
     _TRANSLATORS[backend, family] = translator
-    _catalog.cache_clear()
+    _clear_caches()
 
 
 def unregister(name: str) -> None:
@@ -185,12 +185,12 @@ def unregister(name: str) -> None:
     _EXTRA.pop(name, None)
     for key in [key for key in _TRANSLATORS if key[0] == name]:
         del _TRANSLATORS[key]
-    _catalog.cache_clear()
+    _clear_caches()
 
 
 def unregister_translator(backend: str, family: str) -> None:
     _TRANSLATORS.pop((backend, family), None)
-    _catalog.cache_clear()
+    _clear_caches()
 
 
 def _checked_backend(name: str, module: Any) -> dict[str, Any]:
@@ -315,16 +315,93 @@ def _base(spec: str) -> str:
 
 
 @cache
-def _declared(name: str, family: str) -> Catalog | None:
-    """A shipped translator's catalog, read from its file (None: the backend has no translator for the family)."""
-    if name not in shipped():
-        return None
-    path = os.path.join(_HERE, name, f"{family}.py")
-    return read(path) if os.path.isfile(path) else None
+def _own_file(name: str, family: str) -> Catalog | None:
+    """The catalog of the family's own translator, read from its file (None: there is none): a module
+    ``backends/<name>/<family>.py``, or a package ``backends/<name>/<family>/`` (one too large for a file: dp's
+    Hexiom counter) whose ``__init__`` holds the ``CATALOG``."""
+    for path in (os.path.join(_HERE, name, f"{family}.py"), os.path.join(_HERE, name, family, "__init__.py")):
+        if os.path.isfile(path):
+            return read(path)
+    return None
 
 
 @cache
-def _catalog(name: str, family: str) -> Catalog | None:
+def _generic(name: str) -> tuple[tuple[str, Catalog], ...]:
+    """A shipped backend's generic translators (``Catalog.generic`` set): (module name, catalog), read from files."""
+    folder = os.path.join(_HERE, name)
+    found = []
+    for file in sorted(os.listdir(folder)):
+        stem = file[:-3]
+        if file.endswith(".py") and stem.isidentifier() and not stem.startswith("_"):
+            declared = read(os.path.join(folder, file))
+            if declared is not None and declared.generic is not None:
+                found.append((stem, declared))
+    return tuple(found)
+
+
+def _refusal(offered: Catalog, family: str) -> str | None:
+    """Why a generic translator cannot take ``family`` (None: it can)."""
+    from ..models import FAMILIES
+
+    record = FAMILIES.get(family)
+    if offered.generic == "constraints":
+        if record is None or record.constraints is None:
+            return f"{family} has no constraint model"
+        missing = sorted(set(record.constraint_kinds) - set(offered.supports))
+        if missing:
+            return f"its {family} model uses {', '.join(missing)}, which it cannot compile"
+        return None
+    return f"it needs {offered.generic}, which trisolve does not know"
+
+
+def _generic_for(name: str, family: str) -> tuple[tuple[str, Catalog], ...]:
+    """The generic translators of a shipped backend that take ``family`` (not cached: a family registered at
+    run time changes the answer)."""
+    return tuple((module, offered) for module, offered in _generic(name) if _refusal(offered, family) is None)
+
+
+def left_out(name: str, family: str) -> list[str]:
+    """Why each generic translator of backend ``name`` does not take ``family`` (for ``trisolve backends``)."""
+    if name not in shipped():
+        return []
+    return [f"{name}:{module}: {why}" for module, offered in _generic(name) if (why := _refusal(offered, family))]
+
+
+def _declared(name: str, family: str) -> Catalog | None:
+    """A shipped backend's catalog for a family: its own translator's variants, then those of the generic ones
+    that take the family (None: neither).  The default stays the family translator's."""
+    if name not in shipped():
+        return None
+    parts = [found] if (found := _own_file(name, family)) is not None else []
+    parts += [offered for _, offered in _generic_for(name, family)]
+    if not parts:
+        return None
+    if len(parts) == 1:
+        return parts[0]
+    first = parts[0]
+    variants = {v: text for part in parts for v, text in part.variants.items()}
+    return Catalog(
+        default=first.default,
+        variants=variants,
+        symmetry_breaking=first.symmetry_breaking,
+        count_only=first.count_only,
+        cross_check=first.cross_check,
+    )
+
+
+def _variant_catalog(name: str, family: str, variant: str) -> Catalog | None:
+    """The catalog of the translator that runs ``variant`` (a family's own, or a generic one)."""
+    if name in shipped():
+        encoding = variant.partition("@")[0]
+        for _, offered in _generic_for(name, family):
+            if encoding in offered.variants:
+                return offered
+    return catalog(name, family)
+
+
+@cache
+def _catalog(name: str, family: str, record: int) -> Catalog | None:
+    """Cached per family record (``record``, its id): a family registered again is read again."""
     if (name, family) in _TRANSLATORS:
         return _TRANSLATORS[name, family].CATALOG
     if name in shipped():
@@ -334,9 +411,16 @@ def _catalog(name: str, family: str) -> Catalog | None:
     return None if translator is None else translator.CATALOG
 
 
+def _clear_caches() -> None:
+    """Forget what was read of catalogs: a family or translator was added or removed at run time."""
+    _catalog.cache_clear()
+
+
 def catalog(name: str, family: str) -> Catalog | None:
     """What backend ``name`` offers for ``family`` (None: no translator), read without importing solvers."""
-    return _catalog(name, family)
+    from ..models import FAMILIES
+
+    return _catalog(name, family, id(FAMILIES.get(family)))
 
 
 def _required(name: str, family: str) -> Catalog:
@@ -347,17 +431,26 @@ def _required(name: str, family: str) -> Catalog:
 
 
 def checked_translator(backend: str, family: str, variant: str) -> Any:
-    """The translator of ``family`` for ``backend``, once its catalog has ``variant`` (else ``UnknownVariant``)."""
-    found = translator(backend, family)
+    """The translator of ``family`` for ``backend`` that runs ``variant`` (else ``UnknownVariant``)."""
+    found = translator(backend, family, variant)
     found.CATALOG.require(variant, backend, family)
     return found
 
 
-def translator(backend: str, family: str) -> Any:
-    """The translator of ``family`` for ``backend``: registered at run time, or ``backends/<backend>/<family>.py``."""
+def translator(backend: str, family: str, variant: str | None = None) -> Any:
+    """The translator of ``family`` for ``backend``: registered at run time, ``backends/<backend>/<family>.py``
+    (or its package ``backends/<backend>/<family>/``), or, for a ``variant`` a generic translator offers
+    (``compiled``), that one, made for the family."""
     if (backend, family) in _TRANSLATORS:
         return _TRANSLATORS[backend, family]
-    if _declared(backend, family) is None:
+    if variant is not None and backend in shipped():
+        encoding = variant.partition("@")[0]
+        for module, offered in _generic_for(backend, family):
+            if encoding in offered.variants:
+                return importlib.import_module(f"{__package__}.{backend}.{module}").for_family(family)
+    if _own_file(backend, family) is None:
+        if _generic_for(backend, family):
+            return translator(backend, family, _required(backend, family).default)
         raise UnsupportedFamily(f"backend {backend} has no translator for {family}")
     return importlib.import_module(f"{__package__}.{backend}.{family}")
 
@@ -442,7 +535,8 @@ def preload(specs: Iterable[str], family: str) -> None:
 
 def breaks_symmetries(spec: str, family: str) -> bool:
     """Whether ``spec`` can run ``family`` with symmetry breaking (else it answers unknown)."""
-    found = catalog(split_spec(_base(spec))[0], family)
+    name, variant = split_spec(_base(spec))
+    found = catalog(name, family) if variant is None else _variant_catalog(name, family, variant)
     return found is None or found.symmetry_breaking
 
 
@@ -497,6 +591,7 @@ __all__ = [
     "exporters",
     "get",
     "in_python",
+    "left_out",
     "load_plugin",
     "names",
     "plugin_files",

@@ -428,7 +428,7 @@ def run_mutate(
         if unknown:
             raise UnknownMutant(
                 f"no mutant {', '.join(shorten(i) for i in unknown[:5])} "
-                f"(ids look like {mutants[0].id if mutants else 'sigils.lp:59:delete-literal#2'})"
+                f"(ids look like {mutants[0].id if mutants else 'FILE:LINE:OPERATOR'})"
             )
         mutants = [m for m in mutants if m.id in ids]
     outcomes = {m.id: Outcome(m) for m in mutants}

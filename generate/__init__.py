@@ -1,8 +1,5 @@
-"""Instance generators: levels that are solvable by construction, optionally unique.
-
-One module per family (``hexiom``, ``logic``, ``sigils``) with a
-``generate(seed, ...) -> Generated`` function, and ``campaign`` which
-generates and cross-checks many instances, resumably.
+"""Generating instances: each family's generator (``models/<family>/generate.py``) run with a solution
+counter, the files written, and ``campaign``, which generates and cross-checks many instances, resumably.
 """
 
 from __future__ import annotations
@@ -10,6 +7,7 @@ from __future__ import annotations
 from .common import (
     Generated,
     count_solutions,
+    counter,
     generating_families,
     generator,
     instance_seed,
@@ -21,6 +19,7 @@ from .common import (
 __all__ = [
     "Generated",
     "count_solutions",
+    "counter",
     "generating_families",
     "generator",
     "instance_seed",

@@ -58,7 +58,7 @@ def _backend_of(item: pytest.Item, known: set[str]) -> str | None:
 
 @pytest.fixture
 def hexiom_level():
-    from trisolve.models import hexiom
+    from trisolve.models.hexiom import model as hexiom
 
     def load(name: str):
         return hexiom.parse(level_path("hexiom", name))

@@ -19,7 +19,7 @@ from trisolve.backends import clingo as clingo_backend  # noqa: E402
 from trisolve.backends import registry  # noqa: E402
 from trisolve.backends.base import Limits, Options, Status, UnsupportedFamily  # noqa: E402
 from trisolve.backends.clingo import engine  # noqa: E402
-from trisolve.models import hexiom  # noqa: E402
+from trisolve.models.hexiom import model as hexiom  # noqa: E402
 
 LEVELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels", "hexiom")
 VARIANTS = registry.catalog("clingo", "hexiom").ordered()

@@ -28,7 +28,8 @@ from support import (
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.backends.runner import Job, grace_for, run_job
-from trisolve.models import FAMILIES, hexiom
+from trisolve.models import FAMILIES
+from trisolve.models.hexiom import model as hexiom
 
 #: the families with shipped levels and counts (levels/<family>/expected.json): a new one is tested here
 SHIPPED = shipped_families()

@@ -16,9 +16,10 @@ from support import small_instances
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
-from trisolve.models import FAMILIES, detect_family, logic
+from trisolve.models import FAMILIES, detect_family
 from trisolve.models.errors import InstanceTooLarge, LevelSyntaxError
-from trisolve.models.logic import Category, Clue, Item, Level, Solution
+from trisolve.models.logic import model as logic
+from trisolve.models.logic.model import Category, Clue, Item, Level, Solution
 
 LEVELS = Path(__file__).resolve().parent.parent / "levels" / "logic"
 EXPECTED = json.loads((LEVELS / "expected.json").read_text())

@@ -56,7 +56,7 @@ def test_dp_and_exactcover_put_the_guard_in_before_their_first_compiled_call():
     program = (
         "from numba.core import caching\n"
         "before = caching.Cache.load_overload.__module__\n"
-        "import trisolve.backends.dp.hexiom_runs\n"
+        "import trisolve.backends.dp.hexiom.runs\n"
         "print(before, caching.Cache.load_overload.__module__)\n"
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300, cwd=ROOT)
@@ -71,10 +71,10 @@ def test_dp_and_exactcover_put_the_guard_in_before_their_first_compiled_call():
 def test_dp_counts_with_its_kernels_cache_damaged(tmp_path):
     """The row counter's kernels compiled into a fresh cache, the cache overwritten, the count run again."""
     program = f"""
-from trisolve.backends.dp import hexiom_runs
-from trisolve.backends.dp.hexiom_plan import fold, make_plan
-from trisolve.backends.dp.hexiom_runs import RunCounter, RunPlan, count_runs
-from trisolve.models import hexiom
+from trisolve.backends.dp.hexiom import runs as hexiom_runs
+from trisolve.backends.dp.hexiom.plan import fold, make_plan
+from trisolve.backends.dp.hexiom.runs import RunCounter, RunPlan, count_runs
+from trisolve.models.hexiom import model as hexiom
 
 level = hexiom.parse({level_path("hexiom", "level38")!r})
 hexiom_runs.NUMPY_WORK = 0

@@ -13,9 +13,10 @@ from support import small_instances
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
-from trisolve.models import FAMILIES, detect_family, sigils
+from trisolve.models import FAMILIES, detect_family
 from trisolve.models.errors import InstanceTooLarge, LevelSyntaxError
-from trisolve.models.sigils import Solution
+from trisolve.models.sigils import model as sigils
+from trisolve.models.sigils.model import Solution
 
 LEVELS = Path(__file__).resolve().parent.parent / "levels" / "sigils"
 EXPECTED = json.loads((LEVELS / "expected.json").read_text())

@@ -871,10 +871,10 @@ def cross_check(
     """Run the backends named (or the default plan) on each level, each run in its own process,
     ``jobs`` at a time (default: the cores), and judge whether they agree.
 
-    Without ``backends``: the default plan (``crosscheck/plan.py``): on hexiom and sigils a few backends
-    of different paradigms that finish (dp among them), each left out where ``expected.json`` records that
-    it takes minutes; on other families every registered variant.  ``on_plan`` hears, before the first run, what
-    the default plan runs and what it may leave incomplete (lines of text).
+    Without ``backends``: the default plan (``crosscheck/plan.py``): the few backends of different paradigms
+    that finish which the family's record names (``Family.crosscheck``), each left out where ``expected.json``
+    records that it takes minutes; on other families every registered variant.  ``on_plan`` hears, before the
+    first run, what the default plan runs and what it may leave incomplete (lines of text).
 
     ``expected`` checks counts against ``expected.json`` beside instance
     files; ``log`` appends one JSON record per run as it finishes, and
@@ -1113,7 +1113,7 @@ def _sizes(family: Family, sizes: Mapping[str, Any] | None) -> dict[str, Any]:
 
 def _generating(name: str) -> Family:
     kind = _family(name)
-    if not kind.generator:
+    if not kind.generate:
         from trisolve.generate import generating_families
 
         raise UsageError(f"the {name} family has no generator; families that do: {', '.join(generating_families())}")

@@ -12,7 +12,7 @@ from dataclasses import asdict
 import click
 
 from trisolve.backends import numbers
-from trisolve.models import files
+from trisolve.models import FAMILIES, files
 from trisolve.models.errors import TrisolveError, UsageError, shorten
 
 from .common import (
@@ -107,7 +107,9 @@ from .progress import for_command
     default=None,
     metavar="N|FAMILY=SIZE,...",
     help="--portfolio: generate only the first N sizes of each family (0: none), or up to a size per family "
-    "in its unit (hexiom=5: board side; sigils=36: frame cells; logic=25: positions x categories).",
+    "in its unit ("
+    + "; ".join(f"{family.name}: {family.ladder.unit}" for family in FAMILIES.values() if family.ladder)
+    + ").",
 )
 @click.option(
     "--write-defaults",

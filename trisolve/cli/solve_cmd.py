@@ -49,7 +49,7 @@ def _backend_names() -> list[str]:
 
 def _default_memory() -> str:
     """dp's default budget on this machine, as --memory would take it (the help text states the code's value)."""
-    from trisolve.backends.dp.hexiom import DEFAULT_MEMORY
+    from trisolve.backends.dp.memory import DEFAULT_MEMORY
 
     return f"{DEFAULT_MEMORY / 2**30:.3g}G"
 

@@ -1,0 +1,133 @@
+"""The constraint model itself: its checks (clear errors naming the constraint), its semantics (the referee)
+and the brute force every compiler is measured against."""
+
+from __future__ import annotations
+
+import pytest
+from model_cases import Chosen, cases, grid
+
+from trisolve.constraints import KINDS, Model, ModelError, kind_of, semantics
+
+
+def _frozen(build) -> Model:
+    model = Model("m")
+    build(model)
+    if model.decoder is None:
+        model.decode_with(lambda values: None)
+    return model.freeze()
+
+
+@pytest.mark.parametrize(
+    ("build", "message"),
+    [
+        (lambda m: (m.boolean("a", own=True), m.clause([2], label="the 3 at row 1")), "'the 3 at row 1': literal 2"),
+        (lambda m: (m.boolean("a", own=True), m.clause([0], label="zero")), "literal 0"),
+        (lambda m: m.integer("x", [], own=True), "empty domain"),
+        (lambda m: (m.boolean("a", own=True), m.boolean("a")), "two variables are named a"),
+        (
+            lambda m: m.connected([m.boolean("a", own=True)], [(0, 1)], label="island"),
+            "'island': edge (0, 1) joins a vertex the graph lacks",
+        ),
+        (
+            lambda m: m.single_cycle(2, [(0, 0, m.boolean("a", own=True))], label="loop"),
+            "edge (0, 0) is a loop",
+        ),
+        (lambda m: m.linear([(1, m.boolean("a", own=True))], "!=", 1, label="odd"), "operator '!='"),
+        (lambda m: m.clause([m.boolean("a", own=True)], label="x", role="hint"), "role 'hint'"),
+    ],
+)
+def test_a_bad_model_is_refused_naming_the_constraint(build, message):
+    with pytest.raises(ModelError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        _frozen(build)
+
+
+def test_a_model_with_nothing_to_decide_has_one_solution_or_none():
+    empty = _frozen(lambda m: None)
+    assert semantics.projected_count(empty) == 1  # the empty assignment (a board with every cell blocked)
+    impossible = _frozen(lambda m: m.clause([], label="never"))
+    assert semantics.projected_count(impossible) == 0
+
+
+def test_a_frozen_model_refuses_changes():
+    model = _frozen(lambda m: m.boolean("a", own=True))
+    with pytest.raises(ModelError, match="frozen"):
+        model.boolean("b")
+
+
+def test_kinds_cover_every_constraint_of_the_cases():
+    used = set()
+    for case in cases():
+        used |= case.build().kinds()
+    assert used == set(KINDS), "the cases exercise every kind of constraint"
+
+
+@pytest.mark.parametrize(
+    ("literals", "op", "bound", "enforce", "kind"),
+    [
+        ((1, 2), "==", 1, (), "exactly_one"),
+        ((1, 2), "<=", 1, (), "at_most_one"),
+        ((1, -2), "==", 1, (), "cardinality"),
+        ((1, 2), "==", 1, (3,), "cardinality"),
+        ((1, 2), ">=", 1, (), "cardinality"),
+        ((1, 2, 3), "==", 2, (), "exactly_k"),
+        ((1, 2, 3), "==", 0, (), "exactly_k"),
+    ],
+)
+def test_kind_of_a_linear(literals, op, bound, enforce, kind):
+    model = Model()
+    for i in range(3):
+        model.boolean(i, own=True)
+    assert kind_of(model.linear([(1, lit) for lit in literals], op, bound, label="l", enforce=enforce)) == kind
+
+
+# ------------------------------------------------------------------ the referee, against numbers known by hand
+
+
+def _count(name: str) -> int:
+    (case,) = [c for c in cases() if c.name == name]
+    return semantics.projected_count(case.build().freeze())
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("connected-path4", 11),  # empty + 4 + 3 + 2 + 1 intervals
+        ("connected-star", 1 + 5 + 15),  # empty, one leaf alone, the centre with any subset of leaves (16) + 4 leaves
+        ("connected-isolated", 4),  # empty or one vertex
+        ("connected-two-parts", 1 + 6 + 3),  # empty, an interval of the path 0-1-2, or of 3-4
+        ("cycle-points3x3", 13),  # four unit squares, four dominoes, four L-shapes, the border
+        ("cycle-k4", 7),  # four triangles, three squares
+        ("cycle-two-triangles", 2),
+        ("cycle-no-edges", 0),
+        ("auxiliary", 4),
+        ("unsat", 0),
+        ("cover", 1),  # the right column upright; on the left two flat ones (two upright ones break "one upright")
+    ],
+)
+def test_the_brute_force_counts_what_hand_counting_says(name, expected):
+    assert _count(name) == expected
+
+
+def test_star_count_by_hand():
+    # spelled out, since 21 is easy to get wrong: the empty set (1), a single leaf (4), the centre with any
+    # subset of its 4 leaves (16)
+    assert _count("connected-star") == 1 + 4 + 16
+
+
+def test_a_decoder_reads_only_own_variables():
+    model = Model("m")
+    a = model.boolean("a", own=True)
+    b = model.boolean("b")
+    model.decode_with(lambda values: values[b])
+    model.freeze()
+    with pytest.raises(ModelError, match="not one of the puzzle's own"):
+        model.decode({a})
+
+
+def test_decode_gives_the_family_solution():
+    (case,) = [c for c in cases() if c.name == "cycle-points3x3-top"]
+    model = case.build().freeze()
+    first = next(semantics.solutions(model))
+    solution = model.decode(first)
+    assert isinstance(solution, Chosen) and solution.keys
+    assert grid(2, 2)[0] == 4
