@@ -378,7 +378,7 @@ def export(
     from trisolve.backends import registry
     from trisolve.backends.base import Options
 
-    level = arguments.level(level)
+    level = arguments.level(level, Level)
     level = level if isinstance(level, Level) else load(level, arguments.text(family, "family"))
     format, spec = _format_and_backend(arguments.text(format, "format"), arguments.text(backend, "backend"))
     symmetry_breaking = arguments.flag(symmetry_breaking, "symmetry_breaking")
@@ -550,7 +550,7 @@ def solve(
     limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
     seed = numbers.SEED.check(seed, "seed")
     memory = numbers.MEMORY.check_optional(memory, "memory")
-    level, backend = arguments.level(level), arguments.text(backend, "backend")
+    level, backend = arguments.level(level, Level), arguments.text(backend, "backend")
     count, all, shuffle = arguments.flag(count, "count"), arguments.flag(all, "all"), arguments.flag(shuffle, "shuffle")
     symmetry_breaking, isolate = (
         arguments.flag(symmetry_breaking, "symmetry_breaking"),
@@ -770,7 +770,7 @@ def solve_many(
 
     Each run is a forked child of this process, which imports each solver once.
     """
-    for level in _levels(arguments.levels(levels), arguments.text(family, "family")):
+    for level in _levels(arguments.levels(levels, Level), arguments.text(family, "family")):
         result = solve(level, backend, **options)
         yield result
         if result.interrupted:
@@ -901,7 +901,7 @@ def cross_check(
     jobs = numbers.JOBS.check_optional(jobs, "jobs")
     limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
     seed = numbers.SEED.check(seed, "seed")
-    levels, family = arguments.levels(levels), arguments.text(family, "family")
+    levels, family = arguments.levels(levels, Level), arguments.text(family, "family")
     symmetry_breaking, expected = (
         arguments.flag(symmetry_breaking, "symmetry_breaking"),
         arguments.flag(expected, "expected"),
@@ -1036,7 +1036,7 @@ def benchmark(
     for name, function in (("on_planned", on_planned), ("on_run", on_run), ("skipped", skipped)):
         arguments.callback(function, name)
     backends = _backend_list(arguments.backends(backends))
-    files = _levels(arguments.levels(levels), arguments.text(family, "family"))
+    files = _levels(arguments.levels(levels, Level), arguments.text(family, "family"))
     if any(level.path is None for level in files):
         raise UsageError("bench times parsing too: give instance files, not text")
     try:

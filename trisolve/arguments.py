@@ -56,26 +56,22 @@ def choice(value: Any, name: str, choices: Iterable[str]) -> str:
     raise UsageError(f"{name} must be one of {', '.join(allowed)}, not {_shown(value)}")
 
 
-def level(value: Any, name: str = "level") -> Any:
-    """A Level (``trisolve.api.Level``), a file name, or level text."""
-    from trisolve.api import Level
-
-    if isinstance(value, (Level, str, os.PathLike)):
+def level(value: Any, kind: type, name: str = "level") -> Any:
+    """A level object of type ``kind`` (the library's ``Level``), a file name, or level text."""
+    if isinstance(value, (kind, str, os.PathLike)):
         return value
     raise UsageError(f"{name} must be a Level, a file name or level text, not {_shown(value)}")
 
 
-def levels(value: Any, name: str = "levels") -> Any:
+def levels(value: Any, kind: type, name: str = "levels") -> Any:
     """One level (see ``level``) or several: a list, tuple or other iterable of them."""
-    from trisolve.api import Level
-
-    if isinstance(value, (Level, str, os.PathLike)):
+    if isinstance(value, (kind, str, os.PathLike)):
         return value
     if not isinstance(value, Iterable) or isinstance(value, (bytes, dict)):
         raise UsageError(f"{name} must be a Level, a file or folder name, or a list of them, not {_shown(value)}")
     items = list(value)
     for item in items:
-        level(item, f"each of {name}")
+        level(item, kind, f"each of {name}")
     return items
 
 
