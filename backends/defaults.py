@@ -41,6 +41,7 @@ from typing import Any
 
 from ..models.errors import shorten
 from . import registry
+from .spec import Spec
 
 #: The shipped table (package data).
 TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "portfolio.json")
@@ -161,7 +162,7 @@ def _count_only(name: str, family: str) -> bool:
     from . import registry
 
     try:
-        found = registry.catalog(name.split(":")[0], family)
+        found = registry.catalog(Spec.parse(name).backend, family)
     except Exception:  # noqa: BLE001 - an unknown or broken backend is skipped by ``usable`` anyway
         return False
     return found is not None and found.count_only
@@ -176,13 +177,13 @@ def usable(name: str, family: str) -> bool:
     from . import registry
 
     try:
-        backend, variant = registry.split_spec(name)
-        if registry.available(backend) is not None:
+        spec = Spec.parse(name)
+        if registry.available(spec.backend) is not None:
             return False
-        offered = registry.catalog(backend, family)
+        offered = registry.catalog(spec.backend, family)
     except Exception:  # noqa: BLE001 - any reason at all: the next row takes its place
         return False
-    return offered is not None and (variant is None or variant in offered.variants)
+    return offered is not None and (spec.variant is None or spec.variant_name in offered.variants)
 
 
 def default_backend(

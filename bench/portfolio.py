@@ -43,6 +43,7 @@ from typing import Any
 
 from trisolve.backends import defaults
 from trisolve.backends.runner import INTERRUPT, grace_for
+from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
 from trisolve.models.errors import whole_number
 from trisolve.models.family import Ladder, Rung
@@ -187,7 +188,7 @@ def backends_for(
     for spec in candidates:
         try:
             name = registry.resolve(spec, family)
-            offered = registry.catalog(registry.split_spec(name)[0], family)
+            offered = registry.catalog(Spec.parse(name).backend, family)
         except registry.UnsupportedFamily:
             offered = None
         if offered is None:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from trisolve.backends.base import UsageError
+from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
 
 from .compare import expected_for
@@ -81,7 +82,7 @@ def default_plan(paths_and_families: Sequence[tuple[str, str]], choose: Callable
         recorded = expected_for(path)
         if recorded is None:
             continue
-        out = tuple(name for name in backends[family] if name.split(":")[0] in recorded.slow_for)
+        out = tuple(name for name in backends[family] if Spec.parse(name).backend in recorded.slow_for)
         if out and len(out) < len(backends[family]):  # never all of them: then they all run, and it is slow
             left_out[path] = out
         if recorded.slow:

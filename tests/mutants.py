@@ -152,7 +152,7 @@ def encode_sigils(level, variant: str, options):
     import dataclasses
 
     from trisolve.backends.pysat import sigils as shipped
-    from trisolve.models import sigils as model
+    from trisolve.models.sigils import model
 
     if variant == "mirroring-allowed":
         level = dataclasses.replace(level, mirroring=True)

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from trisolve import arguments
 from trisolve.backends import numbers
+from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES, detect_family
 from trisolve.models.errors import LevelSyntaxError, TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
@@ -339,7 +340,7 @@ def list_backends(family: str | None = None) -> list[BackendInfo]:
         picks = defaults.describe(name)
         for spec, text, is_default in registry.describe_all(name):
             tasks = tuple(task for task, pick in picks.items() if pick["backend"] == spec)
-            rows.append(BackendInfo(name, spec, is_default, text, registry.available(spec.split(":")[0]), tasks))
+            rows.append(BackendInfo(name, spec, is_default, text, registry.available(Spec.parse(spec).backend), tasks))
     return rows
 
 
@@ -404,7 +405,7 @@ def _format_and_backend(format: str | None, spec: str | None) -> tuple[str, str]
         if format is None:
             raise UsageError(f"give a format ({'|'.join(writers)}) or a backend")
         return format, writers[format][0]
-    name = registry.split_spec(spec)[0]
+    name = Spec.parse(spec).backend
     written = registry.role(name, "EXPORTS")
     if written is None:
         raise UsageError(
@@ -1342,7 +1343,7 @@ def mutate(
         raise UsageError("give levels or generate, not both")
     if scheduler and executor != "dask":
         raise UsageError("a scheduler needs the dask executor")
-    name = registry.split_spec(backend)[0]
+    name = Spec.parse(backend).backend
     if registry.role(name, "MUTANTS") is None:
         mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
         raise UsageError(f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings")

@@ -12,6 +12,7 @@ from dataclasses import asdict
 import click
 
 from trisolve.backends import numbers
+from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES, files
 from trisolve.models.errors import TrisolveError, UsageError, shorten
 
@@ -339,7 +340,7 @@ def _scatter_pair(value: str | None, order: list[str]) -> tuple[str, str] | None
         raise UsageError("--scatter takes two backends: A,B")
     full = []
     for name in names:
-        matches = [b for b in order if b == name or b.split(":")[0] == name]
+        matches = [b for b in order if b == name or Spec.parse(b).backend == name]
         if not matches:
             raise UsageError(f"--scatter: {name} is not among the benchmarked backends ({', '.join(order)})")
         full.append(matches[0])
