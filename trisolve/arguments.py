@@ -92,8 +92,9 @@ def memory_for(backend: str, memory: int | None) -> None:
     if memory is None:
         return
     from trisolve.backends import registry
+    from trisolve.backends.spec import Spec
 
-    name = registry.split_spec(backend)[0]
+    name = Spec.parse(backend).backend
     least = registry.role(name, "MIN_MEMORY") if name in registry.names() else None
     if least is None:
         keeping = [n for n in registry.names() if registry.role(n, "MIN_MEMORY") is not None]
