@@ -66,26 +66,27 @@ def count_solutions(family: str, level: Any, limit: int = 2, time: float = COUNT
     limit) proves nothing and is reported as such.  Under ``watched`` the
     count is one attempt, reported, and stopped by the watch's deadline too.
     """
-    from trisolve.backends import registry, runner
     from trisolve.models import FAMILIES
+    from trisolve.runs import Job, raise_if_interrupted, run
 
-    runner.raise_if_interrupted()
+    raise_if_interrupted()
     watch = _WATCH
     if watch is not None and watch.deadline is not None:
         time = max(0.0, min(time, watch.deadline - monotonic()))
     began = monotonic()
-    backend = registry.get(FAMILIES[family].counting_backend, family)
-    result = backend.run(level, Limits(solutions=limit, time=time), Options(enumerate=True))
-    runner.raise_if_interrupted()
+    kind = FAMILIES[family]
+    job = Job("<generated>", family, kind.counting_backend, Limits(solutions=limit, time=time), Options(enumerate=True))
+    record = run(job, level, isolate=False)
+    raise_if_interrupted()
     if watch is not None:
         watch.attempts += 1
         if watch.on_attempt is not None:
-            found = f"{result.count}{'' if result.complete else '+'} solution{'' if result.count == 1 else 's'}"
+            found = f"{record.count}{'' if record.complete else '+'} solution{'' if record.count == 1 else 's'}"
             watch.on_attempt(
-                f"attempt {watch.attempts}: {FAMILIES[family].describe(level)}: {found} "
+                f"attempt {watch.attempts}: {kind.describe(level)}: {found} "
                 f"({monotonic() - began:.1f} s{', time limit' if watch.past_deadline() else ''})"
             )
-    return result.count, result.complete, tuple(result.solutions)
+    return record.count, record.complete, tuple(kind.solution_from_json(level, data) for data in record.solutions)
 
 
 def counter(family: str) -> SolutionCounter:
@@ -119,11 +120,15 @@ def write_generated(generated: Generated, folder: str, stem: str) -> str:
         **dict(generated.info),
         "solution": generated.solution.to_json(),
     }
-    # each written whole through a temporary file: a kill mid-write leaves the old file or none, never half
+    # both or neither, each whole: a kill or a full disk never leaves a level without its solution
     # ``updating``: the generator's own files, which a campaign reads back and rewrites when a kill tore them
     sidecar_text = files.dumps(sidecar, indent=1) + "\n"
-    files.write_text(os.path.join(folder, stem + ".solution.json"), sidecar_text, updating=True)
-    files.write_text(path, generated.text, what="generated level", updating=True)
+    files.write_files(
+        [
+            files.Change.text(os.path.join(folder, stem + ".solution.json"), sidecar_text, "solution", updating=True),
+            files.Change.text(path, generated.text, "generated level", updating=True),
+        ]
+    )
     return path
 
 

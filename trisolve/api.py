@@ -34,15 +34,15 @@ from typing import TYPE_CHECKING, Any
 from trisolve import arguments
 from trisolve.backends import numbers
 from trisolve.backends.spec import Spec
-from trisolve.models import FAMILIES, detect_family
+from trisolve.models import FAMILIES, address_list, check_address_list, detect_family, is_address
 from trisolve.models.errors import LevelSyntaxError, TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
 
 if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing machinery
-    from trisolve.backends.runner import RunRecord
     from trisolve.bench.runner import BenchRun
     from trisolve.crosscheck.compare import Verdict
     from trisolve.crosscheck.mutate import Report as MutationReport
+    from trisolve.runs import RunRecord
 
 
 # ------------------------------------------------------------------ levels and solutions
@@ -170,24 +170,48 @@ def _sniff(text: str) -> Family:
     )
 
 
+def named(argument: str | os.PathLike) -> str | os.PathLike:
+    """An instance argument as ``load`` takes it: a web address (a puzz.link link) as it is, anything else as a
+    ``Path`` (a file whose name holds a line break is still a file; a ``Path`` would fold a link's ``//``)."""
+    if isinstance(argument, str) and is_address(argument):
+        return argument
+    from pathlib import Path
+
+    return Path(argument)
+
+
 def instance_files(paths: Iterable[str | os.PathLike]) -> list[str]:
-    """Files named, and instance files inside named folders (sorted), for many-instance runs."""
+    """Files named, and instance files inside named folders (sorted), for many-instance runs.
+
+    A web address is an instance of its own; a file listing web addresses, one per line, is a collection of
+    them, as a folder is of its files (every link is read first: a bad one is refused at its line)."""
     found: list[str] = []
     for path in map(os.fspath, paths):
-        if os.path.isdir(path):
+        if is_address(path):
+            found.append(path)
+        elif os.path.isdir(path):
             for root, dirs, files in os.walk(path):
                 dirs.sort()
                 for name in sorted(files):
                     if name.startswith(".") or name.endswith((".json", ".jsonl", ".md")):
                         continue
-                    found.append(os.path.join(root, name))
+                    found.extend(_listed(os.path.join(root, name)))
         elif os.path.lexists(path):  # a broken link or a loop is the reader's to explain
-            found.append(path)
+            found.extend(_listed(path))
         else:
             raise UsageError(f"{path}: no such file or folder")
     if not found:
         raise UsageError("no instance files found in " + ", ".join(map(os.fspath, paths)))
     return found
+
+
+def _listed(path: str) -> list[str]:
+    """A file as instances: itself, or the links it lists."""
+    links = address_list(path)
+    if links is None:
+        return [path]
+    check_address_list(path, links)
+    return [link for _, link in links]
 
 
 def _levels(
@@ -199,8 +223,6 @@ def _levels(
 
     With ``unreadable``, a file found inside a folder that cannot be read goes there (path, problem)
     instead of stopping everything; a file named by itself always raises."""
-    from pathlib import Path
-
     if isinstance(levels, (Level, str, os.PathLike)):
         levels = [levels]
     out: list[Level] = []
@@ -211,7 +233,7 @@ def _levels(
         inside_folder = unreadable is not None and os.path.isdir(item)
         for path in instance_files([item]):
             try:
-                out.append(load(Path(path), family))  # a Path: a name with a line break is still a name
+                out.append(load(named(path), family))  # a file name with a line break is still a name
             except TrisolveError as problem:
                 if not inside_folder:
                     raise
@@ -375,14 +397,23 @@ def export(
 ) -> Export:
     """``level`` as DIMACS, ASP facts, a CP-SAT model, exact cover or an LP file (``format``; the backends that
     say so with ``EXPORTS``), from ``backend`` (default: the format's first writer).  ``command`` says how to run the
-    text once written to ``file`` (clingo's facts need the shipped rules beside them)."""
+    text once written to ``file`` (clingo's facts need the shipped rules beside them).  A family's own link format
+    (``puzzlink``: ``Family.url``) gives the puzzle's web address, written by the family, no backend."""
     from trisolve.backends import registry
     from trisolve.backends.base import Options
 
     level = arguments.level(level, Level)
     level = level if isinstance(level, Level) else load(level, arguments.text(family, "family"))
-    format, spec = _format_and_backend(arguments.text(format, "format"), arguments.text(backend, "backend"))
+    format, backend = arguments.text(format, "format"), arguments.text(backend, "backend")
     symmetry_breaking = arguments.flag(symmetry_breaking, "symmetry_breaking")
+    if format in _link_formats():
+        if level.kind.url is None or level.kind.url.format != format:
+            having = ", ".join(name for name, kind in FAMILIES.items() if kind.url and kind.url.format == format)
+            raise UsageError(f"{level.family} puzzles have no {format} links (the families that have: {having})")
+        if backend is not None:
+            raise UsageError(f"a {format} link is the puzzle's own address, written without a backend")
+        return Export(level.kind.url.write(level.model) + "\n", format, "")
+    format, spec = _format_and_backend(format, backend)
     name = backend_name(spec, level.family)
     options = Options(symmetry_breaking=symmetry_breaking)
     made = registry.get(name, level.family)
@@ -394,13 +425,18 @@ def export(
     return Export(text, format, name, runner(level.model, options, file) if runner else None)
 
 
+def _link_formats() -> list[str]:
+    """The link formats families write (``Family.url``), for ``export``."""
+    return sorted({kind.url.format for kind in FAMILIES.values() if kind.url is not None})
+
+
 def _format_and_backend(format: str | None, spec: str | None) -> tuple[str, str]:
     """The format and the backend spec, each filled in from the other; a mismatch is a usage error."""
     from trisolve.backends import registry
 
     writers = registry.exporters()
     if format is not None and format not in writers:
-        raise UsageError(f"unknown format {shorten(format)!r}; known: {', '.join(writers)}")
+        raise UsageError(f"unknown format {shorten(format)!r}; known: {', '.join([*writers, *_link_formats()])}")
     if spec is None:
         if format is None:
             raise UsageError(f"give a format ({'|'.join(writers)}) or a backend")
@@ -544,7 +580,7 @@ def solve(
     if started is None:
         started = time.monotonic()
     from trisolve.backends.base import Limits, Options, cpu_phase_times
-    from trisolve.backends.runner import Job
+    from trisolve.runs import Job
 
     _new_request()
     timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
@@ -580,16 +616,6 @@ def solve(
         memory=memory,
     )
 
-    found = 0
-
-    def stream(data: Any) -> None:
-        nonlocal found
-        found += 1
-        if on_found is not None:
-            on_found(found)
-        if on_solution is not None and data is not None:
-            on_solution(level.solution(data))
-
     race_info = None
     task = task_for(count, all, limit)
     if backend == "auto":
@@ -612,10 +638,7 @@ def solve(
         # a count ships its solutions only to a caller who asked to see them (on_solution)
         job = Job(level.run_path, level.family, name, limits, options, keep_solutions=not count or bool(on_solution))
         with cpu_phase_times():
-            if isolate:
-                level, record = _run_isolated(job, level, on_solution, started, on_progress, on_found)
-            else:
-                record = _run_here(job, level, stream, started)
+            level, record = _run(job, level, isolate, started, on_solution, on_progress, on_found)
     return _result(level, record, race_info)
 
 
@@ -627,23 +650,24 @@ def task_for(count: bool, all: bool, limit: int | None) -> str:
     return "count" if count else "first"
 
 
-#: (backend, family) this process has run once already (``_run_isolated`` preloads their solver)
+#: (backend, family) this process has run once already (``_run`` preloads their solver)
 _RAN: set[tuple[str, str]] = set()
 
 
-def _run_isolated(
+def _run(
     job: Any,
     level: Level,
-    on_solution: Callable[[Solution], None] | None,
+    isolate: bool,
     started: float,
+    on_solution: Callable[[Solution], None] | None,
     on_progress: Callable[[int, int | None, str], None] | None = None,
     on_found: Callable[[int], None] | None = None,
 ) -> tuple[Level, RunRecord]:
-    """Run in a forked child; a level not parsed yet is parsed there, under the time limit."""
+    """One run (``runs.run``): isolated, a level not parsed yet is parsed in the child, under the time limit."""
     from dataclasses import replace
 
     from trisolve.backends import registry
-    from trisolve.backends.runner import run_job
+    from trisolve.runs import run
 
     parsed: list[Level] = [level] if level.model is not None else []
 
@@ -661,43 +685,33 @@ def _run_isolated(
             on_solution(parsed[0].solution(data))
 
     load = None if parsed else (lambda: level.kind.parse(level.path))
-    if (job.backend, level.family) in _RAN:
+    if isolate and (job.backend, level.family) in _RAN:
         # from the second run on, the solver is imported here once, and every later fork starts warm; the
         # first run imports it in its child, under its time limit and the runner's kill (a one-off solve
         # pays no import outside them)
         registry.preload([job.backend], level.family)
     _RAN.add((job.backend, level.family))
-    # an unusable backend is found in the child, after the file is read: runner.UnusableBackend, a UsageError
-    record = run_job(
-        job, level.model, on_solution=stream, started=started, load=load, on_level=take_level, on_progress=on_progress
+    # an unusable backend is found in the child, after the file is read: runs.isolated.UnusableBackend, a UsageError
+    record = run(
+        job,
+        level.model,
+        isolate=isolate,
+        started=started,
+        on_solution=stream,
+        load=load,
+        on_level=take_level,
+        on_progress=on_progress,
     )
     if not parsed:  # stopped (or crashed) before the parse was done
         return level, replace(record, stopped_by=record.stopped_by and f"{record.stopped_by} (while parsing)")
     return parsed[0], record
 
 
-def _run_here(job: Any, level: Level, stream: Callable[[Any], None], started: float) -> RunRecord:
-    from dataclasses import replace
-
-    from trisolve.backends import registry
-    from trisolve.backends.runner import record_from_result
-
-    limits = job.limits
-    if limits.time is not None:  # the limit counts from ``started``, as in a child
-        limits = replace(limits, time=max(limits.time - (time.monotonic() - started), 1e-3))
-    cpu = time.process_time()
-    result = registry.get(job.backend, level.family).run(
-        level.model, limits, job.options, on_solution=lambda s: stream(s.to_json())
-    )
-    kept = result.solutions if job.keep_solutions else result.solutions[:1]  # as a child ships them
-    record = record_from_result(job, result, time.monotonic() - started, solutions=tuple(s.to_json() for s in kept))
-    return replace(record, cpu=time.process_time() - cpu)
-
-
 def _race(
     level: Level, limits: Any, options: Any, sat_command: str | None, started: float | None = None, task: str = "first"
 ) -> tuple[RunRecord, dict]:
-    from trisolve.backends.runner import Job, race
+    from trisolve.runs import Job
+    from trisolve.runs.executors import race
 
     names, left_out = portfolio(level.family, sat_command, task)
     jobs = [Job(level.run_path, level.family, name, limits, options) for name in names]
@@ -780,7 +794,7 @@ def solve_many(
 
 def _new_request() -> None:
     """A new call starts afresh after an earlier one was interrupted (Ctrl-C in a notebook, say)."""
-    from trisolve.backends.runner import INTERRUPT
+    from trisolve.runs import INTERRUPT
 
     INTERRUPT.clear()
 
@@ -1061,7 +1075,7 @@ def benchmark(
     if on_planned is not None:
         on_planned(len(trials), settings, order)
     runs = run_all(trials, {name: FAMILIES[name] for name in chosen}, settings, on_run=on_run)
-    from trisolve.backends.runner import interrupted
+    from trisolve.runs import interrupted
 
     stopped = interrupted()
     return Benchmark(tuple(runs), score(runs, settings, order), settings, tuple(order), stopped, len(trials))
@@ -1162,8 +1176,8 @@ def generate_levels(
     finished at once without a uniqueness proof (``unproved``), and no further
     level is started (``GeneratedLevel.stopped`` on the last one says so).
     """
-    from trisolve.backends.runner import raise_if_interrupted
     from trisolve.generate import generator, instance_seed, watched, write_generated
+    from trisolve.runs import raise_if_interrupted
 
     kind = _generating(arguments.text(family, "family") or "")
     count = numbers.COUNT.check(count, "count")
@@ -1215,8 +1229,8 @@ def campaign(
     ``advance(record)``.
     """
     _new_request()
-    from trisolve.crosscheck.executors import EXECUTORS
     from trisolve.generate.campaign import run_campaign
+    from trisolve.runs.executors import EXECUTORS
 
     kind = _generating(arguments.text(family, "family") or "")
     count = numbers.COUNT.check(count, "count")
@@ -1235,7 +1249,7 @@ def campaign(
     params = {**_sizes(kind, sizes), "unique": unique}
     names = backend_names(_backend_list(backends), kind.name) if backends else None
     if scheduler:  # before any level or journal is written
-        from trisolve.crosscheck.executors import check_scheduler
+        from trisolve.runs.executors import check_scheduler
 
         check_scheduler(scheduler)
     log = os.fspath(log)
@@ -1349,13 +1363,13 @@ def mutate(
         raise UsageError(f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings")
     backend_names([backend], kind.name)
     backend_name(backend, kind.name)
-    chosen = _backend_list(references) or list(registry.portfolio())
+    chosen = _backend_list(references) or [b for b in registry.portfolio() if registry.catalog(b, kind.name)]
     for spec in chosen:
         backend_name(spec, kind.name)
     params = _sizes(kind, sizes) if (generate or retry) else {}
     if scheduler:  # before any mutant, level or journal is written
         _needs_dask()
-        from trisolve.crosscheck.executors import check_scheduler
+        from trisolve.runs.executors import check_scheduler
 
         check_scheduler(scheduler)
     if out is None:

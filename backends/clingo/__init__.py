@@ -3,10 +3,14 @@
 Nothing here imports clingo: ``make`` loads ``engine`` (and the family's
 translator) only when a backend is actually wanted.  A family plugs in by
 adding ``backends/clingo/<family>.py`` (CATALOG, rules, encode) and its
-``encodings/<family>*.lp`` files.
+``encodings/<family>*.lp`` files, or by declaring rules of its own on its
+record (``Family.asp``), which the generic translator ``hand.py`` runs as the
+variant ``hand``.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 #: ``--backend auto`` races it; ``bench`` and ``mutate`` take it by default
 PORTFOLIO = True
@@ -23,11 +27,11 @@ def available() -> str | None:
     return install_hint("clingo", "pip install clingo", load=True)
 
 
-def make(family: str, variant: str):
+def make(family: str, variant: str, translator: Any):
     """A ready ``clingo:<variant>`` backend for a family (imports clingo)."""
     from . import engine
 
-    return engine.ClingoBackend(family, variant)
+    return engine.ClingoBackend(family, variant, translator)
 
 
 def preload(family: str) -> None:

@@ -31,8 +31,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...models.comments import comment_text
 from ...models.errors import UsageError
-from .. import numba_cache, registry
+from .. import numba_cache
 from ..base import (
     Limits,
     Options,
@@ -211,10 +212,11 @@ def kernel_cache_hits() -> int:
 class ExactCoverBackend:
     """One (family, translation) configuration, e.g. ``exactcover:quadrant`` on sigils."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
         self.family, self.variant, self.name = family, variant, f"exactcover:{variant}"
         # the family's translator, ``backends/exactcover/<family>.py``; an unlisted variant is a UsageError
-        self.translator = registry.checked_translator("exactcover", family, variant)
+        translator.CATALOG.require(variant, "exactcover", family)
+        self.translator = translator
 
     def encode(self, level: Any, options: Options) -> ExactCover:
         return self.translator.encode(level, self.variant, options)
@@ -366,9 +368,12 @@ def to_text(problem: ExactCover, comments: Sequence[str] = ()) -> str:
 
     Lines starting with ``|`` are comments.  The first other line names the
     items: primary ones, then ``|``, then secondary ones.  Each further line
-    is one option: its items, a secondary item's colour after ``:``.
+    is one option: its items, a secondary item's colour after ``:``.  The
+    comments and notes (a logic grid's notes name its categories and values)
+    pass through ``comment_text``: a name cannot end its line and become the
+    items line.
     """
-    lines = [f"| {text}" for text in (*comments, *problem.notes)]
+    lines = [f"| {comment_text(text, width=None)}" for text in (*comments, *problem.notes)]
     items = " ".join(problem.primary)
     if problem.secondary:
         items += " | " + " ".join(problem.secondary)

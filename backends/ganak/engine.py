@@ -42,7 +42,6 @@ from types import ModuleType
 from typing import Any
 
 from ...models.errors import TrisolveError
-from .. import registry
 from ..base import (
     Limits,
     Options,
@@ -118,13 +117,13 @@ class CountingChild:
     def __init__(
         self, clauses: Sequence[Sequence[int]], variables: int, projection: Sequence[int], seed: int, memory: int
     ) -> None:
-        from ..runner import die_with_parent
+        from trisolve.runs.processes import die_with_parent
 
         module = pyganak()  # imported before the fork: the child imports nothing
         log = tempfile.TemporaryFile(prefix="trisolve-ganak-")
         to_child_r, to_child_w = os.pipe()
         to_parent_r, to_parent_w = os.pipe()
-        # (not under runner._FORK_LOCK: a run's own process was forked holding it, and inherited it held)
+        # (not under runs.processes.FORK_LOCK: a run's own process was forked holding it, and inherited it held)
         pid = os.fork()
         if pid == 0:  # ------------------------------------------------ the child
             code = 0
@@ -246,7 +245,7 @@ def _serve(module, clauses, variables, projection, seed, log, receive: int, send
 
 
 def _find_fflush() -> Any:
-    """libc's fflush, looked up in the parent: a forked child should not call dlopen (see runner._find_prctl)."""
+    """libc's fflush, looked up in the parent: a forked child should not call dlopen (runs.processes._find_prctl)."""
     try:
         import ctypes
 
@@ -302,11 +301,12 @@ def _read_message(fd: int, deadline: float | None) -> Any:
 class GanakBackend:
     """One (family, CNF encoding) pair counted by Ganak, e.g. ``ganak:totalizer``."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
         self.family = family
         self.variant = variant
         self.name = f"ganak:{variant}"
-        self.translator = registry.checked_translator("ganak", family, variant)
+        translator.CATALOG.require(variant, "ganak", family)
+        self.translator = translator
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumeration is count-only: the count stays exact whatever ``limits.solutions``), or
@@ -382,8 +382,7 @@ class GanakBackend:
         from ..pysat.engine import to_dimacs
 
         cnf = self.translator.encode(level, self.variant, options)
-        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} ganak:{self.variant}"]
-        return to_dimacs(cnf, header)
+        return to_dimacs(cnf, [f"trisolve {self.family} {getattr(level, 'name', '') or 'level'} ganak:{self.variant}"])
 
     def _unknown(self, stats: dict, watch: Stopwatch, why: str) -> Result:
         return Result(self.name, self.family, Status.UNKNOWN, (), False, 0, stats, dict(watch.times), stopped_by=why)

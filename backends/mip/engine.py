@@ -29,8 +29,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...models.comments import comment_text
 from ...models.errors import TrisolveError
-from .. import base, registry
+from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..catalog import Catalog
 
@@ -394,11 +395,12 @@ class ScipSolver:
 class MipBackend:
     """One family's 0-1 model solved by one MIP solver, e.g. ``mip:highs``."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
         self.family = family
         self.variant = variant
         self.name = f"mip:{variant}"
-        self.translator = registry.checked_translator("mip", family, variant)
+        translator.CATALOG.require(variant, "mip", family)
+        self.translator = translator
         if variant not in SOLVERS:  # pragma: no cover - every catalog variant names a solver
             raise ValueError(f"mip variant {variant!r} names no solver; known: {', '.join(SOLVERS)}")
 
@@ -486,8 +488,12 @@ def no_good(encoding: MipEncoding, true: frozenset[int]) -> tuple[list[tuple[int
 
 
 def to_lp(model: LinearModel, comments: Iterable[str] = ()) -> str:
-    """The model as CPLEX LP text; a ranged row becomes two rows, a contradiction one impossible row."""
-    lines = [f"\\ {text}" for text in comments]
+    """The model as CPLEX LP text; a ranged row becomes two rows, a contradiction one impossible row.
+
+    ``comments`` (the level's name among them) pass through ``comment_text``, without backslashes: a name
+    cannot end its comment line and add a row."""
+    marker = "\\"  # an LP comment runs from a backslash to the end of its line
+    lines = [f"{marker} {comment_text(text, avoid=marker)}" for text in comments]
     lines += ["Minimize", " obj: 0 " + (model.names[0] if model.names else "nothing"), "Subject To"]
 
     def expression(row_terms: Sequence[tuple[int, float]]) -> str:

@@ -22,11 +22,13 @@ from typing import Any
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from trisolve.runs.processes import interrupts_held
+
+from ...models.comments import comment_text
 from ...models.errors import TrisolveError, shorten
-from .. import base, registry
+from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..catalog import UnknownVariant
-from ..runner import interrupts_held
 from ..spec import Spec
 from .signals import python_sigint
 
@@ -102,15 +104,15 @@ def encodings(translator: ModuleType) -> Collection[str]:
 class PysatBackend:
     """One (family, CNF encoding, SAT solver) configuration, e.g. ``pysat:totalizer@glucose4``."""
 
-    def __init__(self, family: str, variant: str, family_translator: Any = None, backend: str = "pysat") -> None:
-        """``family_translator`` (anything with ``CATALOG`` and ``encode``, and ``ENCODINGS`` when it takes more
-        variants than its catalog lists) replaces the shipped ``backends/pysat/<family>.py``: a plugin's own CNF
-        gets these mechanics under its own ``backend`` name (``backends.pysat.backend``)."""
+    def __init__(self, family: str, variant: str, translator: Any, backend: str = "pysat") -> None:
+        """``translator`` (anything with ``CATALOG`` and ``encode``, and ``ENCODINGS`` when it takes more
+        variants than its catalog lists) is the shipped ``backends/pysat/<family>.py`` the registry hands in, or
+        a plugin's own CNF, which gets these mechanics under its own ``backend`` name (``backends.pysat.backend``)."""
         self.family = family
         self.backend = backend
         self.name = f"{backend}:{variant}"
         self.encoding, self.solver = split_variant(variant)
-        self.translator = family_translator or registry.translator("pysat", family)
+        self.translator = translator
         if self.encoding not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
             raise UnknownVariant(f"{backend} has no {family} encoding {shorten(self.encoding)!r}; known: {known}")
@@ -175,8 +177,8 @@ class PysatBackend:
     def export(self, level: Any, options: Options) -> str:
         with python_sigint():
             cnf = self.translator.encode(level, self.encoding, options)
-        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} {self.backend}:{self.encoding}"]
-        return to_dimacs(cnf, header)
+        name = getattr(level, "name", "") or "level"
+        return to_dimacs(cnf, [f"trisolve {self.family} {name} {self.backend}:{self.encoding}"])
 
 
 # ------------------------------------------------------------------ solving
@@ -240,7 +242,7 @@ def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
 
 @contextlib.contextmanager
 def solver_of(name: str, clauses: Iterable[list[int]]) -> Iterator[Solver]:
-    """A PySAT solver loaded with ``clauses``, deleted in one piece (``runner.interrupts_held``).
+    """A PySAT solver loaded with ``clauses``, deleted in one piece (``runs.processes.interrupts_held``).
 
     Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
     ``__del__`` free it again, and the process dies by SIGSEGV (docs/bench/timing-notes.md, "pysat").
@@ -413,12 +415,16 @@ def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
     models, which differ by the auxiliaries of cardinality encodings (Hexiom
     level 10: 8 solutions, 2,357,103,969,959,936 models).  SAT solvers read
     both lines as comments.
+
+    ``comments`` are texts for comment lines after the type line; they and the
+    keys (a logic grid's keys hold its names) pass through ``comment_text``:
+    nothing in a name can end its line and start a header or a clause.
     """
-    lines = ["c t pmc", *comments]
+    lines = ["c t pmc", *(f"c {comment_text(text)}" for text in comments)]
     for var in cnf.projection:
         key = cnf.key_of(var)
         words = key if isinstance(key, tuple) else (key,)
-        lines.append("c " + " ".join(str(w) for w in (var, *words)))
+        lines.append("c " + comment_text(" ".join(str(w) for w in (var, *words)), width=None))
     lines.append(f"p cnf {cnf.variables} {len(cnf.clauses)}")
     lines.append(" ".join(["c p show", *map(str, sorted(cnf.projection)), "0"]))
     lines.extend(" ".join(map(str, clause)) + " 0" for clause in cnf.clauses)

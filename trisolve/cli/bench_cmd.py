@@ -115,7 +115,8 @@ from .progress import for_command
 @click.option(
     "--write-defaults",
     is_flag=True,
-    help="--portfolio: also write the shipped table (backends/portfolio.json) and docs/bench/portfolio.md.",
+    help="--portfolio: also write the shipped table (backends/portfolio.json), docs/bench/portfolio.md and the "
+    "README's table, all or none; a measurement of some families or tasks merges into the table.",
 )
 @click.pass_context
 def command(
@@ -152,8 +153,8 @@ def command(
     plot; --write-defaults makes it the table solve takes its defaults from.
     """
     # the options not named in the signature are api.benchmark's own keyword arguments, passed through
-    from trisolve.backends.runner import interrupted
     from trisolve.bench.summary import machine, markdown, write_csv, write_json
+    from trisolve.runs import interrupted
 
     from .. import api
 
