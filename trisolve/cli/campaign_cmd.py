@@ -83,7 +83,7 @@ def command(
 ):
     """Generate and cross-check instances; exit 0 when all agree, 1 on any disagreement, invalid solution or
     crashed run."""
-    from trisolve.backends.runner import interrupted
+    from trisolve.runs import interrupted
 
     from .. import api
 
