@@ -72,6 +72,7 @@ ROLES: dict[str, Any] = {
     "TASKS": TASKS,
     "EXPORTS": None,
     "MUTANTS": None,
+    "MIN_MEMORY": None,
 }
 
 
@@ -119,7 +120,7 @@ def names() -> tuple[str, ...]:
 
 
 def role(name: str, what: str) -> Any:
-    """What backend ``name`` says of itself (``PORTFOLIO``, ``OPTIONAL``, ``EXPORTS``, ``MUTANTS``)."""
+    """What backend ``name`` says of itself (``PORTFOLIO``, ``OPTIONAL``, ``EXPORTS``, ``MUTANTS``, ``MIN_MEMORY``)."""
     return getattr(_module(name), what, ROLES[what])
 
 
@@ -209,6 +210,8 @@ def _checked_backend(name: str, module: Any) -> dict[str, Any]:
             raise PluginError(f"backend {name!r}: {what} must be True or False")
         if what == "TASKS" and not (isinstance(value, tuple) and set(value) <= set(TASKS)):
             raise PluginError(f"backend {name!r}: TASKS must be a tuple of {', '.join(TASKS)}")
+        if what == "MIN_MEMORY" and value is not None and (type(value) is not int or value < 1):
+            raise PluginError(f"backend {name!r}: MIN_MEMORY must be None or a whole number of bytes, at least 1")
     translators = getattr(module, "TRANSLATORS", None)
     if not isinstance(translators, Mapping) or not translators:
         raise PluginError(f"backend {name!r} has no TRANSLATORS ({{family: translator with a CATALOG}})")

@@ -44,6 +44,7 @@ from typing import Any
 from trisolve.backends import defaults
 from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
+from trisolve.models.errors import whole_number
 from trisolve.models.family import Ladder, Rung
 from trisolve.runs import INTERRUPT, grace_for
 from trisolve.runs.executors import warm_machine
@@ -80,18 +81,18 @@ def parse_max_size(text: str | None, families: Sequence[str]) -> dict[str, tuple
     if text is None:
         return {}
     text = text.strip()
-    if text.isdigit():
-        return {family: ("rungs", int(text)) for family in families}
+    if whole_number(text) is not None:  # ASCII digits only; a huge N means every size
+        return {family: ("rungs", whole_number(text)) for family in families}
     limits: dict[str, tuple[str, int]] = {}
     for part in text.split(","):
         name, equals, value = part.partition("=")
         name, value = name.strip(), value.strip()
-        if not equals or not value.isdigit():
+        if not equals or whole_number(value) is None:
             raise ValueError(f"--max-size {text!r}: give N (sizes per family) or family=SIZE,... (each in its unit)")
         laddered = [family for family in FAMILIES if ladder(family) is not None]
         if name not in laddered:
             raise ValueError(f"--max-size: no generated sizes for {name!r}; families with sizes: {', '.join(laddered)}")
-        limits[name] = ("size", int(value))
+        limits[name] = ("size", whole_number(value))
     return limits
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,6 +106,7 @@ def write_minimised(
     *,
     budget: float = 300.0,
     problems: list[str] | None = None,
+    on_shrinking: Callable[[str, int, int, float], None] | None = None,
 ) -> list[dict]:
     """Shrink each instance with a disagreement or an invalid solution (a crash is reported, not chased) and
     write it to ``folder`` as ``<stem>-min<suffix>`` (the instance itself when it does not shrink), beside
@@ -115,6 +116,8 @@ def write_minimised(
     shrunk instance is checked as the original was); one dict per instance written: ``instance``, ``status``,
     ``file``, ``steps`` and ``command``.  A folder or file that cannot be written (``models.files``) is a
     ``FileProblem``; with ``problems``, its line goes there instead and the other instances are still shrunk.
+    ``on_shrinking(path, index, total, budget)`` hears of each instance before it is shrunk (it may take up to
+    ``budget`` seconds, and a progress line must not sit at "0:00 left" meanwhile).
     """
     timeout, limit, symmetry_breaking = plan.timeout, plan.limit, plan.symmetry_breaking
     import shlex
@@ -124,9 +127,10 @@ def write_minimised(
 
     out = []
     by_path = {i.path: i for i in instances}
-    for verdict in verdicts:
-        if verdict.status not in ("DISAGREE", "INVALID"):
-            continue
+    failing = [verdict for verdict in verdicts if verdict.status in ("DISAGREE", "INVALID")]
+    for index, verdict in enumerate(failing):
+        if on_shrinking is not None:
+            on_shrinking(verdict.path, index, len(failing), budget)
         instance = by_path[verdict.path]
         family = instance.family
         involved: list[str] = []

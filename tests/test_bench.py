@@ -505,6 +505,9 @@ def replace_count(run, count: int, status: str = "sat"):
         (["--portfolio", "--tasks", "list"], "--tasks: unknown list"),
         (["--portfolio", "--max-size", "hexiom=big"], "--max-size"),
         (["--portfolio", "--families", "nope"], "--families: unknown nope"),
+        (["--portfolio", "--seeds", "99999999999999999999999"], "is not in the range 1<=x<=100"),
+        (["--portfolio", "--seeds", "0"], "is not in the range 1<=x<=100"),
+        (["--portfolio", "--max-size", "hexiom=\u00b2"], "--max-size"),
     ],
 )
 def test_portfolio_usage_problems_exit_2(args, fragment, capsys):

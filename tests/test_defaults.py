@@ -256,3 +256,32 @@ def test_a_plugin_declares_its_tasks_as_a_tuple_of_known_tasks():
         assert registry.role("tasks_plugin", "TASKS") == ("count",)
     finally:
         registry.unregister("tasks_plugin")
+
+
+BROKEN_TABLES = {
+    "a family as a list": {"families": {"hexiom": []}},
+    "a task as a list": {"families": {"hexiom": {"first": []}}},
+    "rows as an object": {"families": {"hexiom": {"first": {"rows": {}}}}},
+    "solved as text": {"families": {"hexiom": {"first": {"rows": [{"backend": "pysat", "solved": "x"}]}}}},
+    "a time as text": {"families": {"hexiom": {"first": {"rows": [{"backend": "pysat", "wall": {"p90": "slow"}}]}}}},
+    "a backend as a number": {"families": {"hexiom": {"first": {"rows": [{"backend": 5}]}}}},
+    "not a table": [1],
+    "not JSON": "{families",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN_TABLES))
+def test_a_broken_table_falls_back_to_the_family_default_with_one_warning(name, tmp_path, monkeypatch, capsys):
+    """A damaged backends/portfolio.json: one warning line naming the file, then the family's own default runs
+    (never an internal error, never an exit-2 message that names no file)."""
+    path = tmp_path / "portfolio.json"
+    table = BROKEN_TABLES[name]
+    path.write_text(table if isinstance(table, str) else json.dumps(table))
+    monkeypatch.setattr(defaults, "TABLE_PATH", str(path))
+    assert run_cli(["solve", level_path("hexiom", "level01"), "--json"]) == 0
+    captured = capsys.readouterr()
+    warnings = [line for line in captured.err.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and str(path) in warnings[0] and "Traceback" not in captured.err, captured.err
+    assert json.loads(captured.out)["backend"] == registry.resolve(defaults.fallback("hexiom"), "hexiom")
+    assert defaults.default_backend("hexiom", "count") == defaults.fallback("hexiom")
+    assert "warning" not in capsys.readouterr().err  # said once per process and file

@@ -187,3 +187,57 @@ def test_a_run_that_ended_says_done_though_the_backends_step_estimate_fell_short
         out.getvalue().splitlines()[-1]
         == "trisolve crosscheck: counting level.txt: 1000/1000 steps (100%), 0:12 elapsed, done"
     )
+
+
+def test_time_left_never_says_0_00_while_work_is_left_and_says_finishing_after_the_last_unit():
+    """10 runs, the last one still going: a pace estimate under a second is still "0:01 left"; with every run
+    done but the phase not over (a disagreement being shrunk, files written), "finishing", never "0:00 left"."""
+    clock = FakeClock()
+    progress, out = plain(clock)
+    progress.phase("cross-checking", 10)
+    for _ in range(9):
+        clock.now += 0.01
+        progress.advance(1)
+    clock.now = 10.0
+    progress.tick()
+    clock.now += 11
+    progress.advance(1)
+    progress.tick()
+    first, last = out.getvalue().splitlines()[-2:]
+    assert "9/10 runs" in first and "about 0:01 left" in first
+    assert "10/10 runs" in last and "finishing" in last and "0:00 left" not in last
+
+
+def test_shrinking_a_disagreement_is_a_phase_with_its_budget_as_the_time_left():
+    """A campaign's runs are done and its minimiser runs for minutes: the line says so, and how long at most."""
+    clock = FakeClock()
+    progress, out = plain(clock)
+    progress.phase("cross-checking", 10)
+    progress.advance(10)
+    progress.shrinking("out/hexiom-00003.txt", 0, 2, 300.0)
+    clock.now += 60
+    progress.tick()
+    line = out.getvalue().splitlines()[-1]
+    assert line.startswith("trisolve crosscheck: minimising: 0/2 levels (0%), 1:00 elapsed, at most 9:00 left")
+    assert line.endswith("last: hexiom-00003 (at most 5:00 each)")
+    progress.shrinking("out/hexiom-00007.txt", 1, 2, 300.0)
+    clock.now += 400  # the minimiser's own budget is the bound; the line never reaches 0:00
+    progress.tick()
+    assert "1/2 levels" in out.getvalue().splitlines()[-1] and "at most 0:01 left" in out.getvalue().splitlines()[-1]
+    progress.close(finished=True)
+    assert out.getvalue().splitlines()[-1].endswith("2/2 levels (100%), 7:40 elapsed, done")
+
+
+def test_each_attempt_of_a_level_being_generated_is_shown_and_generate_has_a_time_limit(tmp_path):
+    """A big logic grid takes minutes per level: the progress line names each attempt as it ends (clues so far,
+    solutions found), and --timeout ends the work (the level is written unproved, exit 3)."""
+    folder = tmp_path / "g"
+    done = _quick(
+        "generate", "logic", "--positions", "30", "--categories", "6", "-n", "3", "--timeout", "3", "-o", folder
+    )
+    attempts = [line for line in done.stderr.splitlines() if "last: attempt " in line]
+    assert attempts and "logic 30 positions x 6 categories" in attempts[-1], done.stderr
+    assert done.returncode == 3, done.stderr  # 30 positions need far more than 3 s
+    assert "--timeout 3 s: stopped at level 1 of 3" in done.stderr
+    assert "could not prove a unique solution" in done.stderr
+    assert len(list(folder.glob("*.toml"))) == 1  # the level under way is written; no other is started

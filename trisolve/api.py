@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from trisolve import arguments
 from trisolve.backends import numbers
 from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES, address_list, check_address_list, detect_family, is_address
@@ -137,8 +138,8 @@ def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
     Bad input raises ``LevelSyntaxError`` (a ``UsageError``) naming file and line.
     """
     started = time.monotonic()
-    text = os.fspath(path_or_text)
-    kind = _family(family) if family else None
+    text = os.fspath(arguments.path(path_or_text, "path_or_text") or "")
+    kind = _family(arguments.text(family, "family")) if family else None
     if isinstance(path_or_text, os.PathLike) or "\n" not in text:
         # the reader refuses missing, special and oversized files (models.files.read_instance_text)
         kind = kind or detect_family(text)
@@ -426,7 +427,10 @@ def export(
     from trisolve.backends import registry
     from trisolve.backends.base import Options
 
-    level = level if isinstance(level, Level) else load(level, family)
+    level = arguments.level(level, Level)
+    level = level if isinstance(level, Level) else load(level, arguments.text(family, "family"))
+    format, backend = arguments.text(format, "format"), arguments.text(backend, "backend")
+    symmetry_breaking = arguments.flag(symmetry_breaking, "symmetry_breaking")
     if format in _link_formats():
         if level.kind.url is None or level.kind.url.format != format:
             having = ", ".join(name for name, kind in FAMILIES.items() if kind.url and kind.url.format == format)
@@ -438,7 +442,10 @@ def export(
     name = backend_name(spec, level.family)
     options = Options(symmetry_breaking=symmetry_breaking)
     made = registry.get(name, level.family)
-    text = made.export(level.model, options)
+    try:
+        text = made.export(level.model, options)
+    except UsageError as refused:  # a level this format cannot hold (too large, nothing to write): name the file
+        raise UsageError(f"{level.run_path}: {refused}") from None
     runner = getattr(made, "run_command", None)
     return Export(text, format, name, runner(level.model, options, file) if runner else None)
 
@@ -586,7 +593,8 @@ def solve(
     ``shuffle`` also reorders every backend's input from it: the same
     solutions, other luck.  The stats record both, and ``times`` gains CPU
     seconds per phase (``solve_cpu``, ...).  ``memory`` is the ``dp``
-    counter's budget in bytes, and the cap on Ganak's counting process (the other solvers ignore it).
+    counter's budget in bytes, ``exactcover``'s for the problem it builds, and the cap on Ganak's counting
+    process; with a backend that keeps no budget it is a ``UsageError``.
 
     ``timeout`` covers the whole run, from this call on: given a file (not a
     Level), the child parses it, so a parse that runs long is stopped too
@@ -605,6 +613,15 @@ def solve(
     limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
     seed = numbers.SEED.check(seed, "seed")
     memory = numbers.MEMORY.check_optional(memory, "memory")
+    level, backend = arguments.level(level, Level), arguments.text(backend, "backend")
+    count, all, shuffle = arguments.flag(count, "count"), arguments.flag(all, "all"), arguments.flag(shuffle, "shuffle")
+    symmetry_breaking, isolate = (
+        arguments.flag(symmetry_breaking, "symmetry_breaking"),
+        arguments.flag(isolate, "isolate"),
+    )
+    sat_command, family = arguments.text(sat_command, "sat_command"), arguments.text(family, "family")
+    on_solution, on_found = arguments.callback(on_solution, "on_solution"), arguments.callback(on_found, "on_found")
+    on_progress = arguments.callback(on_progress, "on_progress")
     if not isinstance(level, Level):
         path = os.fspath(level)
         text = not isinstance(level, os.PathLike) and "\n" in path  # as ``load`` tells them apart
@@ -632,6 +649,8 @@ def solve(
             raise UsageError("backend auto races for a first solution or a count; use one backend to list")
         if not isolate:
             raise UsageError("backend auto races child processes; it needs isolate=True")
+        if memory is not None:
+            raise UsageError("memory: backend auto races backends that keep no memory budget; name one backend")
         with cpu_phase_times():
             record, race_info = _race(level, limits, options, sat_command, started, task)
     else:
@@ -639,6 +658,7 @@ def solve(
         # here the name is only resolved, and the child refuses an unusable backend after reading the file
         resolve = _resolved if level.model is None else backend_name
         name = resolve(backend, level.family, task, symmetry_breaking)
+        arguments.memory_for(name, memory)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
         # a count ships its solutions only to a caller who asked to see them (on_solution); a level the default
@@ -800,7 +820,7 @@ def solve_many(
 
     Each run is a forked child of this process, which imports each solver once.
     """
-    for level in _levels(levels, family):
+    for level in _levels(arguments.levels(levels, Level), arguments.text(family, "family")):
         result = solve(level, backend, **options)
         yield result
         if result.interrupted:
@@ -896,6 +916,7 @@ def cross_check(
     on_planned: Callable[[int], None] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
     on_plan: Callable[[Sequence[str]], None] | None = None,
+    on_shrinking: Callable[[str, int, int, float], None] | None = None,
 ) -> Report:
     """Run the backends named (or the default plan) on each level, each run in its own process,
     ``jobs`` at a time (default: the cores), and judge whether they agree.
@@ -913,7 +934,8 @@ def cross_check(
     ``record_expected`` merges the established counts into that
     ``expected.json``; a file either cannot write is a line in the report's
     ``problems`` (the verdicts stand).  ``on_planned`` hears how many runs
-    there are, ``on_record`` each record as it finishes (and whether it was reused).
+    there are, ``on_record`` each record as it finishes (and whether it was reused), ``on_shrinking(path,
+    index, total, budget)`` each level as its shrinking starts.
 
     A file inside a named folder that cannot be read is that instance's ERROR verdict (the others
     are still checked); a file named by itself that cannot be read raises ``LevelSyntaxError``, and
@@ -925,13 +947,26 @@ def cross_check(
     from trisolve.crosscheck.run import Instance, Plan, Runs, unreadable_verdict
     from trisolve.crosscheck.run import cross_check as check
 
-    if resume and not log:
-        raise UsageError("resume needs a log file")
     timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
     jobs = numbers.JOBS.check_optional(jobs, "jobs")
     limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
     seed = numbers.SEED.check(seed, "seed")
-    backends = _backend_list(backends)
+    levels, family = arguments.levels(levels, Level), arguments.text(family, "family")
+    symmetry_breaking, expected = (
+        arguments.flag(symmetry_breaking, "symmetry_breaking"),
+        arguments.flag(expected, "expected"),
+    )
+    resume, log = arguments.flag(resume, "resume"), arguments.path(log, "log")
+    minimise_to, record_expected = (
+        arguments.path(minimise_to, "minimise_to"),
+        arguments.path(record_expected, "record_expected"),
+    )
+    for name, function in (("on_planned", on_planned), ("on_record", on_record), ("on_plan", on_plan)):
+        arguments.callback(function, name)
+    on_shrinking = arguments.callback(on_shrinking, "on_shrinking")
+    if resume and not log:
+        raise UsageError("resume needs a log file")
+    backends = _backend_list(arguments.backends(backends))
     unreadable: list[tuple[str, TrisolveError]] = []
     chosen = _levels(levels, family, unreadable)
     if expected:  # a bad expected.json is bad input, found before anything runs
@@ -979,6 +1014,7 @@ def cross_check(
             record_expected_in=record_expected,
             on_planned=on_planned,
             select=select,
+            on_shrinking=on_shrinking,
         )
     return Report(
         checked.verdicts + tuple(unreadable_verdict(path, family, problem) for path, problem in unreadable),
@@ -1050,8 +1086,16 @@ def benchmark(
     repeat = numbers.COUNT.check(repeat, "repeat")
     timeout = numbers.TIMEOUT.check(timeout, "timeout")
     seed = numbers.seeds(seed, repeat)
-    backends = _backend_list(backends)
-    files = _levels(levels, family)
+    mode = arguments.choice(mode, "mode", ("first", "count"))
+    symmetry_breaking, shuffle = (
+        arguments.flag(symmetry_breaking, "symmetry_breaking"),
+        arguments.flag(shuffle, "shuffle"),
+    )
+    sat_command = arguments.text(sat_command, "sat_command")
+    for name, function in (("on_planned", on_planned), ("on_run", on_run), ("skipped", skipped)):
+        arguments.callback(function, name)
+    backends = _backend_list(arguments.backends(backends))
+    files = _levels(arguments.levels(levels, Level), arguments.text(family, "family"))
     if any(level.path is None for level in files):
         raise UsageError("bench times parsing too: give instance files, not text")
     try:
@@ -1146,6 +1190,8 @@ class GeneratedLevel:
     #: uniqueness was asked for (or the family's levels always have it) but could not be proved
     unproved: bool
     info: Mapping[str, Any] = field(default_factory=dict)
+    #: the time limit ended the work with this level: no further level was made
+    stopped: bool = False
 
     def to_json(self) -> dict:
         return {"file": self.path, "seed": self.seed, "unique": self.unique, **dict(self.info)}
@@ -1158,6 +1204,8 @@ def generate_levels(
     count: int = 1,
     seed: int = 0,
     unique: bool = False,
+    timeout: float | None = None,
+    on_attempt: Callable[[str], None] | None = None,
     **sizes: Any,
 ) -> Iterable[GeneratedLevel]:
     """Write ``count`` generated levels of ``family`` to ``folder``, yielding each as it is written.
@@ -1166,26 +1214,38 @@ def generate_levels(
     ``unique`` makes the solution unique (hexiom locks tiles and blocks
     cells, sigils redraws; logic puzzles always are).  ``sizes`` are the
     family's generator parameters (``Family.generator_parameters``: hexiom
-    ``side``, ``fill``; sigils ``width``, ``height``; ...).
+    ``side``, ``fill``; sigils ``width``, ``height``; ...).  ``on_attempt`` hears
+    each attempt of the level being made (a line of text: each counts solutions).
+    ``timeout`` (seconds, from the call) ends the work: the level being made is
+    finished at once without a uniqueness proof (``unproved``), and no further
+    level is started (``GeneratedLevel.stopped`` on the last one says so).
     """
-    from trisolve.generate import generator, instance_seed, write_generated
+    from trisolve.generate import generator, instance_seed, watched, write_generated
     from trisolve.runs import raise_if_interrupted
 
-    kind = _generating(family)
+    kind = _generating(arguments.text(family, "family") or "")
     count = numbers.COUNT.check(count, "count")
     seed = numbers.SEED.check(seed, "seed")
+    unique, folder = arguments.flag(unique, "unique"), arguments.path(folder, "folder") or ""
+    timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
+    on_attempt = arguments.callback(on_attempt, "on_attempt")
     params = _sizes(kind, sizes)
     make = generator(kind.name)
+    deadline = None if timeout is None else time.monotonic() + timeout
     for index in range(count):
         raise_if_interrupted()
         stem = f"{kind.name}-s{seed}-{index:04d}"
-        try:
-            made = make(instance_seed(seed, index), unique=unique, name=stem, **params)
-        except ValueError as problem:  # a size the generator cannot make
-            raise UsageError(str(problem)) from None
+        with watched(on_attempt, deadline) as watch:
+            try:
+                made = make(instance_seed(seed, index), unique=unique, name=stem, **params)
+            except ValueError as problem:  # a size the generator cannot make
+                raise UsageError(str(problem)) from None
         path = write_generated(made, os.fspath(folder), stem)
         wanted = unique or kind.always_unique
-        yield GeneratedLevel(path, made.seed, made.unique, wanted and not made.unique, dict(made.info))
+        stopped = watch.past_deadline()
+        yield GeneratedLevel(path, made.seed, made.unique, wanted and not made.unique, dict(made.info), stopped)
+        if stopped:
+            return
 
 
 def campaign(
@@ -1216,11 +1276,14 @@ def campaign(
     from trisolve.generate.campaign import run_campaign
     from trisolve.runs.executors import EXECUTORS
 
-    kind = _generating(family)
+    kind = _generating(arguments.text(family, "family") or "")
     count = numbers.COUNT.check(count, "count")
     seed = numbers.SEED.check(seed, "seed")
     timeout = numbers.TIMEOUT.check(timeout, "timeout")
     jobs = numbers.JOBS.check(jobs, "jobs")
+    log, unique = arguments.path(log, "log") or "", arguments.flag(unique, "unique")
+    backends, minimise_to = arguments.backends(backends), arguments.path(minimise_to, "minimise_to")
+    executor, scheduler = arguments.text(executor, "executor"), arguments.text(scheduler, "scheduler")
     if executor not in EXECUTORS:
         raise UsageError(f"unknown executor {shorten(executor)!r}; known: {', '.join(EXECUTORS)}")
     if scheduler and executor != "dask":
@@ -1315,7 +1378,16 @@ def mutate(
     from trisolve.backends import registry
     from trisolve.crosscheck.mutate import run_mutate
 
-    kind = _family(family)
+    kind = _family(arguments.text(family, "family") or "")
+    backend = arguments.text(backend, "backend") or ""
+    levels, log, suite, out = (
+        arguments.path(value, name)
+        for name, value in (("levels", levels), ("log", log), ("suite", suite), ("out", out))
+    )
+    resume = arguments.flag(resume, "resume")
+    executor, scheduler = arguments.text(executor, "executor"), arguments.text(scheduler, "scheduler")
+    references = arguments.backends(references, "references")
+    on_record = arguments.callback(on_record, "on_record")
     timeout = numbers.TIMEOUT.check(timeout, "timeout")
     jobs = numbers.JOBS.check_optional(jobs, "jobs")
     seed = numbers.SEED.check(seed, "seed")
@@ -1416,7 +1488,9 @@ def render(level: Level | Solution, output: str | os.PathLike) -> str:
     to ``output``: an SVG, or a PNG (which needs cairosvg: ``pip install 'trisolve[png]'``).  The path written."""
     from trisolve.models.pictures import save
 
-    path = check_picture_path(output)
+    if not isinstance(level, (Level, Solution)):
+        raise UsageError(f"render draws a Level or a Solution, not {type(level).__name__}")
+    path = check_picture_path(arguments.path(output, "output") or "")
     try:
         save(level.picture(), path)
     except OSError as problem:
@@ -1435,7 +1509,9 @@ def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solu
     """
     from trisolve.models import files
 
-    path = os.fspath(path)
+    path = os.fspath(arguments.path(path, "path") or "")
+    if not isinstance(level, Level):
+        raise UsageError(f"level must be a Level, not {type(level).__name__}")
     index = numbers.INDEX.check(index, "index")
     # read as every input is (models.files): a regular file, size-capped, UTF-8, JSON with limits
     text = files.read_text(path, what="solution file", limit=MAX_SOLUTION_BYTES)

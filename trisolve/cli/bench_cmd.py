@@ -18,6 +18,7 @@ from trisolve.models.errors import TrisolveError, UsageError, shorten
 
 from .common import (
     COUNT,
+    PORTFOLIO_SEEDS,
     SEED,
     TIMEOUT,
     instance_files,
@@ -97,7 +98,7 @@ from .progress import for_command
 @click.option("--tasks", default=None, metavar="LIST", help="--portfolio: first,count (default: both).")
 @click.option(
     "--seeds",
-    type=int,
+    type=PORTFOLIO_SEEDS,
     default=3,
     show_default=True,
     help="--portfolio: generated levels per size (seeds 0..N-1; each run's solver seed is its level's).",

@@ -16,6 +16,7 @@ from dataclasses import asdict
 
 import click
 
+from trisolve.backends import numbers
 from trisolve.models.errors import UsageError
 
 from .common import interrupted_exit, split_list
@@ -54,8 +55,7 @@ def run(
     wrong = [t for t in task_list if t not in portfolio.TASKS]
     if wrong:
         raise UsageError(f"--tasks: unknown {', '.join(wrong)}; known: {', '.join(portfolio.TASKS)}")
-    if seeds < 1:
-        raise UsageError("--seeds must be at least 1")
+    seeds = numbers.PORTFOLIO_SEEDS.check(seeds, "--seeds")
     try:
         limits = portfolio.parse_max_size(max_size, chosen)
     except ValueError as problem:

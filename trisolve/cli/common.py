@@ -249,6 +249,7 @@ JOBS = number_type(numbers.JOBS)
 COUNT = number_type(numbers.COUNT)
 COUNT_OR_NONE = number_type(numbers.COUNT_OR_NONE)
 INDEX = number_type(numbers.INDEX)
+PORTFOLIO_SEEDS = number_type(numbers.PORTFOLIO_SEEDS)
 
 
 def plugin_option(command):

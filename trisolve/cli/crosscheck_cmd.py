@@ -89,9 +89,11 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, quiet, c
             minimise_to=minimize_dir if minimise_ else None,
             on_planned=progress.start,
             on_record=progress.record,
+            on_shrinking=progress.shrinking,
             on_plan=say_plan,
             **options,
         )
+        progress.close(finished=not report.interrupted)  # its last line says done, whatever phase it ended in
     if as_json:
         print_json(report.to_json())
     else:

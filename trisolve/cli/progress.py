@@ -84,7 +84,9 @@ class Progress:
         self.bar = (terminal if bar is None else bar) and not quiet
         self.colour = colour_wanted(colour, self.stream)
         self.label, self.total, self.done, self.note = "", None, 0, ""
-        self.started = self.phase_started = clock()
+        #: seconds one unit of the phase takes at most, when that is known (``shrinking``)
+        self.most: float | None = None
+        self.started = self.phase_started = self.unit_started = clock()
         #: when the last plain line was printed (at first: the start, so the first is due one interval later)
         self.last_line = self.started
         self.printed = False
@@ -102,7 +104,7 @@ class Progress:
     def phase(self, label: str, total: int | None = None, unit: str | None = None) -> None:
         """A new stretch of work: ``total`` units (None: not known yet)."""
         with self._lock:
-            self.label, self.total, self.done, self.note = label, total, 0, ""
+            self.label, self.total, self.done, self.note, self.most = label, total, 0, "", None
             self.unit = unit or self.unit
             self.phase_started = self.clock()
             if self.bar and not self.quiet:
@@ -133,6 +135,22 @@ class Progress:
     def completed(self, done: int, note: str = "") -> None:
         """``done`` units done so far (for callers that count themselves)."""
         self.advance(done - self.done, note)
+
+    def note_only(self, note: str) -> None:
+        """What is going on now, with nothing done yet (an attempt of a level being generated): the note of the
+        next line, printed when one is due."""
+        self.advance(0, note)
+
+    def shrinking(self, path: str, index: int, total: int, budget: float) -> None:
+        """The runs are done and a disagreement is being shrunk (``on_shrinking``): a phase of its own, so the
+        line says what runs and for how long at most, instead of "all runs done, 0:00 left" for minutes."""
+        name = os.path.splitext(os.path.basename(path))[0]
+        with self._lock:
+            if self.label != "minimising":
+                self.phase("minimising", total, unit="levels")
+                self.most = budget
+            self.unit_started = self.clock()
+            self.completed(index, f"{name} (at most {clock_text(budget)} each)")
 
     def record(self, record: Any, reused: bool = False) -> None:
         """A run record finished (the ``on_record(record, reused)`` callbacks of cross_check and mutate)."""
@@ -196,16 +214,25 @@ class Progress:
         else:
             left = self.time_left(elapsed)
             if left is not None:
-                parts.append(f"about {clock_text(left)} left")
+                parts.append(f"{'at most' if self.most is not None else 'about'} {clock_text(left)} left")
+            elif self.total and self.done >= self.total:
+                parts.append("finishing")
         label = f"{self.label}: " if self.label and self.label != self.command else ""
         last = f"; last: {self.note}" if self.note and not final else ""
         return f"trisolve {self.command}: {label}{', '.join(parts)}{last}"
 
     def time_left(self, elapsed: float) -> float | None:
-        """The remaining units at the pace so far (None before the first is done, or without a total)."""
-        if not self.total or self.done <= 0:
+        """The remaining units at the pace so far, never under a second while some are left (None before the
+        first is done, without a total, or when every unit is done but the phase is not over yet: then nobody
+        knows, and "0:00 left" would be a lie).  A phase whose units each take at most ``most`` seconds
+        (shrinking a disagreement) says at most that much per unit left, the one under way included."""
+        if not self.total or self.done >= self.total:
             return None
-        return elapsed / self.done * max(0, self.total - self.done)
+        if self.most is not None:
+            return max(1.0, self.most * (self.total - self.done) - (self.clock() - self.unit_started))
+        if self.done <= 0:
+            return None
+        return max(1.0, elapsed / self.done * (self.total - self.done))
 
     def _line(self, final: bool = False) -> None:
         self.last_line, self.printed = self.clock(), True

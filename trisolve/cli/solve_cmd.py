@@ -115,9 +115,10 @@ def _default_memory() -> str:
     default=None,
     metavar="SIZE",
     help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default: half this machine's memory, at most "
-    f"12G: {_default_memory()} here); a count that would exceed it stops as incomplete; for --backend ganak, the "
-    "counting process's address space (default: half the machine's memory, at most 4G), past which the run is an "
-    "error. The other solvers ignore it.",
+    f"12G: {_default_memory()} here); a count that would exceed it stops as incomplete; for --backend exactcover, "
+    "the problem it builds (default: half the machine's memory, at most 4G); for --backend ganak, the counting "
+    "process's address space (at least 64M; default: half the machine's memory, at most 4G), past which the run is "
+    "an error. Refused with the other backends (they keep no budget).",
 )
 @plugin_option
 def command(paths, backend_spec, family, as_json, jsonl, colour, quiet, svg_dir, memory, plugins, **solving):

@@ -53,7 +53,10 @@ import numpy as np
 from numba import njit
 
 from ....models.hexiom.model import MAX_TILE, Level
+from ...numba_cache import guard
 from .plan import Budget, Outcome, Plan, Step, Stopped, program_stats
+
+guard()  # a damaged numba cache entry of this module's kernels (and halves') is compiled again, not raised
 
 #: the frontier code: 3 bits a position, 0..6 the occupied-neighbour count so far, EMPTY an empty cell
 EMPTY = 7
