@@ -341,7 +341,7 @@ def test_the_memoised_zdd_is_caught_on_the_minimised_gate_as_docs_solver_bug_sho
         "--plugin",
         "docs/examples/xcover_memo_zdd.py",
         "--backends",
-        "exactcover,zdd",
+        "exactcover:quadrant,exactcover:plain,zdd",
         "--no-expected",
         "--family",
         "sigils",
