@@ -205,7 +205,9 @@ def cross_check(
     if minimise_to is not None and not stopped:
         from .minimize import write_minimised
 
-        minimised = write_minimised(verdicts, instances, minimise_to, plan, budget=minimise_budget, problems=problems)
+        minimised = write_minimised(
+            verdicts, instances, minimise_to, plan, budget=minimise_budget, problems=problems, parallel=runs.parallel
+        )
     if record_expected_in is not None and not stopped:
         try:
             record_expected(record_expected_in, verdicts)

@@ -61,6 +61,7 @@ LOGIC = _from_module(
     logic,
     sniff=lambda path, text: path.endswith(".toml"),
     picture=logic.picture,
+    answers=logic.answers,
     suffix=".toml",
     default_backend="pysat",
     generator="trisolve.generate.logic:generate",

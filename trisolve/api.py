@@ -463,6 +463,12 @@ class Result:
             return "symmetry classes (one lex-leader per class)"
         return "plain enumeration"
 
+    def answers(self, settle: bool = True, timeout: float | None = None) -> tuple[Any, ...]:
+        """The answers to the level's questions (logic grids), each ``determined`` or not (``trisolve.answers``)."""
+        from .answers import answers
+
+        return answers(self, settle=settle, timeout=timeout)
+
     def to_json(self, solutions: bool = True) -> dict:
         """The object ``trisolve solve --json`` prints (and ``--jsonl`` writes, one per line)."""
         return {
