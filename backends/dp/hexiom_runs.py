@@ -1080,8 +1080,10 @@ class RunCounter:
         self.helper_seconds = 0.0
 
     @property
-    def peak_bytes(self) -> int:
-        return self.buffers.peak
+    def peak_bytes(self) -> int | None:
+        """The layers' peak in the pool's buffers; None (not reported) when no step went through them: the
+        small steps' numpy arrays are not counted, and 0 would claim a count that took no memory."""
+        return self.buffers.peak or None
 
     def close(self) -> None:
         """Stop the helper thread (a counter with ``threads`` > 1 starts one on its first big step)."""

@@ -48,13 +48,6 @@ def _backend_names() -> list[str]:
     return list(registry.shipped())
 
 
-def _default_memory() -> str:
-    """dp's default budget on this machine, as --memory would take it (the help text states the code's value)."""
-    from trisolve.backends.dp.hexiom import DEFAULT_MEMORY
-
-    return f"{DEFAULT_MEMORY / 2**30:.3g}G"
-
-
 @click.command(name="solve")
 @click.argument("paths", nargs=-1, required=True, type=click.Path(), metavar="FILE_OR_DIR...")
 @click.option(
@@ -117,7 +110,7 @@ def _default_memory() -> str:
     default=None,
     metavar="SIZE",
     help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default: half this machine's memory, at most "
-    f"12G: {_default_memory()} here); a count that would exceed it stops as incomplete; for --backend ganak, the "
+    "12G); a count that would exceed it stops as incomplete; for --backend ganak, the "
     "counting process's address space (default: half the machine's memory, at most 4G), past which the run is an "
     "error. The other solvers ignore it.",
 )
