@@ -45,8 +45,9 @@ from trisolve.backends import defaults
 from trisolve.backends.runner import INTERRUPT, grace_for
 from trisolve.models import FAMILIES
 
+from .provenance import machine
 from .runner import BenchRun, Settings, Trial, run_trial, warm_machine
-from .summary import distribution, machine
+from .summary import distribution
 
 TASKS = defaults.TASKS
 #: Where a checkout keeps its instances and docs (absent in an installed wheel).

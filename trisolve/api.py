@@ -958,7 +958,8 @@ class Benchmark:
 
     def markdown(self, meta: Mapping[str, Any] | None = None) -> str:
         """The report ``trisolve bench`` prints and writes to summary.md."""
-        from trisolve.bench.summary import machine, markdown
+        from trisolve.bench.provenance import machine
+        from trisolve.bench.summary import markdown
 
         return markdown(self.summary, self.settings, dict(meta or machine()))
 
@@ -975,13 +976,16 @@ def benchmark(
     shuffle: bool = False,
     sat_command: str | None = None,
     family: str | None = None,
+    count_backends: str | Sequence[str] | None = None,
     on_planned: Callable[[int, Any, list[str]], None] | None = None,
     on_run: Callable[[int, BenchRun], None] | None = None,
     skipped: Callable[[str], None] | None = None,
 ) -> Benchmark:
     """Time backends on instance files: each (instance, backend, round) a child process forked
     from this one (so a solver this process has not imported yet is imported in every run's
-    time, as for the command); ``mode`` is ``first`` (first solution) or ``count`` (exact count).
+    time, as for the command); ``mode`` is ``first`` (first solution), ``count`` (exact count), or
+    ``first,count``: both, side by side, a backend in each mode a contender of its own ("dp:frontier (count)");
+    ``count_backends`` are the backends of the counts then (default: ``backends``, else the defaults).
 
     Default backends: each paradigm's default (and ``dp`` when counting).
     Round r uses seed + r (with ``shuffle``, also to reorder each backend's input);
@@ -992,7 +996,7 @@ def benchmark(
     ``interrupted`` (and how many were ``planned``).
     """
     _new_request()
-    from trisolve.bench.runner import Settings, plan, run_all
+    from trisolve.bench.runner import Settings, label, plan, run_all
     from trisolve.bench.summary import score
 
     repeat = numbers.COUNT.check(repeat, "repeat")
@@ -1014,15 +1018,19 @@ def benchmark(
         )
     except ValueError as problem:
         raise UsageError(str(problem)) from None
-    chosen: dict[str, list[str]] = {}
-    for level in files:
-        if level.family not in chosen:
-            chosen[level.family] = bench_backends(level.family, list(backends or ()), sat_command, mode, skipped)
-    trials = plan([(level.path, level.family) for level in files], chosen.__getitem__, repeat)
-    order = list(dict.fromkeys(b for names in chosen.values() for b in names))
+    count_backends = _backend_list(count_backends) or backends
+    chosen: dict[tuple[str, str], list[str]] = {}  # (family, mode) -> backends
+    for one in settings.modes:
+        for level in files:
+            if (level.family, one) not in chosen:
+                specs = list((count_backends if one == "count" else backends) or ())
+                chosen[level.family, one] = bench_backends(level.family, specs, sat_command, one, skipped)
+    pairs = [(level.path, level.family) for level in files]
+    trials = plan(pairs, lambda name, one: chosen[name, one], repeat, settings.modes)
+    order = list(dict.fromkeys(label(b, one, settings) for (_, one), names in chosen.items() for b in names))
     if on_planned is not None:
         on_planned(len(trials), settings, order)
-    runs = run_all(trials, {name: FAMILIES[name] for name in chosen}, settings, on_run=on_run)
+    runs = run_all(trials, {level.family: FAMILIES[level.family] for level in files}, settings, on_run=on_run)
     from trisolve.backends.runner import interrupted
 
     stopped = interrupted()
