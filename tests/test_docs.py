@@ -79,3 +79,24 @@ def test_no_user_doc_refers_to_issues_developers_or_how_the_work_was_organised(p
             if found:
                 problems.append(f"{os.path.relpath(path, ROOT)}:{number}: {what}: {found.group(0)!r}")
     assert not problems, "\n".join(problems)
+
+
+def campaign_examples() -> list[str]:
+    """The commands of docs/campaigns.md's first block: what a reader types first."""
+    text = read(os.path.join(ROOT, "docs", "campaigns.md"))
+    block = re.search(r"```\n(.*?)```", text, re.S).group(1)
+    return [line for line in block.splitlines() if line.startswith("trisolve ")]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", campaign_examples())
+def test_the_first_examples_of_campaigns_md_answer_with_exit_0(command, tmp_path):
+    """Each generates what it says (a --unique level proved unique): exit 0, not 3."""
+    import shlex
+
+    from support import run_trisolve
+
+    words = shlex.split(command)[1:]
+    words[words.index("-o") + 1] = str(tmp_path / "out")
+    done = run_trisolve(*words, "-q", timeout=900)
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -379,12 +379,26 @@ def export(
 
     level = level if isinstance(level, Level) else load(level, family)
     format, spec = _format_and_backend(format, backend)
+    _check_format_family(format, spec, level.family)
     name = backend_name(spec, level.family)
     options = Options(symmetry_breaking=symmetry_breaking)
     made = registry.get(name, level.family)
     text = made.export(level.model, options)
     runner = getattr(made, "run_command", None)
     return Export(text, format, name, runner(level.model, options, file) if runner else None)
+
+
+def _check_format_family(format: str, spec: str, family: str) -> None:
+    """A format no writer of it translates this family into is refused by what the format covers: ``xc: sigils
+    and logic only``, not the backend's missing translator."""
+    from trisolve.backends import registry
+
+    writers = registry.exporters()[format]
+    if registry.catalog(registry.split_spec(spec)[0], family) is not None:
+        return
+    covered = sorted({name for name in FAMILIES for writer in writers if registry.catalog(writer, name) is not None})
+    shown = " and ".join([", ".join(covered[:-1]), covered[-1]] if len(covered) > 1 else covered) or "no family"
+    raise UsageError(f"{format}: {shown} only, not {family}")
 
 
 def _format_and_backend(format: str | None, spec: str | None) -> tuple[str, str]:
