@@ -1275,9 +1275,9 @@ def mutate(
     levels kill the mutants (docs/mutation.md): the shipped levels, those under ``levels``, or ``generate``
     generated ones, smallest first, ``batch`` at a time; survivors are re-tried on ``retry`` generated levels
     within ``retry_budget`` seconds.  ``suite`` writes a small killing set there; ``out`` holds the mutant
-    files and generated levels (default: beside ``log``, else a temporary folder); ``mutants`` runs only
-    those ids; ``references`` are the unmutated backends each mutant is judged against (default: the
-    portfolio).  ``failed`` on the report is the exit-code rule.
+    files and generated levels (default: beside ``log``, else a temporary folder, removed at the end);
+    ``mutants`` runs only those ids; ``references`` are the unmutated backends each mutant is judged against
+    (default: the portfolio).  ``failed`` on the report is the exit-code rule.
     """
     _new_request()
     import tempfile
@@ -1302,7 +1302,11 @@ def mutate(
     name = registry.split_spec(backend)[0]
     if registry.role(name, "MUTANTS") is None:
         mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
-        raise UsageError(f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings")
+        plugin = name in registry.names() and name not in registry.shipped()
+        hint = f"; your own backend takes part as a reference the mutants are judged against: --references {name}"
+        raise UsageError(
+            f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings" + (hint if plugin else "")
+        )
     backend_names([backend], kind.name)
     backend_name(backend, kind.name)
     chosen = _backend_list(references) or list(registry.portfolio())
@@ -1314,6 +1318,7 @@ def mutate(
         from trisolve.crosscheck.executors import check_scheduler
 
         check_scheduler(scheduler)
+    scratch = out is None and not log  # a temporary folder: removed at the end
     if out is None:
         out = (os.path.splitext(log)[0] + "-mutants") if log else tempfile.mkdtemp(prefix=f"mutate-{kind.name}-")
 
@@ -1327,27 +1332,33 @@ def mutate(
         instances = generated(generate, "instances", seed)
     else:
         instances = _smallest_first(levels or os.path.join(_levels_root(), kind.name), kind)
-    return run_mutate(
-        kind,
-        backend,
-        instances,
-        folder=out,
-        timeout=timeout,
-        parallel=jobs or os.cpu_count() or 1,
-        jsonl=log,
-        resume=resume,
-        executor=executor,
-        scheduler=scheduler,
-        batch=batch,
-        generate=(lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None,
-        retry_budget=retry_budget,
-        suite=suite,
-        seed=seed,
-        only=only,
-        ids=mutants,
-        references=chosen,
-        on_record=on_record,
-    )
+    try:
+        return run_mutate(
+            kind,
+            backend,
+            instances,
+            folder=out,
+            timeout=timeout,
+            parallel=jobs or os.cpu_count() or 1,
+            jsonl=log,
+            resume=resume,
+            executor=executor,
+            scheduler=scheduler,
+            batch=batch,
+            generate=(lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None,
+            retry_budget=retry_budget,
+            suite=suite,
+            seed=seed,
+            only=only,
+            ids=mutants,
+            references=chosen,
+            on_record=on_record,
+        )
+    finally:
+        if scratch:
+            import shutil
+
+            shutil.rmtree(out, ignore_errors=True)
 
 
 def _levels_root() -> str:
