@@ -61,7 +61,8 @@ from .progress import for_command
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
-    help="Where the mutant .lp files and generated instances go (default: beside --jsonl, else a temp folder).",
+    help="Where the mutant .lp files and generated instances go (default: beside --jsonl, else a temporary folder, "
+    "removed at the end).",
 )
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler; without it a local cluster.")
