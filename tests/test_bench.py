@@ -550,6 +550,10 @@ def test_portfolio_measures_ranks_stops_growing_and_writes_the_defaults(tmp_path
     assert run_cli(["bench", "--portfolio", "--rescore", "--out", str(out), "--no-plots", "--quiet"]) == 0
     capsys.readouterr()
     assert json.loads((out / "portfolio.json").read_text())["families"] == data["families"]
+    # only the shipped table's page says it is written by --write-defaults, not to be edited by hand
+    assert "do not edit by hand" in page
+    own = (out / "portfolio.md").read_text()
+    assert "do not edit by hand" not in own and "`solve`'s defaults are unchanged" in own
 
 
 def test_a_wrong_count_is_not_solved():

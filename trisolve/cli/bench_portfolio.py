@@ -190,7 +190,7 @@ def _finish(outcome, head: dict, timeout: float, out_dir: str, write_defaults: b
     plot = None
     if plots and not interrupted():
         plot = _draw(portfolio.panels(outcome), timeout, os.path.join(out_dir, portfolio.PLOT_FILE))
-    page = portfolio.markdown(data, plot, portfolio.findings(outcome))
+    page = portfolio.markdown(data, plot, portfolio.findings(outcome), shipped=write_defaults)
     with open(os.path.join(out_dir, "portfolio.md"), "w", encoding="utf-8") as handle:
         handle.write(page)
     click.echo(page, nl=False)
