@@ -473,6 +473,8 @@ class Result:
         counter says of itself (``stats.count_method``: dp's dynamic programs)."""
         if "count_method" in self.stats:
             return self.stats["count_method"]
+        if _counts_without_listing(self.backend, self.level.family):  # stopped before it said which method
+            return f"{self.backend}'s own count (stopped before it reported its method)"
         if self.symmetry_breaking:
             return "symmetry classes (one lex-leader per class)"
         return "plain enumeration"
@@ -503,6 +505,17 @@ class Result:
             **({"error": self.error} if self.error else {}),
             **({"invalid": [{"solution": i, "violations": list(v)} for i, v in self.invalid]} if self.invalid else {}),
         }
+
+
+def _counts_without_listing(backend: str, family: str) -> bool:
+    """Whether ``backend`` counts without listing solutions (dp, ganak): its count is never "plain enumeration"."""
+    from trisolve.backends import registry
+
+    try:
+        found = registry.catalog(registry.split_spec(backend)[0], family)
+    except TrisolveError:
+        return False
+    return found is not None and found.count_only
 
 
 def solve(
