@@ -507,6 +507,28 @@ class Result:
         }
 
 
+#: files at most this big are read here to choose the default for them (``_default_for``): a few milliseconds
+SMALL_FILE = 4096
+
+
+def _default_for(name: str, level: Level, task: str, symmetry_breaking: bool) -> str:
+    """``backends.defaults.for_instance`` for ``level``; a level not parsed yet is read here when its file is
+    small (a few KB parse in milliseconds, so the time limit loses nothing), else the table's default stands."""
+    from trisolve.backends import defaults
+
+    if name.split(":", 1)[0] not in defaults.KERNELS or level.family not in defaults.SMALL:
+        return name
+    model = level.model
+    if model is None:
+        try:
+            if os.path.getsize(level.run_path) > SMALL_FILE:
+                return name
+            model = level.kind.parse(level.run_path)
+        except (OSError, TrisolveError):
+            return name  # the run's own parse says what is wrong
+    return defaults.for_instance(name, level.family, task, model, symmetry_breaking)
+
+
 def _counts_without_listing(backend: str, family: str) -> bool:
     """Whether ``backend`` counts without listing solutions (dp, ganak): its count is never "plain enumeration"."""
     from trisolve.backends import registry
@@ -620,6 +642,8 @@ def solve(
         # here the name is only resolved, and the child refuses an unusable backend after reading the file
         resolve = _resolved if level.model is None else backend_name
         name = resolve(backend, level.family, task, symmetry_breaking)
+        if backend is None:  # the measured default, for this very level: a small one skips kernel loads
+            name = _default_for(name, level, task, symmetry_breaking)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
         # a count ships its solutions only to a caller who asked to see them (on_solution)
