@@ -23,8 +23,8 @@ start and solver imports included); the table's CPU columns are beside it.
   a number, not boards, and does not stop after N);
 * with ``--symmetry-breaking``, the best row whose backend can break the
   family's symmetries;
-* a small instance (``SMALL``: Hexiom of side 3 or less, a frame of at most
-  16 cells) takes the best row whose backend loads no compiled kernels
+* a small instance (``small``: at most the family's first generated size,
+  a Hexiom board of side 3, a 4x4 frame) takes the best row whose backend loads no compiled kernels
   (``KERNELS``): dp and exactcover spend about half a CPU second loading
   theirs, where pysat counts such an instance in milliseconds.  The table
   ranks over every size, so it cannot say this itself.
@@ -44,6 +44,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import registry
+from .spec import Spec
 
 #: The shipped table (package data).
 TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "portfolio.json")
@@ -56,28 +57,26 @@ _CACHE: dict[str, tuple[float, Mapping[str, Any] | None]] = {}
 
 #: Backends that load compiled kernels (numba's) in every run: about half a CPU second before anything is counted.
 KERNELS: tuple[str, ...] = ("dp", "exactcover")
-#: Per family, whether a level is small: below the first size ``bench --portfolio`` generates, where a kernel
-#: backend's load costs more than a plain solver's whole count (Hexiom side 3: at most 459 solutions among the
-#: shipped levels; a 4x4 frame: a few tilings).
-SMALL: Mapping[str, Any] = {
-    "hexiom": lambda level: level.board.side <= 3,
-    "sigils": lambda level: level.width * level.height <= 16,
-}
 
 
 def small(family: str, level: Any) -> bool:
-    """Whether ``level`` is small for its family (``SMALL``)."""
-    test = SMALL.get(family)
-    return test is not None and bool(test(level))
+    """Whether ``level`` is small for its family: at most the first size ``bench --portfolio`` generates (the
+    family's ``ladder``: a Hexiom board of side 3, a 4x4 frame), where a kernel backend's load costs more than a
+    plain solver's whole count (side 3: at most 459 solutions among the shipped levels)."""
+    from trisolve.models import FAMILIES
+
+    kind = FAMILIES.get(family)
+    ladder = kind.ladder if kind is not None else None
+    return ladder is not None and bool(ladder.rungs) and ladder.measure(level) <= ladder.rungs[0].size
 
 
 def for_instance(name: str, family: str, task: str, level: Any, symmetry_breaking: bool = False) -> str:
     """The default ``name`` for this very level: on a small one, a backend that loads kernels gives way to the best
-    usable row that does not (``KERNELS``, ``SMALL``); else ``name`` itself."""
-    if registry.split_spec(name)[0] not in KERNELS or level is None or not small(family, level):
+    usable row that does not (``KERNELS``, ``small``); else ``name`` itself."""
+    if Spec.parse(name).backend not in KERNELS or level is None or not small(family, level):
         return name
     for row in ranking(family, task):
-        light = registry.split_spec(row)[0] not in KERNELS
+        light = Spec.parse(row).backend not in KERNELS
         if light and usable(row, family) and (not symmetry_breaking or _breaks_symmetries(row, family)):
             return row
     return name
@@ -154,7 +153,7 @@ def _count_only(name: str, family: str) -> bool:
     from . import registry
 
     try:
-        found = registry.catalog(name.split(":")[0], family)
+        found = registry.catalog(Spec.parse(name).backend, family)
     except Exception:  # noqa: BLE001 - an unknown or broken backend is skipped by ``usable`` anyway
         return False
     return found is not None and found.count_only
@@ -169,13 +168,13 @@ def usable(name: str, family: str) -> bool:
     from . import registry
 
     try:
-        backend, variant = registry.split_spec(name)
-        if registry.available(backend) is not None:
+        spec = Spec.parse(name)
+        if registry.available(spec.backend) is not None:
             return False
-        offered = registry.catalog(backend, family)
+        offered = registry.catalog(spec.backend, family)
     except Exception:  # noqa: BLE001 - any reason at all: the next row takes its place
         return False
-    return offered is not None and (variant is None or variant in offered.variants)
+    return offered is not None and (spec.variant is None or spec.variant_name in offered.variants)
 
 
 def default_backend(

@@ -1,6 +1,6 @@
 """A shipped backend with one mutation applied (``trisolve mutate`` runs it), named ``mutated:<spec>``.
 
-The spec is ``<backend>:<variant>~<mutation>``, e.g.
+Its spec (``backends/spec.py``) is ``mutated:<backend>:<variant>~<mutation>``, e.g.
 ``mutated:pysat:totalizer~drop-group@backends/pysat/hexiom.py:71[locked tiles]``
 (a translator hook, see ``backends/mutation.py``) or
 ``mutated:clingo:count~lp:hexiom_count.lp=/path/to/mutant.lp`` (the named
@@ -19,28 +19,10 @@ from typing import Any
 
 from ..models.errors import UsageError, shorten
 from .base import Limits, Options, Result, SolutionSink
+from .spec import Spec
 
-#: What a mutated backend's name starts with.
-PREFIX = "mutated:"
 #: Marks a replaced ASP rules file in a mutation spec.
 LP_PREFIX = "lp:"
-
-
-def is_mutated(spec: str) -> bool:
-    return spec.startswith(PREFIX)
-
-
-def split(spec: str) -> tuple[str, str]:
-    """``"mutated:pysat:totalizer~SPEC"`` -> ``("pysat:totalizer", "SPEC")``."""
-    base, sep, change = spec.removeprefix(PREFIX).partition("~")
-    if not is_mutated(spec) or not sep or not base or not change:
-        raise UsageError(f"a mutated backend is named mutated:BACKEND:VARIANT~MUTATION, not {shorten(spec)!r}")
-    return base, change
-
-
-def base(spec: str) -> str:
-    """The backend a mutated spec mutates: ``"mutated:pysat:totalizer~SPEC"`` -> ``"pysat:totalizer"``."""
-    return split(spec)[0]
 
 
 def _check_lp(base: Any, original: str, replacement: str) -> None:
@@ -78,13 +60,13 @@ def _check_site(mutation: Any) -> None:
 class MutatedBackend:
     """Runs the base backend with the mutation switched on for its translation."""
 
-    def __init__(self, family: str, spec: str, base: Any) -> None:
-        """``base`` is the backend ``split(spec)[0]`` names, ready (the registry's ``get`` makes both)."""
+    def __init__(self, family: str, spec: Spec, base: Any) -> None:
+        """``base`` is the backend ``spec.plain`` names, ready (the registry's ``get`` makes both)."""
         from .mutation import Mutation
 
-        change = split(spec)[1]
+        change = spec.mutation
         self.family = family
-        self.name = spec
+        self.name = str(spec)
         self.base = base
         self.lp_file: tuple[str, str] | None = None
         self.mutation: Mutation | None = None

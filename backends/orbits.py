@@ -20,17 +20,9 @@ import dataclasses
 from typing import Any
 
 from .base import Limits, Options, Result, SolutionSink, Status, finish
+from .spec import ORBITS
 
-#: The suffix that asks for counting by orbits: ``pysat:totalizer/orbits``.
-SUFFIX = "/orbits"
 METHOD = "lex-leaders expanded by the level's symmetries"
-
-
-def split(spec: str) -> tuple[str, bool]:
-    """``"pysat:totalizer/orbits"`` -> ``("pysat:totalizer", True)``."""
-    if spec.endswith(SUFFIX):
-        return spec[: -len(SUFFIX)], True
-    return spec, False
 
 
 class OrbitExpansion:
@@ -41,7 +33,7 @@ class OrbitExpansion:
 
         self.inner = inner
         self.family = family
-        self.name = inner.name + SUFFIX
+        self.name = inner.name + ORBITS
         self._family = FAMILIES[family]
         if self._family.images is None:
             raise ValueError(f"the {family} family has no symmetries to count orbits by")

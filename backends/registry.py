@@ -33,6 +33,8 @@ group ``trisolve.backends``.  A family added at run time gives a backend a
 translator with ``register_translator``.  Neither may replace a shipped
 backend or translator unless it says ``override=True``.
 
+A name a user gives is a spec (``backends/spec.py``: ``Spec.parse`` reads
+it, every function here takes a ``Spec`` or its text):
 ``backend:variant/orbits`` counts by orbits (``backends/orbits.py``);
 ``mutated:backend:variant~MUTATION`` is a shipped backend with one mutation
 applied (``backends/mutated.py``, run by ``trisolve mutate``).
@@ -44,6 +46,7 @@ import importlib
 import os
 import pkgutil
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from functools import cache
 from typing import Any
 
@@ -51,6 +54,7 @@ from ..models.errors import TrisolveError, UsageError, shorten
 from . import orbits
 from .base import Backend, BackendUnavailable, UnsupportedFamily
 from .catalog import Catalog, read
+from .spec import NAME, Spec
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 #: The tasks backends are measured and chosen for (a first solution, an exact count): ``bench --portfolio``'s,
@@ -65,8 +69,6 @@ ROLES: dict[str, Any] = {
     "EXPORTS": None,
     "MUTANTS": None,
 }
-#: Characters a backend's name cannot hold: they separate a spec's parts (``a:b``, ``a,b``, ``/orbits``, ``~``).
-_SEPARATORS = set(":,/~@ \t\n")
 
 
 class UnknownBackend(UsageError):
@@ -154,7 +156,7 @@ def exporters(format_: str | None = None) -> dict[str, tuple[str, ...]]:
 def register(name: str, module: Any, *, override: bool = False) -> None:
     """Add backend ``name`` (a --plugin file, a test): ``module`` as the module docstring says, with its
     translators in ``TRANSLATORS``.  A shipped backend is replaced only with ``override=True``."""
-    if not name or _SEPARATORS & set(name):
+    if not isinstance(name, str) or not NAME.match(name):
         raise PluginError(f"backend name {shorten(repr(name))}: use letters, digits, - and _ only")
     if name in shipped() and not override:
         raise PluginError(f"backend {name!r} ships with trisolve; a plugin replaces it only with override=True")
@@ -298,24 +300,15 @@ def plugin_files() -> tuple[str, ...]:
 # ------------------------------------------------------------------ catalogs and translators
 
 
-def split_spec(spec: str) -> tuple[str, str | None]:
-    name, _, variant = spec.partition(":")
-    return name.strip(), (variant.strip() or None)
-
-
-def _base(spec: str) -> str:
-    """The backend a spec runs in the end: ``/orbits`` and ``mutated:`` taken off."""
-    from . import mutated
-
-    spec = orbits.split(spec)[0]
-    return mutated.base(spec) if mutated.is_mutated(spec) else spec
-
-
 @cache
 def _own_file(name: str, family: str) -> Catalog | None:
-    """The catalog of ``backends/<name>/<family>.py``, read from the file (None: there is none)."""
-    path = os.path.join(_HERE, name, f"{family}.py")
-    return read(path) if os.path.isfile(path) else None
+    """The catalog of the family's own translator, read from its file (None: there is none): a module
+    ``backends/<name>/<family>.py``, or a package ``backends/<name>/<family>/`` (one too large for a file: dp's
+    Hexiom counter) whose ``__init__`` holds the ``CATALOG``."""
+    for path in (os.path.join(_HERE, name, f"{family}.py"), os.path.join(_HERE, name, family, "__init__.py")):
+        if os.path.isfile(path):
+            return read(path)
+    return None
 
 
 @cache
@@ -385,7 +378,7 @@ def _declared(name: str, family: str) -> Catalog | None:
 def _variant_catalog(name: str, family: str, variant: str) -> Catalog | None:
     """The catalog of the translator that runs ``variant`` (a family's own, or a generic one)."""
     if name in shipped():
-        encoding = variant.partition("@")[0]
+        encoding = Spec(name).with_variant(variant).variant
         for _, offered in _generic_for(name, family):
             if encoding in offered.variants:
                 return offered
@@ -431,12 +424,13 @@ def checked_translator(backend: str, family: str, variant: str) -> Any:
 
 
 def translator(backend: str, family: str, variant: str | None = None) -> Any:
-    """The translator of ``family`` for ``backend``: registered at run time, ``backends/<backend>/<family>.py``,
-    or, for a ``variant`` a generic translator offers (``compiled``), that one, made for the family."""
+    """The translator of ``family`` for ``backend``: registered at run time, ``backends/<backend>/<family>.py``
+    (or its package ``backends/<backend>/<family>/``), or, for a ``variant`` a generic translator offers
+    (``compiled``), that one, made for the family."""
     if (backend, family) in _TRANSLATORS:
         return _TRANSLATORS[backend, family]
     if variant is not None and backend in shipped():
-        encoding = variant.partition("@")[0]
+        encoding = Spec(backend).with_variant(variant).variant
         for module, offered in _generic_for(backend, family):
             if encoding in offered.variants:
                 return importlib.import_module(f"{__package__}.{backend}.{module}").for_family(family)
@@ -451,37 +445,40 @@ def default_variant(name: str, family: str) -> str:
     return _required(name, family).default
 
 
-def resolve(spec: str, family: str) -> str:
+def full(spec: str | Spec, family: str) -> Spec:
+    """The spec with its variant filled in: the backend's default for the family when it names none (a mutated
+    spec names its variant already)."""
+    spec = Spec.parse(spec)
+    if spec.variant is not None or spec.mutation is not None:
+        return spec
+    return spec.with_variant(default_variant(spec.backend, family))
+
+
+def resolve(spec: str | Spec, family: str) -> str:
     """The full ``backend:variant`` name a user's spec stands for (``/orbits`` and ``mutated:`` kept)."""
-    from . import mutated
-
-    spec, by_orbits = orbits.split(spec)
-    if mutated.is_mutated(spec):
-        return spec + (orbits.SUFFIX if by_orbits else "")
-    name, variant = split_spec(spec)
-    return f"{name}:{variant or default_variant(name, family)}" + (orbits.SUFFIX if by_orbits else "")
+    return str(full(spec, family))
 
 
-def get(spec: str, family: str) -> Backend:
+def get(spec: str | Spec, family: str) -> Backend:
     """A ready backend for a family; raises UnknownBackend / UnsupportedFamily / BackendUnavailable / PluginError."""
     from . import mutated
 
-    spec, by_orbits = orbits.split(spec)
-    if by_orbits:
-        name = split_spec(_base(spec))[0]
-        found = catalog(name, family)
+    spec = Spec.parse(spec)
+    if spec.orbits:
+        found = catalog(spec.backend, family)
         if not breaks_symmetries(spec, family) or (found is not None and found.count_only):
-            raise UnsupportedFamily(f"backend {name} lists no {family} lex-leaders, so it cannot count by orbits")
-        return orbits.OrbitExpansion(get(spec, family), family)
-    if mutated.is_mutated(spec):
-        return mutated.MutatedBackend(family, spec, get(mutated.base(spec), family))
-    name, variant = split_spec(spec)
-    module = _module(name)
-    hint = _ask(name, module.available)
+            raise UnsupportedFamily(
+                f"backend {spec.backend} lists no {family} lex-leaders, so it cannot count by orbits"
+            )
+        return orbits.OrbitExpansion(get(replace(spec, orbits=False), family), family)
+    if spec.mutation is not None:
+        return mutated.MutatedBackend(family, spec, get(spec.plain, family))
+    module = _module(spec.backend)
+    hint = _ask(spec.backend, module.available)
     if hint:
-        raise BackendUnavailable(f"backend {name} is not usable: {shorten(hint, 300)}")
-    offered = _required(name, family)
-    return _ask(name, module.make, family, variant or offered.default)
+        raise BackendUnavailable(f"backend {spec.backend} is not usable: {shorten(hint, 300)}")
+    offered = _required(spec.backend, family)
+    return _ask(spec.backend, module.make, family, spec.variant_name or offered.default)
 
 
 def available(name: str) -> str | None:
@@ -505,7 +502,7 @@ def _ask(name: str, function: Callable[..., Any], *args: Any) -> Any:
         ) from None
 
 
-def preload(specs: Iterable[str], family: str) -> None:
+def preload(specs: Iterable[str | Spec], family: str) -> None:
     """Import the solvers ``specs`` need in this process, before runs are forked from it.
 
     Each run is a forked child; a child that imports OR-Tools itself pays about
@@ -515,7 +512,7 @@ def preload(specs: Iterable[str], family: str) -> None:
     imported here, after it, the same way for every backend that preloads.
     Backends that cannot load are left alone: their runs report the error.
     """
-    for name in dict.fromkeys(split_spec(_base(spec))[0] for spec in specs):
+    for name in dict.fromkeys(Spec.parse(spec).backend for spec in specs):
         try:
             module = _module(name)
             if _ask(name, module.available) is None and hasattr(module, "preload"):
@@ -525,10 +522,13 @@ def preload(specs: Iterable[str], family: str) -> None:
             continue
 
 
-def breaks_symmetries(spec: str, family: str) -> bool:
+def breaks_symmetries(spec: str | Spec, family: str) -> bool:
     """Whether ``spec`` can run ``family`` with symmetry breaking (else it answers unknown)."""
-    name, variant = split_spec(_base(spec))
-    found = catalog(name, family) if variant is None else _variant_catalog(name, family, variant)
+    spec = Spec.parse(spec)
+    if spec.variant is None:
+        found = catalog(spec.backend, family)
+    else:
+        found = _variant_catalog(spec.backend, family, spec.variant_name)
     return found is None or found.symmetry_breaking
 
 
@@ -539,22 +539,20 @@ def variants(family: str, backends: Iterable[str] | None = None, *, checking: bo
     for name in by_default() if backends is None else backends:
         offered = catalog(name, family)
         if offered is not None and (offered.cross_check or not checking):
-            found.extend(f"{name}:{v}" for v in offered.ordered())
+            found.extend(str(Spec(name).with_variant(v)) for v in offered.ordered())
     return found
 
 
-def expand(specs: list[str], family: str) -> list[str]:
+def expand(specs: Iterable[str | Spec], family: str) -> list[str]:
     """Turn a --backends list into full names: ``pysat`` alone means all its variants."""
     out: list[str] = []
-    for spec in specs:
-        spec, by_orbits = orbits.split(spec)
-        name, variant = split_spec(spec)
-        suffix = orbits.SUFFIX if by_orbits else ""
-        if variant:
-            out.append(f"{name}:{variant}{suffix}")
+    for spec in map(Spec.parse, specs):
+        if spec.variant is not None or spec.mutation is not None:
+            out.append(str(spec))
         else:
-            _module(name)  # an unknown name is refused here, not left out in silence
-            out.extend(full + suffix for full in variants(family, (name,)))
+            _module(spec.backend)  # an unknown name is refused here, not left out in silence
+            offered = catalog(spec.backend, family)
+            out.extend(str(spec.with_variant(v)) for v in (offered.ordered() if offered else ()))
     return list(dict.fromkeys(out))
 
 

@@ -15,6 +15,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from trisolve.backends.spec import Spec
 from trisolve.models.errors import UsageError
 
 from .summary import VIRTUAL_BEST
@@ -322,7 +323,7 @@ def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, path: str, co
     figure, grid = plt.subplots(rows, columns, figsize=(6 * columns, 3.8 * rows), squeeze=False)
     ceiling = timeout * 1.6
     # one colour per backend (paradigm) in every panel, whatever its variant for the family
-    names = list(dict.fromkeys(b.split(":")[0] for panel in panels for b in panel["points"]))
+    names = list(dict.fromkeys(Spec.parse(b).backend for panel in panels for b in panel["points"]))
     colours = {name: f"C{i % 10}" for i, name in enumerate(names)}
     for axes, panel in zip(grid.flat, panels):
         sizes = sorted({s for points in panel["points"].values() for s, _, _ in points if s is not None})
@@ -335,7 +336,7 @@ def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, path: str, co
             shift = (offset - (len(panel["points"]) - 1) / 2) * step
             solved = [(s + shift, t) for s, t, ok in points if ok]
             missed = [(s + shift, timeout) for s, _, ok in points if not ok]
-            colour = colours[backend.split(":")[0]]
+            colour = colours[Spec.parse(backend).backend]
             if solved:
                 axes.scatter(*zip(*solved), s=9, alpha=0.45, color=colour)
                 smallest = min(smallest, min(t for _, t in solved))

@@ -2,8 +2,8 @@
 
 Per family and task (a first solution, an exact count) every usable backend
 runs on the shipped instances (``levels/<family>``) and then on generated
-ones of growing size (``LADDERS``: Hexiom board sides, sigil frames of
-growing area, logic grids of growing size; a few seeds per size).  A backend
+ones of growing size (the family's ``Family.ladder``: board sides, frames of
+growing area, grids of growing size; a few seeds per size).  A backend
 that leaves an instance of some size unsolved within the limit runs no larger
 size: the instances it skips count as unsolved (the report says where it
 stopped).  A size is generated only while some backend still runs at it.
@@ -43,7 +43,9 @@ from typing import Any
 
 from trisolve.backends import defaults
 from trisolve.backends.runner import INTERRUPT, grace_for
+from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
+from trisolve.models.family import Ladder, Rung
 
 from .provenance import machine
 from .runner import BenchRun, Settings, Trial, run_trial, warm_machine
@@ -62,65 +64,14 @@ PLOT_FILE = "portfolio.png"
 # ------------------------------------------------------------------ sizes
 
 
-@dataclass(frozen=True)
-class Rung:
-    """One generated size: the generator's size keywords and the size they make."""
-
-    size: int
-    parameters: Mapping[str, int]
-
-    @property
-    def label(self) -> str:
-        return "x".join(str(v) for v in self.parameters.values())
-
-
-@dataclass(frozen=True)
-class Ladder:
-    """A family's growing sizes and how a level's size is measured (same unit for shipped levels)."""
-
-    unit: str
-    measure: Callable[[Any], int]
-    rungs: tuple[Rung, ...]
-    #: ask the generator for levels with one solution (Hexiom levels without locks have millions)
-    unique: bool = False
-
-
-def _hexiom_side(level: Any) -> int:
-    return level.board.side
-
-
-def _frame_cells(level: Any) -> int:
-    return level.width * level.height
-
-
-def _grid_cells(level: Any) -> int:
-    return level.positions * len(level.categories)
-
-
-#: The generated sizes per family, smallest first.  A family not listed runs its shipped instances only.
-LADDERS: dict[str, Ladder] = {
-    "hexiom": Ladder(
-        "board side",
-        _hexiom_side,
-        tuple(Rung(side, {"side": side}) for side in (3, 4, 5, 6, 7)),
-        unique=True,
-    ),
-    "sigils": Ladder(
-        "frame cells",
-        _frame_cells,
-        tuple(Rung(w * h, {"width": w, "height": h}) for w, h in ((4, 4), (4, 6), (6, 6), (6, 8), (8, 8))),
-    ),
-    "logic": Ladder(
-        "grid cells (positions x categories)",
-        _grid_cells,
-        tuple(Rung(p * c, {"positions": p, "categories": c}) for p, c in ((4, 4), (5, 5), (6, 6), (8, 6), (8, 8))),
-    ),
-}
+def ladder(family: str) -> Ladder | None:
+    """The family's generated sizes (``Family.ladder``), or None: it runs its shipped instances only."""
+    return FAMILIES[family].ladder
 
 
 def size_of(family: str, level: Any) -> int | None:
-    ladder = LADDERS.get(family)
-    return None if ladder is None else ladder.measure(level)
+    sizes = ladder(family)
+    return None if sizes is None else sizes.measure(level)
 
 
 def parse_max_size(text: str | None, families: Sequence[str]) -> dict[str, tuple[str, int]]:
@@ -136,19 +87,20 @@ def parse_max_size(text: str | None, families: Sequence[str]) -> dict[str, tuple
         name, equals, value = part.partition("=")
         name, value = name.strip(), value.strip()
         if not equals or not value.isdigit():
-            raise ValueError(f"--max-size {text!r}: give N (sizes per family) or family=SIZE,... (e.g. hexiom=5)")
-        if name not in LADDERS:
-            raise ValueError(f"--max-size: no generated sizes for {name!r}; families with sizes: {', '.join(LADDERS)}")
+            raise ValueError(f"--max-size {text!r}: give N (sizes per family) or family=SIZE,... (each in its unit)")
+        laddered = [family for family in FAMILIES if ladder(family) is not None]
+        if name not in laddered:
+            raise ValueError(f"--max-size: no generated sizes for {name!r}; families with sizes: {', '.join(laddered)}")
         limits[name] = ("size", int(value))
     return limits
 
 
 def rungs_of(family: str, max_size: Mapping[str, tuple[str, int]]) -> tuple[Rung, ...]:
-    ladder = LADDERS.get(family)
-    if ladder is None:
+    sizes = ladder(family)
+    if sizes is None:
         return ()
-    kind, value = max_size.get(family, ("rungs", len(ladder.rungs)))
-    return ladder.rungs[:value] if kind == "rungs" else tuple(r for r in ladder.rungs if r.size <= value)
+    kind, value = max_size.get(family, ("rungs", len(sizes.rungs)))
+    return sizes.rungs[:value] if kind == "rungs" else tuple(r for r in sizes.rungs if r.size <= value)
 
 
 # ------------------------------------------------------------------ instances
@@ -202,7 +154,7 @@ def generate_rung(family: str, index: int, rung: Rung, seeds: int, folder: str) 
     the generators are deterministic, so a rerun into the same folder skips the generating)."""
     from trisolve.generate import generator, suffix, write_generated
 
-    ladder = LADDERS[family]
+    unique = ladder(family).unique
     out = []
     for seed in range(seeds):
         stem = f"{family}-{rung.label}-s{seed}"
@@ -210,12 +162,12 @@ def generate_rung(family: str, index: int, rung: Rung, seeds: int, folder: str) 
         sidecar = os.path.join(folder, family, stem + ".solution.json")
         if os.path.exists(path) and os.path.exists(sidecar):
             with open(sidecar, encoding="utf-8") as handle:
-                unique = bool(json.load(handle).get("unique"))
+                proved = bool(json.load(handle).get("unique"))
         else:
-            made = generator(family)(seed, unique=ladder.unique, name=stem, **rung.parameters)
+            made = generator(family)(seed, unique=unique, name=stem, **rung.parameters)
             path = write_generated(made, os.path.join(folder, family), stem)
-            unique = made.unique
-        out.append(Instance(path, family, stem, rung.size, index, seed, 1 if unique else None, 1))
+            proved = made.unique
+        out.append(Instance(path, family, stem, rung.size, index, seed, 1 if proved else None, 1))
     return out
 
 
@@ -236,7 +188,7 @@ def backends_for(
     for spec in candidates:
         try:
             name = registry.resolve(spec, family)
-            offered = registry.catalog(registry.split_spec(name)[0], family)
+            offered = registry.catalog(Spec.parse(name).backend, family)
         except registry.UnsupportedFamily:
             offered = None
         if offered is None:
@@ -524,9 +476,9 @@ def table(outcome: Outcome, header: Mapping[str, Any]) -> dict[str, Any]:
                 }
             )
         rows.sort(key=defaults.rank_key)
-        ladder = LADDERS.get(family)
+        sizes = ladder(family)
         families.setdefault(family, {})[task] = {
-            "unit": ladder.unit if ladder else None,
+            "unit": sizes.unit if sizes else None,
             "instances": total,
             "default": rows[0]["backend"],
             "rows": rows,
@@ -729,11 +681,11 @@ def panels(outcome: Outcome) -> list[dict[str, Any]]:
             backend: [(outcome.instance(r.path).size, r.time, r.solved) for r in runs if r.backend == backend]
             for backend in names
         }
-        ladder = LADDERS.get(family)
+        sizes = ladder(family)
         out.append(
             {
                 "title": f"{family}: {'first solution' if task == 'first' else 'exact count'}",
-                "unit": ladder.unit if ladder else "size",
+                "unit": sizes.unit if sizes else "size",
                 "points": points,
             }
         )

@@ -49,10 +49,9 @@ def solvers_reported(stats: Iterable[Mapping[str, Any]]) -> list[str]:
 
 
 def commit() -> dict[str, Any] | None:
-    """The git commit trisolve runs from, and whether its checkout has changes (None outside a checkout)."""
-    import trisolve
-
-    folder = os.path.dirname(os.path.dirname(os.path.abspath(trisolve.__file__)))
+    """The git commit trisolve runs from, and whether its checkout has changes (None outside a checkout: an
+    installed package's folder is no repository)."""
+    folder = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
     def git(*args: str) -> str | None:
         try:
@@ -74,7 +73,7 @@ def cpu_model() -> str:
         with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as handle:
             for line in handle:
                 if line.lower().startswith(("model name", "hardware", "cpu model")):
-                    return line.split(":", 1)[1].strip()
+                    return line[line.index(":") + 1 :].strip()
     except OSError:
         pass
     return platform.processor() or platform.machine()
@@ -108,8 +107,16 @@ def machine() -> dict[str, Any]:
     }
 
 
+def version() -> str | None:
+    """trisolve's installed version."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("trisolve")
+    except metadata.PackageNotFoundError:
+        return None
+
+
 def provenance() -> dict[str, Any]:
     """trisolve's version and commit, and the solvers' versions, for results.json."""
-    import trisolve
-
-    return {"trisolve": trisolve.__version__, "git": commit(), "versions": versions()}
+    return {"trisolve": version(), "git": commit(), "versions": versions()}

@@ -26,6 +26,7 @@ from typing import Any
 
 from trisolve.backends.base import Limits, Options, Status, cpu_phase_times
 from trisolve.backends.runner import DEFAULT_GRACE, INTERRUPT, Job, RunRecord, run_job
+from trisolve.backends.spec import Spec
 from trisolve.models.family import Family
 
 MODES = ("first", "count")
@@ -306,7 +307,7 @@ def _other(record: RunRecord, phase: Mapping[str, float | None], counting: bool)
     """
     spent = [t for name, t in phase.items() if t is not None and name != "decode"]
     decode = phase.get("decode") or 0.0
-    nested = ("count" if counting else "first") in DECODE_WITHIN_SOLVE.get(record.backend.split(":")[0], ())
+    nested = ("count" if counting else "first") in DECODE_WITHIN_SOLVE.get(Spec.parse(record.backend).backend, ())
     other = record.wall - sum(spent) - (0.0 if nested else decode)
     if other < 0 and not nested:
         other = record.wall - sum(spent)

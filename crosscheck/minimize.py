@@ -121,8 +121,9 @@ def witnesses(verdict: Verdict, family: Family, level: Any, timeout: float, limi
 
 def _is_shipped(backend: str) -> bool:
     from trisolve.backends import registry
+    from trisolve.backends.spec import Spec
 
-    return backend.split(":")[0] in registry.shipped()
+    return Spec.parse(backend).backend in registry.shipped()
 
 
 def _shipped_counters(family: Family) -> list[str]:

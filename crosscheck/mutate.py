@@ -44,6 +44,7 @@ from trisolve.backends import mutation as hooks
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import INTERRUPT, Job, RunRecord
+from trisolve.backends.spec import Spec
 from trisolve.models import files
 from trisolve.models.errors import TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
@@ -101,7 +102,7 @@ class Mutant:
     @property
     def spec(self) -> str:
         """The registry name that runs it: ``mutated:<base>~<change>``."""
-        return f"mutated:{self.base}~{self.change}"
+        return str(dataclasses.replace(Spec.parse(self.base), mutation=self.change))
 
     @property
     def location(self) -> str:
@@ -226,8 +227,9 @@ def score_row(name: str, outcomes: Sequence[Outcome]) -> dict:
 
 def make_mutants(family: str, backend: str, instances: Sequence[Instance], folder: str) -> list[Mutant]:
     """Every mutant of the encodings that ``backend`` (all its variants, or the one named) uses for ``family``."""
-    name, variant = registry.split_spec(backend)
-    variants = [registry.split_spec(v)[1] for v in registry.expand([backend], family)] if not variant else [variant]
+    named = Spec.parse(backend)
+    name = named.backend
+    variants = [Spec.parse(v).variant_name for v in registry.expand([named], family)]
     how = registry.role(name, "MUTANTS")
     if how == "rules":
         return _asp_mutants(family, variants, folder)
@@ -428,7 +430,7 @@ def run_mutate(
         if unknown:
             raise UnknownMutant(
                 f"no mutant {', '.join(shorten(i) for i in unknown[:5])} "
-                f"(ids look like {mutants[0].id if mutants else 'sigils.lp:59:delete-literal#2'})"
+                f"(ids look like {mutants[0].id if mutants else 'FILE:LINE:OPERATOR'})"
             )
         mutants = [m for m in mutants if m.id in ids]
     outcomes = {m.id: Outcome(m) for m in mutants}

@@ -1,20 +1,19 @@
 """What a cross-check runs when no backends are named: the default plan, in one place.
 
-``trisolve crosscheck levels/hexiom`` with its defaults must end in minutes with complete, agreeing counts
-(issue 22).  Running every registered variant does not: the listing backends (SAT, ASP, CP) enumerate
-solutions one by one, and on the levels with 10^5 solutions, or few solutions on a large board (hexiom
-level38: 79), they run for many minutes.  So the default plan is, per family (``DEFAULT_BACKENDS``,
-measured: docs/bench/crosscheck-defaults.md), a few backends of different paradigms that finish:
+A cross-check of a family's shipped levels with its defaults must end in minutes with complete, agreeing
+counts.  Running every registered variant does not: the listing backends (SAT, ASP, CP) enumerate
+solutions one by one, and on levels with 10^5 solutions, or few solutions on a large board, they run for
+many minutes.  So a family may name, in its record (``Family.crosscheck``, measured:
+docs/bench/crosscheck-defaults.md), a few backends of different paradigms that finish:
 
 * each runs on every instance, except where the instance's ``expected.json`` entry names it in
   ``"slow_for"`` (measured there: it takes minutes).  There the others' counts are checked against each
   other and against the recorded count, established earlier by complete runs of several paradigms;
-* an entry with ``"slow": "why"`` names an instance the default limit leaves incomplete (hexiom
-  level40: dp's count alone takes over a minute, and nothing else finishes it).
+* an entry with ``"slow": "why"`` names an instance the default limit leaves incomplete (say, a level
+  whose one complete counter alone takes over a minute).
 
-The command prints this up front (``DefaultPlan.describe``).  A family not in ``DEFAULT_BACKENDS``
-(logic, a plugin family) runs every registered variant.  Named backends (``--backends``) run
-everywhere, as asked.
+The command prints this up front (``DefaultPlan.describe``).  A family whose record names none runs every
+registered variant.  Named backends (``--backends``) run everywhere, as asked.
 """
 
 from __future__ import annotations
@@ -24,18 +23,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from trisolve.backends.base import UsageError
+from trisolve.backends.spec import Spec
+from trisolve.models import FAMILIES
 
 from .compare import expected_for
-
-#: Per family, the backends a default cross-check runs (bare names: each backend's default variant).
-#: hexiom: dp counts every shipped level but level40 within seconds; clingo (ASP) and pysat (SAT) list 34
-#: of the 41 within seconds each.  sigils: exactcover (Algorithm C) lists every shipped frame within seconds,
-#: dp counts all but the two largest pentomino rectangles, clingo lists all but five.
-#: Measured: docs/bench/crosscheck-defaults.md.
-DEFAULT_BACKENDS: Mapping[str, tuple[str, ...]] = {
-    "hexiom": ("dp", "clingo", "pysat"),
-    "sigils": ("dp", "exactcover", "clingo"),
-}
 
 
 @dataclass(frozen=True)
@@ -77,11 +68,12 @@ def default_plan(paths_and_families: Sequence[tuple[str, str]], choose: Callable
     left_out: dict[str, tuple[str, ...]] = {}
     slow: dict[str, str] = {}
     for path, family in paths_and_families:
-        if family not in DEFAULT_BACKENDS:
+        chosen = FAMILIES[family].crosscheck
+        if chosen is None:
             continue
         if family not in backends:
             names = []
-            for spec in DEFAULT_BACKENDS[family]:
+            for spec in chosen:
                 try:
                     names.append(choose(spec, family))
                 except UsageError:
@@ -90,7 +82,7 @@ def default_plan(paths_and_families: Sequence[tuple[str, str]], choose: Callable
         recorded = expected_for(path)
         if recorded is None:
             continue
-        out = tuple(name for name in backends[family] if name.split(":")[0] in recorded.slow_for)
+        out = tuple(name for name in backends[family] if Spec.parse(name).backend in recorded.slow_for)
         if out and len(out) < len(backends[family]):  # never all of them: then they all run, and it is slow
             left_out[path] = out
         if recorded.slow:

@@ -1,48 +1,46 @@
-"""What every generator shares: the result type, solution counting, writing files."""
+"""What every generator shares: the solution counter a family's generator is given, writing generated files.
+
+A family's generator lives in its package (``models/<family>/generate.py``)
+and imports no solver: it counts solutions with the ``counter`` it is
+handed, made here from the family's ``counting_backend``.  The campaign then
+cross-checks the final level on every backend.
+"""
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from trisolve.backends.base import Limits, Options
 from trisolve.models import files
+from trisolve.models.family import Generated, SolutionCounter
 
-#: The backend the generators count with (the fastest on every family); the
-#: campaign then cross-checks the final level on every backend.
-COUNTING_BACKEND = "pysat"
 #: Seconds one uniqueness check may take before the generator gives up on it.
 COUNT_TIME = 30.0
 
 
-@dataclass(frozen=True)
-class Generated:
-    """A generated level, the solution it was built around, and how it was made."""
-
-    family: str
-    level: Any
-    text: str  # the level in the family's own file format
-    solution: Any  # the intended solution (valid by construction)
-    seed: int
-    unique: bool  # proved to have exactly one solution
-    info: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"locks": 3}
-
-
 def count_solutions(family: str, level: Any, limit: int = 2, time: float = COUNT_TIME) -> tuple[int, bool, tuple]:
-    """(count, complete, solutions) with at most ``limit`` solutions, in this process.
+    """(count, complete, solutions) with at most ``limit`` solutions, in this process, by the family's
+    ``counting_backend``.
 
     A count of 1 that is complete proves uniqueness; an incomplete run (time
     limit) proves nothing and is reported as such.
     """
     from trisolve.backends import registry, runner
+    from trisolve.models import FAMILIES
 
     runner.raise_if_interrupted()
-    backend = registry.get(COUNTING_BACKEND, family)
+    backend = registry.get(FAMILIES[family].counting_backend, family)
     result = backend.run(level, Limits(solutions=limit, time=time), Options(enumerate=True))
     runner.raise_if_interrupted()
     return result.count, result.complete, tuple(result.solutions)
+
+
+def counter(family: str) -> SolutionCounter:
+    """The ``counter`` a family's generator counts with (``count_solutions`` for that family)."""
+    return functools.partial(count_solutions, family)
 
 
 def instance_seed(base_seed: int, index: int) -> int:
@@ -80,19 +78,17 @@ def write_generated(generated: Generated, folder: str, stem: str) -> str:
 
 
 def generating_families() -> list[str]:
-    """The families that have a generator (``Family.generator``)."""
+    """The families that have a generator (``Family.generate``)."""
     from trisolve.models import FAMILIES
 
-    return [name for name, family in FAMILIES.items() if family.generator]
+    return [name for name, family in FAMILIES.items() if family.generate]
 
 
 def generator(family: str) -> Callable[..., Generated]:
-    """A family's generator function (``Family.generator``, imported on demand)."""
-    import importlib
-
+    """A family's generator, ``make(seed, unique=..., name=..., **sizes) -> Generated``, counting with the
+    family's ``counter``."""
     from trisolve.models import FAMILIES
 
     if family not in generating_families():
         raise KeyError(f"no generator for {family!r}; known: {', '.join(generating_families())}")
-    module, _, function = FAMILIES[family].generator.partition(":")
-    return getattr(importlib.import_module(module), function)
+    return functools.partial(FAMILIES[family].generate, counter=counter(family))

@@ -1,96 +1,37 @@
-"""Puzzle families: immutable models, parsers, validators and renderers.
+"""Puzzle families: immutable models, parsers, validators, renderers, pictures and generators.
 
-Nothing in this package imports a backend: the validators are the referee.
+A family is a folder, ``models/<family>/`` (a lower-case name), whose
+``__init__`` says ``FAMILY = Family(...)`` (``family.py``); ``FAMILIES``
+holds every such folder, found by name as the registry finds backends
+(``models/TEMPLATE/`` is the one to copy, and is skipped: its name is upper
+case).  Nothing else lists families.  Nothing in this package imports a
+backend, the cross-checker, the benchmark, the API or the command line: the
+validators are the referee.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
-from types import ModuleType
+import pkgutil
 
-from . import hexiom, logic, pictures, sigils
-from .errors import LevelSyntaxError, TrisolveError, UsageError, whole_number
+from .errors import LevelSyntaxError, TrisolveError, UsageError
 from .family import Family, Parameter
 from .files import read_instance_text
 
 
-def _first_line(text: str) -> str:
-    for line in text.splitlines():
-        stripped = line.strip()
-        if stripped and not stripped.startswith("#"):
-            return stripped
-    return ""
+def _shipped() -> dict[str, Family]:
+    """Each folder ``models/<name>/`` whose ``__init__`` has a ``FAMILY`` record, by the record's name."""
+    found: dict[str, Family] = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
+        if info.ispkg and info.name.isidentifier() and info.name == info.name.lower():
+            family = getattr(importlib.import_module(f"{__name__}.{info.name}"), "FAMILY", None)
+            if isinstance(family, Family):
+                found[family.name] = family
+    return found
 
 
-def _from_module(module: ModuleType, **declared: object) -> Family:
-    """A family whose model module names its functions the usual way (parse, validate, render, ...):
-    those come from the module, ``declared`` holds what differs from family to family."""
-    return Family(
-        name=module.FAMILY,
-        parse=module.parse,
-        parse_text=lambda text, file: module.parse_text(text, file=file),
-        validate=module.validate,
-        render=module.render,
-        canonical=module.canonical,
-        solution_from_json=module.solution_from_json,
-        describe=module.describe,
-        format_level=module.format_level,
-        shrink=module.shrink_candidates,
-        **declared,
-    )
-
-
-HEXIOM = _from_module(
-    hexiom,
-    sniff=lambda path, text: whole_number(_first_line(text)) is not None,
-    symmetries=lambda level: level.symmetries,
-    images=lambda level, solution: [hexiom.apply_symmetry(p, solution) for p in level.symmetries],
-    orbit_representative=hexiom.orbit_representative,
-    is_lex_leader=hexiom.is_lex_leader,
-    picture=pictures.hexiom_svg,
-    # fallback only (backends/portfolio.json decides): the shortest first-solution tail over seeds on all 41 levels
-    default_backend="clingo",
-    generator="trisolve.generate.hexiom:generate",
-    generator_parameters=(
-        Parameter("side", int, 1, 16, "board side (default 3)"),
-        Parameter("fill", float, 0, 1, "share of cells holding a tile (default 0.5)", low_open=True),
-    ),
-)
-
-LOGIC = _from_module(
-    logic,
-    sniff=lambda path, text: path.endswith(".toml"),
-    picture=logic.picture,
-    answers=logic.answers,
-    suffix=".toml",
-    default_backend="pysat",
-    generator="trisolve.generate.logic:generate",
-    generator_parameters=(
-        Parameter("positions", int, 1, 50, "positions (default 4)"),
-        Parameter("categories", int, 1, 8, "categories (default 3)"),
-    ),
-    always_unique=True,
-)
-
-SIGILS = _from_module(
-    sigils,
-    sniff=lambda path, text: sigils.SIZE_LINE.match(_first_line(text).split("#")[0].strip()) is not None,
-    symmetries=lambda level: level.symmetries,
-    images=lambda level, solution: [symmetry.apply(solution) for symmetry in level.symmetries],
-    orbit_representative=sigils.orbit_representative,
-    is_lex_leader=sigils.is_lex_leader,
-    obstruction=lambda level: level.obstruction,
-    picture=pictures.sigils_svg,
-    default_backend="clingo",
-    render_options=("colour",),
-    generator="trisolve.generate.sigils:generate",
-    generator_parameters=(
-        Parameter("width", int, 1, 40, "frame width (default 4)"),
-        Parameter("height", int, 1, 40, "frame height (default 4)"),
-    ),
-)
-
-FAMILIES: dict[str, Family] = {family.name: family for family in (HEXIOM, LOGIC, SIGILS)}
+FAMILIES: dict[str, Family] = _shipped()
 #: the families that ship with trisolve (``FAMILIES`` also holds those added at run time)
 SHIPPED: tuple[str, ...] = tuple(FAMILIES)
 
@@ -110,10 +51,12 @@ def unregister(name: str) -> None:
 
 
 def detect_family(path: str) -> Family:
-    """Which family a file belongs to: ``.toml`` is always logic (docs/logic.md), then by folder name,
-    then by content."""
-    if path.endswith(".toml") and "logic" in FAMILIES:
-        return FAMILIES["logic"]
+    """Which family a file belongs to: by a suffix that only one family's files have (``.toml``), then by
+    folder name, then by content (each family's ``sniff``)."""
+    suffix = os.path.splitext(path)[1]
+    owners = [family for family in FAMILIES.values() if family.suffix == suffix]
+    if len(owners) == 1:
+        return owners[0]
     parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
     for part in reversed(parts[:-1]):
         if part in FAMILIES:
@@ -129,13 +72,13 @@ def detect_family(path: str) -> Family:
 
 __all__ = [
     "FAMILIES",
+    "SHIPPED",
     "Family",
-    "Parameter",
     "LevelSyntaxError",
+    "Parameter",
     "TrisolveError",
     "UsageError",
     "detect_family",
-    "hexiom",
     "register",
     "unregister",
 ]

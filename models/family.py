@@ -1,18 +1,22 @@
-"""The shape every puzzle family has, so the CLI and the cross-checker need no special cases.
+"""The shape every puzzle family has, so the commands, the cross-checker and the benchmark need no special cases.
 
-A family is a module with a parser, a validator, a renderer and a way to turn
-solutions into JSON and canonical keys.  ``Family`` bundles those functions
-and the facts the commands would otherwise hard-code (file suffix, fallback
-backend, render options, generator and its size parameters);
-``models.FAMILIES`` lists the known families by name, and ``models.register``
-adds one at run time.  See docs/adding-a-family.md.
+A family is a package ``models/<family>/``: its model (parser, validator,
+renderer, a way to turn solutions into JSON and canonical keys), its picture,
+its generator, and one ``FAMILY = Family(...)`` record in its ``__init__``.
+The record bundles those functions and every fact the layers above would
+otherwise hard-code about the family: the file suffix, the fallback backend,
+render options, the generator and its sizes, the sizes ``bench --portfolio``
+grows through (``Ladder``), the backends a default cross-check runs and the
+backend its generator counts with.  ``models.FAMILIES`` finds the packages by
+folder; ``models.register`` adds a family at run time.  See docs/adding-a-family.md.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Protocol
 
 
 @dataclass(frozen=True)
@@ -25,6 +29,51 @@ class Parameter:
     high: float
     help: str
     low_open: bool = False  # low itself is not allowed
+
+
+@dataclass(frozen=True)
+class Rung:
+    """One generated size of ``bench --portfolio``: the generator's size keywords and the size they make."""
+
+    size: int
+    parameters: Mapping[str, int]
+
+    @property
+    def label(self) -> str:
+        return "x".join(str(v) for v in self.parameters.values())
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """A family's growing sizes for ``bench --portfolio``, and how a level's size is measured (the same unit
+    for shipped levels)."""
+
+    unit: str
+    measure: Callable[[Any], int]
+    rungs: tuple[Rung, ...]
+    #: ask the generator for levels with one solution (Hexiom levels without locks have millions)
+    unique: bool = False
+
+
+@dataclass(frozen=True)
+class Generated:
+    """A generated level, the solution it was built around, and how it was made."""
+
+    family: str
+    level: Any
+    text: str  # the level in the family's own file format
+    solution: Any  # the intended solution (valid by construction)
+    seed: int
+    unique: bool  # proved to have exactly one solution
+    info: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"locks": 3}
+
+
+class SolutionCounter(Protocol):
+    """What a generator counts solutions with, handed to it by the layer above (the models import no solver):
+    ``(count, complete, solutions)`` of ``level`` with at most ``limit`` solutions within ``time`` seconds.  A
+    complete count of 1 proves a level unique; an incomplete one proves nothing."""
+
+    def __call__(self, level: Any, limit: int, time: float) -> tuple[int, bool, tuple]: ...
 
 
 @dataclass(frozen=True)
@@ -61,7 +110,7 @@ class Family:
     #: level -> why it plainly has no solution (e.g. areas differ), or None: callers may report
     #: "no solution" without running a solver (translators give an immediate unsat anyway)
     obstruction: Callable[[Any], str | None] | None = None
-    #: (level, solution or None) -> an SVG picture (models/pictures.py; the drawing library loads on first use)
+    #: (level, solution or None) -> an SVG picture (the family's picture.py; the drawing library loads on first use)
     picture: Callable[[Any, Any], str] | None = None
     #: (level, solutions found, complete, count) -> the answers to the level's questions, each with ``text()``,
     #: ``to_json()`` and whether it is ``determined`` (no solution gives another): logic grids ask questions
@@ -73,15 +122,52 @@ class Family:
     default_backend: str = "pysat"
     #: keyword options ``render`` accepts beyond (level, solution); "colour" is the only one the CLI knows
     render_options: tuple[str, ...] = ()
-    #: "module:function" of the generator, ``function(seed, unique=..., name=..., **sizes) -> Generated``
-    generator: str | None = None
+    #: the generator, ``generate(seed, counter, unique=..., name=..., **sizes) -> Generated``; ``counter`` (a
+    #: ``SolutionCounter``) is how it counts solutions, given by the layer above
+    generate: Callable[..., Generated] | None = None
     #: the generator's size parameters
     generator_parameters: tuple[Parameter, ...] = ()
     #: whether every generated level is unique, asked or not
     always_unique: bool = False
+    #: the generated sizes ``bench --portfolio`` measures on, smallest first (None: shipped levels only)
+    ladder: Ladder | None = None
+    #: the backends (bare names: each one's default variant) a cross-check runs when none is named, chosen so
+    #: that it ends in minutes (None: every variant whose catalog says ``cross_check``)
+    crosscheck: tuple[str, ...] | None = None
+    #: the backend the generator's ``counter`` runs (in process; it must list solutions: a uniqueness check
+    #: looks at the second one)
+    counting_backend: str = "pysat"
     #: level -> its constraint model (``trisolve.constraints.Model``): the rules stated once, which every backend
     #: with a ``compiled`` translator compiles (None: the family has none)
     constraints: Callable[[Any], Any] | None = None
     #: the constraint kinds that model uses (``trisolve.constraints.KINDS``), declared so that the registry can
     #: tell which compilers take the family without building a model; a test checks it against the shipped levels
     constraint_kinds: frozenset[str] = frozenset()
+
+
+def first_line(text: str) -> str:
+    """The first line of a level file that is neither blank nor a comment (what most ``sniff`` functions read)."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped
+    return ""
+
+
+def from_model(name: str, model: ModuleType, **declared: Any) -> Family:
+    """A family whose model module names its functions the usual way (``parse``, ``parse_text``, ``validate``,
+    ``render``, ``canonical``, ``solution_from_json``, ``describe``, ``format_level``, ``shrink_candidates``):
+    those come from the module, ``declared`` holds what differs from family to family."""
+    return Family(
+        name=name,
+        parse=model.parse,
+        parse_text=lambda text, file: model.parse_text(text, file=file),
+        validate=model.validate,
+        render=model.render,
+        canonical=model.canonical,
+        solution_from_json=model.solution_from_json,
+        describe=model.describe,
+        format_level=getattr(model, "format_level", None),
+        shrink=getattr(model, "shrink_candidates", None),
+        **declared,
+    )

@@ -5,7 +5,7 @@
 n-th element of an array of tables from the raw text (strings and comments
 masked out first), ``toml_error_line`` reads tomllib's own message, and
 ``load_toml`` parses, turning every failure (deep nesting and huge integers too) into a located error.
-Used by ``models/logic.py``; of the puzzle format it knows only that clues are ``[[clues]]``
+Used by ``models/logic/model.py``; of the puzzle format it knows only that clues are ``[[clues]]``
 tables or a ``clues = [...]`` array.
 """
 

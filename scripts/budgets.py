@@ -27,6 +27,8 @@ import sys
 import tempfile
 import time
 
+from trisolve.backends.spec import Spec
+
 #: 400 one-sided tetrominoes filling 40x40: large enough that no backend counts it within seconds
 FRAME = (
     "# a 40x40 frame of 400 tetrominoes (scripts/budgets.py)\n40x40\n"
@@ -75,7 +77,7 @@ def one_run(
     argv += ["--backend", "sleeper" if backend == "runner" else backend]
     if backend == "runner":
         argv += ["--plugin", plugin]
-    if backend.split(":")[0] == "dimacs":
+    if backend != "runner" and Spec.parse(backend).backend == "dimacs":
         argv += ["--sat-command", sat_command]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.monotonic()

@@ -52,7 +52,7 @@ def profile_levels(args: argparse.Namespace) -> None:
     from trisolve.backends.base import Options
     from trisolve.backends.cpsat import engine
     from trisolve.backends.cpsat import hexiom as translator
-    from trisolve.models import hexiom
+    from trisolve.models.hexiom import model as hexiom
 
     module = engine.cp_model()
     paths = sorted(glob.glob(os.path.join(args.folder, "level*.txt")))

@@ -25,8 +25,8 @@ import random
 import sys
 import time
 
-from trisolve.backends.dp.hexiom_halves import HalvesCounter, halves_for
-from trisolve.models import hexiom
+from trisolve.backends.dp.hexiom.halves import HalvesCounter, halves_for
+from trisolve.models.hexiom import model as hexiom
 
 
 def solver_count(level: hexiom.Level, empty: list[int], occupied: list[int], timeout: float) -> tuple[int, bool, float]:

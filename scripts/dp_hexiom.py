@@ -19,8 +19,8 @@ import statistics
 import time
 
 from trisolve.backends.dp.hexiom import Program, count_boards, fold, make_plan
-from trisolve.backends.dp.hexiom_layers import LayerProgram
-from trisolve.models import hexiom
+from trisolve.backends.dp.hexiom.layers import LayerProgram
+from trisolve.models.hexiom import model as hexiom
 
 LEVELS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels", "hexiom")
 

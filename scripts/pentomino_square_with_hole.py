@@ -15,7 +15,7 @@ import os
 from trisolve.backends.base import Options
 from trisolve.backends.exactcover import engine
 from trisolve.backends.exactcover import sigils as translator
-from trisolve.models import sigils
+from trisolve.models.sigils import model as sigils
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -28,7 +28,7 @@ import time
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Stopwatch
-from trisolve.models import hexiom
+from trisolve.models.hexiom import model as hexiom
 
 
 def translator_at(revision: str):

@@ -26,7 +26,7 @@ import clingo
 from trisolve.backends.clingo import lp_mutants
 from trisolve.backends.clingo.engine import encoding_path
 from trisolve.backends.clingo.sigils import facts
-from trisolve.models import sigils
+from trisolve.models.sigils import model as sigils
 
 DRAWN = {"M": ["M"], "D": ["DD"], "B": ["BBB"], "A": ["AA", "A."]}
 AREA = {"M": 1, "D": 2, "B": 3, "A": 3, **{t: 4 for t in "IOTSZLJ"}}

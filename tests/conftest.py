@@ -11,6 +11,9 @@ from __future__ import annotations
 import pytest
 from support import level_path
 
+from trisolve.backends.spec import Spec
+from trisolve.models.errors import UsageError
+
 #: the parameters by which a test is parametrised over backends
 BACKEND_PARAMETERS = ("spec", "backend", "name", "backend_spec")
 
@@ -50,7 +53,10 @@ def _backend_of(item: pytest.Item, known: set[str]) -> str | None:
     for key in BACKEND_PARAMETERS:
         value = params.get(key)
         if isinstance(value, str):
-            name = value.removeprefix("mutated:").split(":")[0].split("/")[0]
+            try:
+                name = Spec.parse(value).backend
+            except UsageError:  # a parameter that is not a backend
+                continue
             if name in known:
                 return name
     return None
@@ -58,7 +64,7 @@ def _backend_of(item: pytest.Item, known: set[str]) -> str | None:
 
 @pytest.fixture
 def hexiom_level():
-    from trisolve.models import hexiom
+    from trisolve.models.hexiom import model as hexiom
 
     def load(name: str):
         return hexiom.parse(level_path("hexiom", name))

@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 
 from trisolve.backends import base
-from trisolve.models import hexiom
+from trisolve.models.hexiom import model as hexiom
 
 
 class ScriptedBackend:

@@ -43,7 +43,7 @@ def encode(level, variant: str, options):
     from pysat.formula import IDPool
 
     from trisolve.backends.pysat.engine import CnfEncoding
-    from trisolve.models import hexiom
+    from trisolve.models.hexiom import model as hexiom
 
     board = level.board
     pool = IDPool()
@@ -123,7 +123,7 @@ def encode_logic(level, variant: str, options):
     import dataclasses
 
     from trisolve.backends.pysat import logic as shipped
-    from trisolve.models.logic import Clue, Item
+    from trisolve.models.logic.model import Clue, Item
 
     misread = {"next-to-as-left-of": ("next_to", "left_of"), "somewhere-as-left-of": ("somewhere_left_of", "left_of")}
     clues = []
@@ -152,7 +152,7 @@ def encode_sigils(level, variant: str, options):
     import dataclasses
 
     from trisolve.backends.pysat import sigils as shipped
-    from trisolve.models import sigils as model
+    from trisolve.models.sigils import model
 
     if variant == "mirroring-allowed":
         level = dataclasses.replace(level, mirroring=True)

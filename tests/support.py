@@ -89,7 +89,9 @@ def assert_listed_once(family, level, result) -> None:
 
     assert_valid(family, level, result.solutions)
     assert result.duplicates == 0
-    backend = result.backend.split(":")[0]
+    from trisolve.backends.spec import Spec
+
+    backend = Spec.parse(result.backend).backend
     if registry.catalog(backend, family.name).count_only:
         assert result.solutions == ()
     else:

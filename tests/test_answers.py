@@ -8,7 +8,7 @@ import pytest
 from support import level_path, run_cli
 
 import trisolve
-from trisolve.models import logic
+from trisolve.models.logic import model as logic
 
 #: two solutions: Kim has the red car in one, Max in the other
 TWO = """\

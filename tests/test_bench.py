@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import time
 
@@ -11,6 +12,7 @@ from support import LIMIT_SLACK, level_path, plugin_backend, run_cli
 
 import trisolve
 from trisolve.backends.runner import grace_for
+from trisolve.models import FAMILIES
 
 LEVELS = ["level01", "level05"]
 
@@ -28,7 +30,7 @@ class _Fake:
 
     def run(self, level, limits, options, on_solution=None):
         from trisolve.backends.base import finish
-        from trisolve.models.hexiom import Solution
+        from trisolve.models.hexiom.model import Solution
 
         if self.variant == "sleepy":
             time.sleep(120)
@@ -506,10 +508,9 @@ def test_portfolio_measures_ranks_stops_growing_and_writes_the_defaults(tmp_path
     monkeypatch.setattr(defaults, "TABLE_PATH", str(table_path))
     monkeypatch.setattr(portfolio, "DOCS_DIR", str(docs))
     # levels with many solutions are generated at once (the shipped ladder's unique ones take seconds)
-    quick = portfolio.Ladder(
-        "board side", portfolio._hexiom_side, (portfolio.Rung(3, {"side": 3}), portfolio.Rung(4, {"side": 4}))
-    )
-    monkeypatch.setitem(portfolio.LADDERS, "hexiom", quick)
+    hexiom = FAMILIES["hexiom"]
+    quick = dataclasses.replace(hexiom.ladder, rungs=hexiom.ladder.rungs[:2], unique=False)
+    monkeypatch.setitem(FAMILIES, "hexiom", dataclasses.replace(hexiom, ladder=quick))
     out = tmp_path / "out"
     argv = ["bench", "--portfolio", level_path("hexiom", "level01"), "--families", "hexiom", "--tasks", "first"]
     argv += [

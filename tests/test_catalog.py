@@ -19,11 +19,22 @@ from trisolve.backends import catalog, registry
 from trisolve.models import FAMILIES
 
 BACKENDS_DIR = os.path.dirname(registry.__file__)
-TRANSLATORS = sorted(
-    (os.path.basename(os.path.dirname(path)), os.path.splitext(os.path.basename(path))[0])
-    for path in glob.glob(os.path.join(BACKENDS_DIR, "*", "*.py"))
-    if os.path.splitext(os.path.basename(path))[0] in FAMILIES and "TEMPLATE" not in path
-)
+
+
+def _translator_files() -> list[tuple[str, str]]:
+    """(backend, family) of every translator: a file ``backends/<backend>/<family>.py`` or a package
+    ``backends/<backend>/<family>/``."""
+    found = set()
+    for path in glob.glob(os.path.join(BACKENDS_DIR, "*", "*.py")) + glob.glob(
+        os.path.join(BACKENDS_DIR, "*", "*", "")
+    ):
+        backend, name = os.path.relpath(path, BACKENDS_DIR).split(os.sep)[:2]
+        if os.path.splitext(name)[0] in FAMILIES and backend != "TEMPLATE":
+            found.add((backend, os.path.splitext(name)[0]))
+    return sorted(found)
+
+
+TRANSLATORS = _translator_files()
 
 
 def test_the_registry_finds_the_shipped_backends_by_their_folders() -> None:
@@ -90,15 +101,20 @@ def test_unknown_family_is_unsupported() -> None:
 
 
 def test_every_shipped_backend_is_packaged() -> None:
-    """A backend folder the registry finds is also installed (pyproject's packages), rules files and sidecars too."""
+    """A backend folder the registry finds is also installed (setup.py finds the packages by folder), a translator
+    package too, rules files and sidecars as package data; the template is not installed."""
+    import runpy
+
     try:
         import tomllib
     except ImportError:  # Python 3.10
         import tomli as tomllib
 
     root = os.path.dirname(BACKENDS_DIR)
+    packages = runpy.run_path(os.path.join(root, "setup.py"), run_name="setup")["packages"]()
+    assert {f"trisolve.backends.{name}" for name in registry.shipped()} <= set(packages)
+    assert "trisolve.backends.dp.hexiom" in packages
+    assert not [name for name in packages if "TEMPLATE" in name]
     with open(os.path.join(root, "pyproject.toml"), "rb") as handle:
         setuptools = tomllib.load(handle)["tool"]["setuptools"]
-    assert {f"trisolve.backends.{name}" for name in registry.shipped()} <= set(setuptools["packages"])
-    assert "trisolve.backends.TEMPLATE" not in setuptools["packages"]
     assert {"encodings/*.lp", "encodings/*.mutants.toml"} <= set(setuptools["package-data"]["trisolve.backends.clingo"])

@@ -24,7 +24,7 @@ def trisolve(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_solve_json_has_the_documented_fields_and_a_valid_board(backend):
-    from trisolve.models import hexiom
+    from trisolve.models.hexiom import model as hexiom
 
     done = trisolve("solve", level_path("hexiom", "level10"), "--backend", backend, "--json")
     assert done.returncode == 0, done.stderr
@@ -164,7 +164,7 @@ def test_crosscheck_agrees_on_small_levels_and_writes_jsonl(tmp_path):
 def test_one_command_solves_a_folder_and_writes_one_valid_line_per_level(backend, tmp_path):
     from support import HEXIOM_LEVELS
 
-    from trisolve.models import hexiom
+    from trisolve.models.hexiom import model as hexiom
 
     out = tmp_path / "out.jsonl"
     done = trisolve("solve", "levels/hexiom", "--backend", backend, "--jsonl", str(out), timeout=600)

@@ -28,7 +28,9 @@ from support import (
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.backends.runner import Job, grace_for, run_job
-from trisolve.models import FAMILIES, hexiom
+from trisolve.backends.spec import Spec
+from trisolve.models import FAMILIES
+from trisolve.models.hexiom import model as hexiom
 
 #: the families with shipped levels and counts (levels/<family>/expected.json): a new one is tested here
 SHIPPED = shipped_families()
@@ -36,14 +38,14 @@ ENUMERATE = Options(enumerate=True)
 
 
 def usable(spec: str) -> bool:
-    return registry.available(spec.split(":")[0]) is None
+    return registry.available(Spec.parse(spec).backend) is None
 
 
 def cases(family: str, stems: list[str] | None = None, where=lambda catalog: True) -> list:
     """(spec, stem) for every usable variant of a family whose catalog passes ``where``."""
     found = []
     for spec in registry.variants(family, registry.in_python()):
-        if not usable(spec) or not where(registry.catalog(spec.split(":")[0], family)):
+        if not usable(spec) or not where(registry.catalog(Spec.parse(spec).backend, family)):
             continue
         for stem in stems if stems is not None else [None]:
             found.append(pytest.param(family, spec, stem, id=f"{family}-{stem}-{spec}" if stem else f"{family}-{spec}"))
@@ -124,7 +126,7 @@ def _most_solutions(family: str) -> str:
 def test_a_solution_limit_gives_an_incomplete_count(family: str, spec: str, stem: str) -> None:
     fam, level = load(family, stem)
     result = run(spec, family, level, Limits(time=120, solutions=2), ENUMERATE)
-    if registry.catalog(spec.split(":")[0], family).count_only:
+    if registry.catalog(Spec.parse(spec).backend, family).count_only:
         # a count-only run lists nothing, so its count stays exact whatever the limit
         assert result.complete and result.count == expected(family)[stem]["count"]
     else:

@@ -12,7 +12,7 @@ from support import LIMIT_SLACK
 
 from trisolve.backends import cpsat, registry
 from trisolve.backends.base import Limits, Options, Status
-from trisolve.models import hexiom
+from trisolve.models.hexiom import model as hexiom
 
 pytestmark = pytest.mark.skipif(cpsat.available() is not None, reason="ortools is not installed")
 

@@ -10,7 +10,8 @@ import pytest
 
 from trisolve.backends import cpsat, registry
 from trisolve.backends.base import Limits, Options, Status
-from trisolve.models import FAMILIES, sigils
+from trisolve.models import FAMILIES
+from trisolve.models.sigils import model as sigils
 
 pytestmark = pytest.mark.skipif(cpsat.available() is not None, reason="ortools is not installed")
 

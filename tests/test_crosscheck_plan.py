@@ -10,8 +10,10 @@ from support import LEVELS, level_path
 
 import trisolve
 from trisolve import api
+from trisolve.backends.spec import Spec
 from trisolve.crosscheck.compare import load_expected, record_expected
-from trisolve.crosscheck.plan import DEFAULT_BACKENDS, default_plan
+from trisolve.crosscheck.plan import default_plan
+from trisolve.models import FAMILIES
 
 
 def _plan(*stems: str):
@@ -21,7 +23,7 @@ def _plan(*stems: str):
 def test_each_default_runs_except_where_it_takes_minutes():
     plan = _plan("level01", "level22", "level40")
     names = plan.backends["hexiom"]
-    assert {name.split(":")[0] for name in names} == {"dp", "clingo", "pysat"}
+    assert {Spec.parse(name).backend for name in names} == {"dp", "clingo", "pysat"}
     quick, many = level_path("hexiom", "level01"), level_path("hexiom", "level22")
     assert all(plan.runs(quick, "hexiom", name) for name in names)
     assert [name for name in names if plan.runs(many, "hexiom", name)] == ["dp:frontier"]
@@ -30,7 +32,7 @@ def test_each_default_runs_except_where_it_takes_minutes():
 
 
 def test_every_shipped_instance_gets_a_default_backend():
-    for family in DEFAULT_BACKENDS:
+    for family in [name for name, kind in FAMILIES.items() if kind.crosscheck]:
         folder = os.path.join(LEVELS, family)
         paths = [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".txt")]
         plan = default_plan([(path, family) for path in paths], api.backend_name)
@@ -45,7 +47,7 @@ def test_default_cross_check_follows_the_plan_and_agrees():
         [level_path("hexiom", "level01"), level_path("hexiom", "level22")], on_plan=said.extend, jobs=2
     )
     assert not report.failed and [v.status for v in report.verdicts] == ["agree", "agree"], report
-    by_level = [sorted(r.backend.split(":")[0] for r in v.records) for v in report.verdicts]
+    by_level = [sorted(Spec.parse(r.backend).backend for r in v.records) for v in report.verdicts]
     assert by_level == [["clingo", "dp", "pysat"], ["dp"]]
     assert report.verdicts[1].count == 109821 and any("level22" in line for line in said)
 

@@ -18,7 +18,7 @@ import time
 import pytest
 from support import ROOT
 
-from trisolve.models import hexiom
+from trisolve.models.hexiom import model as hexiom
 
 pytest.importorskip("distributed")
 

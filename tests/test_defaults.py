@@ -13,6 +13,7 @@ import pytest
 from support import level_path, run_cli
 
 from trisolve.backends import defaults, registry
+from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
 
 SHIPPED_FAMILIES = ("hexiom", "logic", "sigils")
@@ -46,7 +47,7 @@ def documented_winner(rows: list[dict], family: str, listing: bool = False) -> s
     )
     for row in ordered:
         name = row["backend"]
-        if listing and registry.catalog(name.split(":")[0], family).count_only:
+        if listing and registry.catalog(Spec.parse(name).backend, family).count_only:
             continue
         if _usable(name, family):
             return name
@@ -68,7 +69,7 @@ def test_the_shipped_table_covers_every_family_and_task_and_says_how_it_was_made
             entry = table["families"][family][task]
             assert entry["rows"], (family, task)
             for row in entry["rows"]:
-                assert registry.catalog(row["backend"].split(":")[0], family) is not None, row["backend"]
+                assert registry.catalog(Spec.parse(row["backend"]).backend, family) is not None, row["backend"]
                 assert 0 <= row["solved"] <= row["total"] == entry["instances"]
 
 
@@ -221,7 +222,7 @@ def test_the_portfolio_measures_every_backend_for_the_tasks_it_declares(family, 
     whose TASKS hold the task; the cross-check's default set leaves out those that say BY_DEFAULT = False."""
     from trisolve.bench import portfolio
 
-    measured = {name.split(":")[0] for name in portfolio.backends_for(family, task)[0]}
+    measured = {Spec.parse(name).backend for name in portfolio.backends_for(family, task)[0]}
     declared = {
         name
         for name in registry.shipped()
@@ -231,7 +232,7 @@ def test_the_portfolio_measures_every_backend_for_the_tasks_it_declares(family, 
         and registry.available(name) is None
     }
     assert measured == declared
-    crosschecked = {spec.split(":")[0] for spec in registry.variants(family)}
+    crosschecked = {Spec.parse(spec).backend for spec in registry.variants(family)}
     assert crosschecked == {n for n in registry.by_default() if registry.catalog(n, family)}
     # the decision for the two slow ones (docs/ganak.md, docs/mip.md): measured where they apply, never run
     # by a cross-check that does not name them; ganak for counts only
@@ -273,8 +274,8 @@ def test_a_small_instance_counts_without_loading_compiled_kernels(family, stem, 
     overall = defaults.default_backend(family, "count")
     result = trisolve.solve(path, count=True, timeout=120)
     assert result.complete and result.count == expected(family)[stem]["count"]
-    if small and overall.split(":")[0] in defaults.KERNELS:
-        assert result.backend.split(":")[0] not in defaults.KERNELS, result.backend
+    if small and Spec.parse(overall).backend in defaults.KERNELS:
+        assert Spec.parse(result.backend).backend not in defaults.KERNELS, result.backend
         assert result.backend == defaults.for_instance(overall, family, "count", trisolve.load(path).model)
     if not small:
         assert result.backend == overall

@@ -21,11 +21,11 @@ from test_dp_hexiom import brute_force, generated_levels, occupancy_histograms
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
-from trisolve.backends.dp import hexiom_halves
-from trisolve.backends.dp.hexiom_halves import HalvesCounter, count_by_halves, halves_for
-from trisolve.backends.dp.hexiom_plan import Budget, fold, make_plan
-from trisolve.backends.dp.hexiom_runs import SHRINK_FROM, Buffers, RunCounter, RunPlan, count_runs
-from trisolve.models import hexiom
+from trisolve.backends.dp.hexiom import halves as hexiom_halves
+from trisolve.backends.dp.hexiom.halves import HalvesCounter, count_by_halves, halves_for
+from trisolve.backends.dp.hexiom.plan import Budget, fold, make_plan
+from trisolve.backends.dp.hexiom.runs import SHRINK_FROM, Buffers, RunCounter, RunPlan, count_runs
+from trisolve.models.hexiom import model as hexiom
 
 ENUMERATE = Options(enumerate=True)
 EXPECTED = expected("hexiom")
@@ -176,7 +176,7 @@ def test_the_kernels_count_every_fold_like_the_array_program(name):
     """Burnside's folds now run on the row kernels, which the halves share: the array program
     (``hexiom_layers``, no code in common) still counts the same boards on every fold (levels whose folds
     fix boards: 8 to 177 of them)."""
-    from trisolve.backends.dp.hexiom_layers import count_layers
+    from trisolve.backends.dp.hexiom.layers import count_layers
 
     level = hexiom.parse(level_path("hexiom", name))
     fixed = []
@@ -307,7 +307,7 @@ def test_the_halves_report_their_finished_boards_as_they_go(monkeypatch):
 
 def test_the_backend_reports_a_stopped_halves_count_as_n_plus(monkeypatch):
     from trisolve.backends.dp import hexiom as dp_hexiom
-    from trisolve.backends.dp.hexiom_plan import Outcome
+    from trisolve.backends.dp.hexiom.plan import Outcome
 
     monkeypatch.setattr(
         dp_hexiom, "count_boards", lambda *a, **k: Outcome(40, False, "time limit", {"method": "halves"})
@@ -418,10 +418,10 @@ def test_once_one_counter_chooses_the_kernels_every_counter_of_the_process_takes
 
     program = f"""
 import numpy as np
-from trisolve.backends.dp import hexiom_runs
-from trisolve.backends.dp.hexiom_plan import fold, make_plan
-from trisolve.backends.dp.hexiom_runs import RunCounter, RunPlan
-from trisolve.models import hexiom
+from trisolve.backends.dp.hexiom import runs as hexiom_runs
+from trisolve.backends.dp.hexiom.plan import fold, make_plan
+from trisolve.backends.dp.hexiom.runs import RunCounter, RunPlan
+from trisolve.models.hexiom import model as hexiom
 
 level = hexiom.parse({level_path("hexiom", "level38")!r})
 run_plan = RunPlan(level, make_plan(fold(level)))

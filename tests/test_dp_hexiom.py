@@ -20,7 +20,8 @@ from support import LIMIT_SLACK, expected, level_path
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
-from trisolve.models import HEXIOM, hexiom
+from trisolve.models import FAMILIES
+from trisolve.models.hexiom import model as hexiom
 
 BIG = Limits(time=120)
 ENUMERATE = Options(enumerate=True)
@@ -277,14 +278,14 @@ def test_a_count_only_run_agrees_with_listed_solutions_in_the_judge():
     assert ours.complete and ours.count == 258 and ours.solutions == ()
     theirs = run_job(Job(path, "hexiom", "dp:frontier", Limits(time=30), Options()), level)
     assert theirs.status == "sat" and len(theirs.solutions) == 1
-    alone = judge(HEXIOM, level, path, [ours])
+    alone = judge(FAMILIES["hexiom"], level, path, [ours])
     assert alone.count is None and alone.count_text == "258+"  # a count-only run alone is not taken ...
     burnside = run_job(Job(path, "hexiom", "dp:frontier", Limits(time=30), CLASSES), level)
     assert burnside.complete and burnside.count == 26 and burnside.stats["fixed_per_symmetry"][0] == 258
-    verdict = judge(HEXIOM, level, path, [ours, burnside])
+    verdict = judge(FAMILIES["hexiom"], level, path, [ours, burnside])
     assert verdict.status == "agree" and verdict.count == 258  # ... unless its Burnside run confirms it
     wrong = dataclasses.replace(ours, backend="other", count=257)
-    assert judge(HEXIOM, level, path, [ours, wrong]).status == "DISAGREE"
+    assert judge(FAMILIES["hexiom"], level, path, [ours, wrong]).status == "DISAGREE"
 
 
 # ------------------------------------------- every public level vs expected.json
@@ -328,7 +329,7 @@ def test_side3_counts_with_the_mirror_merge_match_every_occupancy_pattern():
     """Side 3 (19 cells), no locks or blocks: the mirror merge applies at every row end; the brute force
     counts, for each histogram some pattern has, the patterns with that histogram."""
     from trisolve.backends.dp.hexiom import fold, make_plan
-    from trisolve.backends.dp.hexiom_layers import count_layers, mirror_merges
+    from trisolve.backends.dp.hexiom.layers import count_layers, mirror_merges
 
     board = hexiom.Board(3)
     histograms = occupancy_histograms(board)
@@ -347,7 +348,7 @@ def test_side3_counts_with_the_mirror_merge_match_every_occupancy_pattern():
 
 def test_the_mirror_merge_halves_states_on_a_symmetric_level_and_keeps_the_count():
     from trisolve.backends.dp.hexiom import fold, make_plan
-    from trisolve.backends.dp.hexiom_layers import count_layers
+    from trisolve.backends.dp.hexiom.layers import count_layers
 
     level = hexiom.parse(level_path("hexiom", "level22"))
     plan = make_plan(fold(level))
@@ -357,8 +358,8 @@ def test_the_mirror_merge_halves_states_on_a_symmetric_level_and_keeps_the_count
 
 
 def test_counts_turn_into_python_ints_before_they_could_overflow(monkeypatch):
-    from trisolve.backends.dp import hexiom_layers
     from trisolve.backends.dp.hexiom import fold, make_plan
+    from trisolve.backends.dp.hexiom import layers as hexiom_layers
 
     level = hexiom.parse(level_path("hexiom", "level22"))
     program = hexiom_layers.LayerProgram(level, make_plan(fold(level)))

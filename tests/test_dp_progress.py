@@ -3,15 +3,17 @@ the first phase on; and the compile note says what it costs and whether a time l
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from support import level_path
 
 from trisolve.backends import base
 from trisolve.backends.dp import hexiom as dp
-from trisolve.backends.dp.hexiom_halves import count_by_halves, halves_for
-from trisolve.backends.dp.hexiom_plan import Budget
-from trisolve.backends.dp.hexiom_runs import compiling_note
-from trisolve.models import hexiom
+from trisolve.backends.dp.hexiom.halves import count_by_halves, halves_for
+from trisolve.backends.dp.hexiom.plan import Budget
+from trisolve.backends.dp.hexiom.runs import compiling_note
+from trisolve.models.hexiom import model as hexiom
 
 
 @pytest.fixture
@@ -26,7 +28,7 @@ def heard():
 def test_the_halves_report_each_step_of_the_upper_half_with_states_memory_and_time_left(heard):
     level = hexiom.parse(level_path("hexiom", "level38"))
     assert halves_for(level) is not None
-    sink = dp.progress_to_stderr(started=0.0, quiet_for=0.0)  # from the start, to see every report
+    sink = dp.progress_to_stderr(started=time.monotonic(), quiet_for=0.0, every=0.0)  # every report, at once
     outcome = count_by_halves(level, Budget(progress=sink, threads=1))
     assert outcome.complete and outcome.count == 79
     upper = [(done, total, text) for done, total, text in heard if "upper half: step" in text]

@@ -15,7 +15,7 @@ from support import level_path, run_trisolve
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
-from trisolve.models import sigils
+from trisolve.models.sigils import model as sigils
 
 #: a 40x40 frame of 400 tetrominoes: the scan line is 121 cells wide and the layers grow without end
 BIG = "40x40\n" + " ".join(["I", "O", "T", "T", "L", "J", "S", "Z"] * 50) + "\n"

@@ -18,7 +18,9 @@ from support import ROOT, expected, level_path, run_trisolve
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.runner import Job, run_job
-from trisolve.models import FAMILIES, logic, sigils
+from trisolve.models import FAMILIES
+from trisolve.models.logic import model as logic
+from trisolve.models.sigils import model as sigils
 
 pytestmark = pytest.mark.skipif(registry.available("exactcover") is not None, reason="xcover is not installed")
 

@@ -13,7 +13,7 @@ from support import HEXIOM_LEVELS, LEVELS, stem
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
-from trisolve.models import hexiom
+from trisolve.models.hexiom import model as hexiom
 
 with open(os.path.join(LEVELS, "hexiom", "expected.json"), encoding="utf-8") as handle:
     EXPECTED = json.load(handle)

@@ -62,7 +62,7 @@ def _solutions_from_dimacs(text: str, level) -> list:
     from pysat.formula import CNF
     from pysat.solvers import Solver
 
-    from trisolve.models.hexiom import Solution
+    from trisolve.models.hexiom.model import Solution
 
     tiles = {}  # variable -> (cell, number), from lines "c <var> tile <cell> <number>"
     for line in text.splitlines():

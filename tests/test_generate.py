@@ -69,7 +69,7 @@ def test_unique_levels_have_exactly_one_solution_on_every_backend(family, params
 
 def test_hexiom_unique_keeps_no_redundant_lock():
     from trisolve.generate import count_solutions
-    from trisolve.generate.hexiom import level_of
+    from trisolve.models.hexiom.generate import level_of
 
     generated = _generate("hexiom", {"side": 3}, 5, unique=True)
     level = generated.level
@@ -84,7 +84,7 @@ def test_hexiom_unique_keeps_no_redundant_lock():
 
 def test_logic_unique_keeps_no_redundant_clue():
     from trisolve.generate import count_solutions
-    from trisolve.models.logic import Level
+    from trisolve.models.logic.model import Level
 
     level = _generate("logic", {"positions": 4, "categories": 3}, 3, unique=True).level
     for index in range(len(level.clues)):

@@ -14,7 +14,7 @@ import shlex
 import pytest
 from support import LEVELS
 
-from trisolve.models import hexiom
+from trisolve.models.hexiom import model as hexiom
 
 FOLDER = os.path.join(LEVELS, "generated", "hexiom")
 with open(os.path.join(FOLDER, "expected.json"), encoding="utf-8") as handle:

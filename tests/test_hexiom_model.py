@@ -7,8 +7,8 @@ import os
 import pytest
 from support import HEXIOM_LEVELS, stem
 
-from trisolve.models import hexiom
 from trisolve.models.errors import LevelSyntaxError
+from trisolve.models.hexiom import model as hexiom
 
 
 def test_all_41_levels_are_shipped_byte_for_byte():

@@ -115,7 +115,7 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_graph_sees_the_package():
     graph = _graph()
     assert "trisolve.backends.registry" in graph and "trisolve.models.hexiom" in graph
-    assert "trisolve.models.hexiom" in graph["trisolve.backends.dp.hexiom_plan"]
+    assert "trisolve.models.hexiom.model" in graph["trisolve.backends.dp.hexiom.plan"]
 
 
 def test_a_cycle_would_be_found():

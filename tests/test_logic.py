@@ -16,15 +16,17 @@ from support import small_instances
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
-from trisolve.models import FAMILIES, detect_family, logic
+from trisolve.backends.spec import Spec
+from trisolve.models import FAMILIES, detect_family
 from trisolve.models.errors import InstanceTooLarge, LevelSyntaxError
-from trisolve.models.logic import Category, Clue, Item, Level, Solution
+from trisolve.models.logic import model as logic
+from trisolve.models.logic.model import Category, Clue, Item, Level, Solution
 
 LEVELS = Path(__file__).resolve().parent.parent / "levels" / "logic"
 EXPECTED = json.loads((LEVELS / "expected.json").read_text())
 PUZZLES = sorted(path.stem for path in LEVELS.glob("*.toml"))
 VARIANTS = registry.variants("logic", registry.in_python())
-BACKENDS = sorted({spec.split(":")[0] for spec in VARIANTS})
+BACKENDS = sorted({Spec.parse(spec).backend for spec in VARIANTS})
 ENUMERATE = Options(enumerate=True)
 
 
@@ -239,7 +241,7 @@ def test_solution_json_round_trip_and_render():
 
 def _count_only(spec: str) -> bool:
     """A count-only variant (ganak) lists no solutions: its answers are checked by count alone."""
-    return registry.catalog(spec.split(":")[0], "logic").count_only
+    return registry.catalog(Spec.parse(spec).backend, "logic").count_only
 
 
 @pytest.mark.parametrize("spec", VARIANTS)

@@ -17,7 +17,7 @@ import sys
 import pytest
 from support import ROOT
 
-from trisolve.models import logic
+from trisolve.models.logic import model as logic
 
 PLUGIN = os.path.join(ROOT, "tests", "shared_bug.py")
 

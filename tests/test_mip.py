@@ -70,7 +70,9 @@ def test_the_lp_export_solves_in_highs_alone_to_a_valid_solution(family: str, st
 
 
 def _decode(family: str, level, names: list[str]):
-    from trisolve.models import hexiom, logic, sigils
+    from trisolve.models.hexiom import model as hexiom
+    from trisolve.models.logic import model as logic
+    from trisolve.models.sigils import model as sigils
 
     if family == "hexiom":
         contents: list[int | None] = [None] * level.board.size

@@ -18,7 +18,8 @@ from support import HEXIOM_LEVELS, ROOT, stem
 
 from trisolve.backends import registry
 from trisolve.crosscheck.run import Instance, Plan, Runs, cross_check
-from trisolve.models import FAMILIES, hexiom
+from trisolve.models import FAMILIES
+from trisolve.models.hexiom import model as hexiom
 
 # side <= 3: every count completes in well under a second per backend
 SMALL = [p for p in HEXIOM_LEVELS if hexiom.parse(p).side <= 3]

@@ -131,13 +131,13 @@ def test_an_unsolved_hexiom_level_shows_its_locked_tiles_and_the_tiles_to_place(
 
 
 def test_a_tiling_names_each_piece_once_in_its_type_colour():
-    from trisolve.models import pictures
+    from trisolve.models.sigils import picture
 
     fam, level, solution = first_solution("sigils", "gate-8x5")
     svg = fam.picture(level, solution)
     letters = sorted(t for t in texts(svg) if len(t) == 1)
     assert letters == sorted(p.piece for p in solution.placements)
-    colours = pictures._piece_colours(level)
+    colours = picture._piece_colours(level)
     for placement in solution.placements:
         assert svg.count(f'fill="{colours[placement.piece]}"') >= len(placement.cells)
 
@@ -152,12 +152,12 @@ def test_a_logic_grid_shows_every_value_and_the_answer():
 
 
 def test_names_from_the_file_are_escaped_not_written_as_markup(tmp_path):
-    from trisolve.models import logic
+    from trisolve.models.logic import model as logic
 
     path = tmp_path / "markup.toml"
     path.write_text('positions = 2\n[categories]\n"<b>" = ["</svg>", "a & \\"b\\""]\n', encoding="utf-8")
     level = logic.parse(str(path))
-    svg = level._repr_svg_()
+    svg = logic_picture(level, None)
     shown = texts(svg)
     assert "<b>" in shown and '</svg>, a & "b"' in shown and svg.count("</svg>") == 1
     solution = logic.Solution.of(level, [[1, 2]])
@@ -172,8 +172,10 @@ def logic_picture(level, solution):
 
 @pytest.mark.parametrize("family, name", INSTANCES, ids=IDS)
 def test_levels_have_a_notebook_picture(family, name):
-    _, level = load(family, name)
-    assert "<svg" in level._repr_svg_()
+    import trisolve
+
+    level = trisolve.load(level_path(family, name))
+    assert "<svg" in level._repr_svg_() and level._repr_svg_() == level.picture()
 
 
 def test_the_librarys_levels_and_solutions_are_pictures_in_notebooks():
@@ -185,7 +187,7 @@ def test_the_librarys_levels_and_solutions_are_pictures_in_notebooks():
     assert solution.violations() == []
     digits = [int(t) for t in texts(solution._repr_svg_()) if t.isdigit()]
     assert sorted(digits) == sorted(v for v in solution.model.cells if v is not None)
-    assert level._repr_svg_() == level.model._repr_svg_() == level.picture()
+    assert level._repr_svg_() == level.picture() == level.kind.picture(level.model, None)
 
 
 def test_importing_the_models_does_not_load_the_drawing_library():
@@ -255,7 +257,7 @@ def test_render_finds_the_levels_line_in_solve_jsonl(cli, tmp_path):
     out = tmp_path / "l08.svg"
     done = cli("render", "levels/hexiom/level08.txt", "--solution", str(log), "-o", str(out))
     assert done.returncode == 0, done.stderr
-    from trisolve.models import hexiom
+    from trisolve.models.hexiom import model as hexiom
 
     level = hexiom.parse(level_path("hexiom", "level08"))
     assert len([t for t in texts(out.read_text(encoding="utf-8")) if t.isdigit()]) == level.tile_total
@@ -279,7 +281,7 @@ def test_render_solve_draws_a_valid_solution(cli, tmp_path):
     out = tmp_path / "l08.svg"
     done = cli("render", "levels/hexiom/level08.txt", "--solve", "--backend", "pysat", "-o", str(out))
     assert done.returncode == 0, done.stderr
-    from trisolve.models import hexiom
+    from trisolve.models.hexiom import model as hexiom
 
     level = hexiom.parse(level_path("hexiom", "level08"))
     digits = [int(t) for t in texts(out.read_text(encoding="utf-8")) if t.isdigit()]
@@ -330,7 +332,7 @@ def test_render_usage_errors_exit_2(cli, args, message):
 
 
 def test_solve_svg_writes_each_solutions_picture(cli, tmp_path):
-    from trisolve.models import hexiom
+    from trisolve.models.hexiom import model as hexiom
 
     done = cli("solve", "levels/hexiom/level01.txt", "--all", "--svg", str(tmp_path / "pics"))
     assert done.returncode == 0, done.stderr

@@ -14,7 +14,7 @@ import sys
 import pytest
 from support import ROOT
 
-from trisolve.models import hexiom
+from trisolve.models.hexiom import model as hexiom
 
 PLUGIN = os.path.join(ROOT, "docs", "examples", "my_hexiom_cnf.py")
 LEVEL10 = os.path.join(ROOT, "levels", "hexiom", "level10.txt")

@@ -21,6 +21,7 @@ import pytest
 from support import LIMIT_SLACK, level_path, run_cli
 
 from trisolve.backends.base import Options
+from trisolve.backends.spec import Spec
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux /proc to see child processes")
 
@@ -288,16 +289,16 @@ def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsy
     # the measured table's top three (tests/test_defaults.py checks which), else the registry's PORTFOLIO
     measured = defaults.race_backends("hexiom", "first")
     usable = [
-        b.split(":")[0]
+        Spec.parse(b).backend
         for b in measured or registry.portfolio()
-        if registry.available(b.split(":")[0]) is None and registry.catalog(b.split(":")[0], "hexiom")
+        if registry.available(Spec.parse(b).backend) is None and registry.catalog(Spec.parse(b).backend, "hexiom")
     ]
     if as_json:
         data = json.loads(out)
         portfolio = data["portfolio"]
         assert portfolio["winner"] == data["backend"]
         assert portfolio["winner"] in portfolio["raced"]
-        assert {name.split(":")[0] for name in portfolio["raced"]} == set(usable)
+        assert {Spec.parse(name).backend for name in portfolio["raced"]} == set(usable)
         assert data["status"] == "sat" and not data.get("invalid")
         losers = [r for r in portfolio["runs"] if r["backend"] != portfolio["winner"]]
         assert all(r["status"] in ("sat", "unknown") for r in losers)

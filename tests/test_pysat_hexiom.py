@@ -20,7 +20,7 @@ from trisolve.backends import pysat as pysat_backend
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.backends.pysat import engine
-from trisolve.models import hexiom
+from trisolve.models.hexiom import model as hexiom
 
 LEVELS = Path(__file__).resolve().parents[1] / "levels" / "hexiom"
 REGISTERED = registry.catalog("pysat", "hexiom").ordered()

@@ -13,9 +13,11 @@ from support import small_instances
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
-from trisolve.models import FAMILIES, detect_family, sigils
+from trisolve.backends.spec import Spec
+from trisolve.models import FAMILIES, detect_family
 from trisolve.models.errors import InstanceTooLarge, LevelSyntaxError
-from trisolve.models.sigils import Solution
+from trisolve.models.sigils import model as sigils
+from trisolve.models.sigils.model import Solution
 
 LEVELS = Path(__file__).resolve().parent.parent / "levels" / "sigils"
 EXPECTED = json.loads((LEVELS / "expected.json").read_text())
@@ -327,7 +329,7 @@ def test_render_without_a_solution_shows_the_empty_frame_and_the_pieces():
 
 
 def test_every_paradigm_dp_and_exactcover_have_a_sigils_translator():
-    assert set(registry.portfolio()) | {"dp", "exactcover"} <= {spec.split(":")[0] for spec in VARIANTS}
+    assert set(registry.portfolio()) | {"dp", "exactcover"} <= {Spec.parse(spec).backend for spec in VARIANTS}
 
 
 def test_expected_counts_cover_every_instance():
@@ -369,7 +371,7 @@ def test_symmetry_breaking_keeps_one_tiling_per_class(spec, stem):
 def _large_case(spec: str, stem: str):
     """The default variants count the large gates in seconds (slow: CI runs them); the
     other variants, and every listing backend but exactcover on the pentomino rectangles, take minutes (heavy)."""
-    default = spec == registry.resolve(spec.split(":")[0], "sigils")
+    default = spec == registry.resolve(Spec.parse(spec).backend, "sigils")
     heavy = (stem in RECTANGLES and not spec.startswith("exactcover:")) or not default
     return pytest.param(spec, stem, marks=pytest.mark.heavy if heavy else pytest.mark.slow, id=f"{spec}-{stem}")
 

@@ -8,17 +8,17 @@ asking for two (``settle``).  Otherwise the answer is *not determined*, with the
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
-def answers(result: Any, *, settle: bool = True, timeout: float | None = None) -> tuple[Any, ...]:
+def answers(result: Any, *, solve: Callable[..., Any] | None = None, timeout: float | None = None) -> tuple[Any, ...]:
     """The answers to ``result``'s level's questions (an ``api.Result``), each with ``text()``, ``to_json()``
     and ``determined``; () when the family or the level asks none, or no solution was found.
 
-    With ``settle``, a run that did not find every solution (a first solution; a complete count that holds
-    only its first) is followed by one more run of the same backend asking for two solutions, within
-    ``timeout``: a second solution is ruled out, or shows its answer."""
+    With ``solve`` (``api.solve``), a run that did not find every solution (a first solution; a complete count
+    that holds only its first) is followed by one more run of the same backend asking for two solutions,
+    within ``timeout``: a second solution is ruled out, or shows its answer."""
     level = result.level
     family = level.kind
     if family.answers is None or level.model is None or not result.solutions:
@@ -28,13 +28,11 @@ def answers(result: Any, *, settle: bool = True, timeout: float | None = None) -
         return ()  # no question asked (or only invalid solutions: the run's own report says so)
     complete = result.complete and result.mode != "first"
     count = result.count if complete else None
-    if settle and not (complete and (result.count == 1 or result.count == len(solutions))):
+    if solve is not None and not (complete and (result.count == 1 or result.count == len(solutions))):
         from trisolve.models.errors import TrisolveError
 
-        from . import api
-
         try:
-            second = api.solve(level, result.backend, all=True, limit=2, timeout=timeout)
+            second = solve(level, result.backend, all=True, limit=2, timeout=timeout)
         except TrisolveError:  # a backend that cannot list: the answer stays not determined
             second = None
         seen = {family.canonical(level.model, s) for s in solutions}

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from trisolve.backends import numbers
+from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES, detect_family
 from trisolve.models.errors import LevelSyntaxError, TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
@@ -338,7 +339,7 @@ def list_backends(family: str | None = None) -> list[BackendInfo]:
         picks = defaults.describe(name)
         for spec, text, is_default in registry.describe_all(name):
             tasks = tuple(task for task, pick in picks.items() if pick["backend"] == spec)
-            rows.append(BackendInfo(name, spec, is_default, text, registry.available(spec.split(":")[0]), tasks))
+            rows.append(BackendInfo(name, spec, is_default, text, registry.available(Spec.parse(spec).backend), tasks))
     return rows
 
 
@@ -394,7 +395,7 @@ def _check_format_family(format: str, spec: str, family: str) -> None:
     from trisolve.backends import registry
 
     writers = registry.exporters()[format]
-    if registry.catalog(registry.split_spec(spec)[0], family) is not None:
+    if registry.catalog(Spec.parse(spec).backend, family) is not None:
         return
     covered = sorted({name for name in FAMILIES for writer in writers if registry.catalog(writer, name) is not None})
     shown = " and ".join([", ".join(covered[:-1]), covered[-1]] if len(covered) > 1 else covered) or "no family"
@@ -412,7 +413,7 @@ def _format_and_backend(format: str | None, spec: str | None) -> tuple[str, str]
         if format is None:
             raise UsageError(f"give a format ({'|'.join(writers)}) or a backend")
         return format, writers[format][0]
-    name = registry.split_spec(spec)[0]
+    name = Spec.parse(spec).backend
     written = registry.role(name, "EXPORTS")
     if written is None:
         raise UsageError(
@@ -483,7 +484,7 @@ class Result:
         """The answers to the level's questions (logic grids), each ``determined`` or not (``trisolve.answers``)."""
         from .answers import answers
 
-        return answers(self, settle=settle, timeout=timeout)
+        return answers(self, solve=solve if settle else None, timeout=timeout)
 
     def to_json(self, solutions: bool = True) -> dict:
         """The object ``trisolve solve --json`` prints (and ``--jsonl`` writes, one per line)."""
@@ -516,7 +517,7 @@ def _default_for(name: str, level: Level, task: str, symmetry_breaking: bool) ->
     small (a few KB parse in milliseconds, so the time limit loses nothing), else the table's default stands."""
     from trisolve.backends import defaults
 
-    if name.split(":", 1)[0] not in defaults.KERNELS or level.family not in defaults.SMALL:
+    if Spec.parse(name).backend not in defaults.KERNELS or level.kind.ladder is None:
         return name
     model = level.model
     if model is None:
@@ -534,7 +535,7 @@ def _counts_without_listing(backend: str, family: str) -> bool:
     from trisolve.backends import registry
 
     try:
-        found = registry.catalog(registry.split_spec(backend)[0], family)
+        found = registry.catalog(Spec.parse(backend).backend, family)
     except TrisolveError:
         return False
     return found is not None and found.count_only
@@ -908,10 +909,10 @@ def cross_check(
     """Run the backends named (or the default plan) on each level, each run in its own process,
     ``jobs`` at a time (default: the cores), and judge whether they agree.
 
-    Without ``backends``: the default plan (``crosscheck/plan.py``): on hexiom and sigils a few backends
-    of different paradigms that finish (dp among them), each left out where ``expected.json`` records that
-    it takes minutes; on other families every registered variant.  ``on_plan`` hears, before the first run, what
-    the default plan runs and what it may leave incomplete (lines of text).
+    Without ``backends``: the default plan (``crosscheck/plan.py``): the few backends of different paradigms
+    that finish which the family's record names (``Family.crosscheck``), each left out where ``expected.json``
+    records that it takes minutes; on other families every registered variant.  ``on_plan`` hears, before the
+    first run, what the default plan runs and what it may leave incomplete (lines of text).
 
     ``expected`` checks counts against ``expected.json`` beside instance
     files; ``log`` appends one JSON record per run as it finishes, and
@@ -1135,7 +1136,7 @@ def _sizes(family: Family, sizes: Mapping[str, Any] | None) -> dict[str, Any]:
 
 def _generating(name: str) -> Family:
     kind = _family(name)
-    if not kind.generator:
+    if not kind.generate:
         from trisolve.generate import generating_families
 
         raise UsageError(f"the {name} family has no generator; families that do: {', '.join(generating_families())}")
@@ -1336,7 +1337,7 @@ def mutate(
         raise UsageError("give levels or generate, not both")
     if scheduler and executor != "dask":
         raise UsageError("a scheduler needs the dask executor")
-    name = registry.split_spec(backend)[0]
+    name = Spec.parse(backend).backend
     if registry.role(name, "MUTANTS") is None:
         mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
         plugin = name in registry.names() and name not in registry.shipped()

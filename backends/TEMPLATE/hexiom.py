@@ -1,7 +1,7 @@
 """TEMPLATE on Hexiom: one translator per family, ``backends/TEMPLATE/<family>.py``.
 
 [GUIDELINE] Say what the encoding is, in the puzzle's words.  Write it from
-the model (``models/hexiom.py``) and its rules alone, never from another
+the model (``models/hexiom/model.py``) and its rules alone, never from another
 backend's translator: the cross-check is only as strong as their
 independence.  One constraint group per commented block.  Anything a user
 typed (names in a level) reaches the solver as data, never as code.
@@ -25,7 +25,7 @@ CATALOG = Catalog(
 
 
 def encode(level: Any, variant: str, options: Options) -> Any:
-    """``level`` (a ``models.hexiom.Level``) as a ``TemplateModel`` for ``variant``."""
+    """``level`` (a ``models.hexiom.model.Level``) as a ``TemplateModel`` for ``variant``."""
     from .engine import TemplateModel
 
     # --- [GUIDELINE] the puzzle's own variables: which number is on which cell (the projection)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import clingo
 
-from ...models.hexiom import Level, Solution
+from ...models.hexiom.model import Level, Solution
 from ..base import Options
 from ..catalog import Catalog
 from .engine import AspProgram

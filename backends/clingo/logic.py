@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 import clingo
 
-from ...models.logic import Clue, Level, Solution
+from ...models.logic.model import Clue, Level, Solution
 from ..base import Options
 from ..catalog import Catalog
 from .engine import AspProgram

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import clingo
 
-from ...models.sigils import Level, Solution
+from ...models.sigils.model import Level, Solution
 from ..base import Options
 from ..catalog import Catalog
 from .engine import AspProgram

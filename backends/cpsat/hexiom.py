@@ -1,4 +1,4 @@
-"""Hexiom as a CP-SAT model, written from the rules (models/hexiom.py) alone.
+"""Hexiom as a CP-SAT model, written from the rules (models/hexiom/model.py) alone.
 
 Rules: every tile is placed, locked tiles stay, blocked cells stay empty, and
 a tile numbered d has exactly d occupied neighbouring cells.
@@ -16,7 +16,7 @@ Variants:
 Symmetry breaking (``options.symmetry_breaking``) adds lex-leader
 constraints: the cell contents in reading order (empty = -1) are
 lexicographically at most their image under each of the level's symmetries
-(``Level.symmetries``, the convention of ``models.hexiom.symmetry_key``).
+(``Level.symmetries``, the convention of ``models.hexiom.model.symmetry_key``).
 
 Each model carries the CP-SAT parameters measured best for it (see
 ``_FIRST_SOLUTION``): first solutions of ``int`` use one worker with the full
@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import product
 
-from ...models.hexiom import MAX_TILE, Level, Solution
+from ...models.hexiom.model import MAX_TILE, Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
@@ -322,7 +322,7 @@ def _encode_table(level: Level, options: Options) -> CpsatModel:
 
 
 def add_lex_leader(model, level: Level, content: Sequence) -> None:
-    """For each non-identity symmetry: content <=lex its image (models.hexiom convention).
+    """For each non-identity symmetry: content <=lex its image (models.hexiom.model convention).
 
     The image of a board under ``perm`` has on cell ``perm[i]`` what the board
     has on cell ``i``.  The chain's auxiliaries are fully defined (⇔), so

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from ...models.logic import Clue, Item, Level, Solution
+from ...models.logic.model import Clue, Item, Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog

@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ...models.sigils import Level, Piece, Solution
+from ...models.sigils.model import Level, Piece, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
@@ -251,7 +251,7 @@ def _placements_of_copies(model: CpModel, copies: list) -> dict[PlacementKey, An
 def lex_leader(model: CpModel, level: Level, place: dict[PlacementKey, Any]) -> None:
     """For every non-identity symmetry: the placement vector is >=lex its image.
 
-    Placements are ordered as ``models.sigils.symmetry_key`` orders them
+    Placements are ordered as ``models.sigils.model.symmetry_key`` orders them
     (first cell, type in level order, other cells); the lex-leader's 0/1
     vector is the largest of its orbit.  ``equal_so_far`` chains are fully
     defined (<=>), so enumeration never sees one tiling twice.

@@ -43,6 +43,7 @@ from ..base import (
     shuffle_seed,
 )
 from ..catalog import UnknownVariant
+from ..spec import Spec
 
 #: Statistics lines of kissat/cadical (``c conflicts: 123``) and picosat -v (``c 123 conflicts``).
 _STAT_NAMES = ("conflicts", "decisions", "propagations")
@@ -56,7 +57,7 @@ class DimacsBackend:
     def __init__(self, family: str, variant: str) -> None:
         from ..pysat.engine import encodings
 
-        if "@" in variant:
+        if Spec("dimacs").with_variant(variant).solver is not None:
             raise UnknownVariant(
                 f"dimacs variants name a CNF encoding only (the solver is --sat-command): {shorten(variant)!r}"
             )

@@ -14,7 +14,7 @@ than tall), which keeps the window narrow: for the 6x10 pentomino rectangle it
 is at most 25 cells.  The stock is one packed integer, a field per piece type.
 
 Equal pieces are interchangeable (a tiling is a set of placements per type),
-as in ``models/sigils.py``: one placement of a type takes one from its stock,
+as in ``models/sigils/model.py``: one placement of a type takes one from its stock,
 whichever copy it is.  Orientations and placements are worked out here from
 the pieces' drawings, independently of the solver translators.
 
@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...models.errors import TrisolveError
-from ...models.sigils import Level, Piece, Solution
+from ...models.sigils.model import Level, Piece, Solution
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Status
 from ..catalog import Catalog

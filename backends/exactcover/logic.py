@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import product
 
-from ...models.logic import Clue, Item, Level, Solution
+from ...models.logic.model import Clue, Item, Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog

@@ -19,7 +19,7 @@ Variants:
 
 * ``plain``: every cover is one tiling.  With symmetry breaking, a cover is
   kept only when it is the lex-leader of its class (the convention of
-  ``models/sigils.py``: placements ordered by first cell, type in the
+  ``models/sigils/model.py``: placements ordered by first cell, type in the
   level's order, other cells; the smallest tuple of placements wins).
 * ``quadrant`` (the classic speed-up): one piece type that every symmetry
   of the level maps to itself and that is placed once (the X of the
@@ -40,7 +40,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from ...models.sigils import Level, Solution
+from ...models.sigils.model import Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog

@@ -1,4 +1,4 @@
-"""Hexiom as a 0-1 linear model, written from the rules (models/hexiom.py) alone: indicator sums.
+"""Hexiom as a 0-1 linear model, written from the rules (models/hexiom/model.py) alone: indicator sums.
 
 ``tile[c, d]`` is 1 when cell c holds a tile numbered d: the puzzle's own
 variables (the projection).  A cell's occupancy is the sum of its tile
@@ -9,7 +9,7 @@ sum of the neighbours' occupancies, and a tile d on c needs
 solutions are told apart on the tiles alone.
 
 Symmetry breaking: the cell contents in reading order (empty = -1,
-``models.hexiom.symmetry_key``) are lexicographically at most their image
+``models.hexiom.model.symmetry_key``) are lexicographically at most their image
 under each of the level's symmetries.  Each content is written as its
 thermometer bits ``value >= k`` (k = 0..6: sums of tile indicators), which
 compare bit by bit as the values do, and ``engine.lex_leq`` chains them.
@@ -17,7 +17,7 @@ compare bit by bit as the values do, and ``engine.lex_leq`` chains them.
 
 from __future__ import annotations
 
-from ...models.hexiom import MAX_TILE, Level, Solution
+from ...models.hexiom.model import MAX_TILE, Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog

@@ -1,4 +1,4 @@
-"""Logic-grid puzzles as a 0-1 linear model: an assignment, written from the rules (models/logic.py) alone.
+"""Logic-grid puzzles as a 0-1 linear model: an assignment, written from the rules (models/logic/model.py) alone.
 
 ``place[item, p]`` is 1 when that value of its category sits at position p:
 the puzzle's own variables, all of them.  Each value takes exactly one
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ...models.logic import Clue, Item, Level, Solution
+from ...models.logic.model import Clue, Item, Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog

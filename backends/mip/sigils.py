@@ -1,4 +1,4 @@
-"""Sigils as a 0-1 linear model: set partitioning, written from the rules (models/sigils.py) alone.
+"""Sigils as a 0-1 linear model: set partitioning, written from the rules (models/sigils/model.py) alone.
 
 ``place[p]`` is 1 when placement p (a piece type turned or flipped, slid to
 an offset) is used: the puzzle's own variables.  Equal pieces are
@@ -7,7 +7,7 @@ tiling is one 0-1 point.  Every cell is covered by exactly one chosen
 placement (a set-partitioning row per cell) and each type is placed exactly
 as often as the level lists it.
 
-Symmetry breaking: placements ordered as ``models.sigils.symmetry_key``
+Symmetry breaking: placements ordered as ``models.sigils.model.symmetry_key``
 orders them (first cell, type in level order, other cells); the
 lex-leader's 0-1 vector is the largest of its orbit, so each symmetry's
 image is <=lex the tiling (``engine.lex_leq``).
@@ -15,8 +15,8 @@ image is <=lex the tiling (``engine.lex_leq``).
 
 from __future__ import annotations
 
-from ...models.sigils import Level, Solution, frame_placements
-from ...models.sigils import PlacedType as Placement
+from ...models.sigils.model import Level, Solution, frame_placements
+from ...models.sigils.model import PlacedType as Placement
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog

@@ -27,6 +27,7 @@ from .. import base, registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..catalog import UnknownVariant
 from ..runner import interrupts_held
+from ..spec import Spec
 from .signals import python_sigint
 
 #: SAT solvers a variant may name after ``@``.  All of them add clauses between
@@ -89,8 +90,8 @@ class CnfEncoding:
 
 def split_variant(variant: str) -> tuple[str, str]:
     """``"totalizer@glucose4"`` -> ``("totalizer", "glucose4")``; no ``@`` means the default solver."""
-    encoding, _, solver = variant.partition("@")
-    return encoding.strip(), (solver.strip() or DEFAULT_SOLVER)
+    named = Spec("pysat").with_variant(variant)
+    return named.variant, named.solver or DEFAULT_SOLVER
 
 
 def encodings(translator: ModuleType) -> Collection[str]:
@@ -106,6 +107,7 @@ class PysatBackend:
         variants than its catalog lists) replaces the shipped ``backends/pysat/<family>.py``: a plugin's own CNF
         gets these mechanics under its own ``backend`` name (``backends.pysat.backend``)."""
         self.family = family
+        self.backend = backend
         self.name = f"{backend}:{variant}"
         self.encoding, self.solver = split_variant(variant)
         self.translator = family_translator or registry.translator("pysat", family)
@@ -173,10 +175,7 @@ class PysatBackend:
     def export(self, level: Any, options: Options) -> str:
         with python_sigint():
             cnf = self.translator.encode(level, self.encoding, options)
-        header = [
-            f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} "
-            f"{self.name.partition(':')[0]}:{self.encoding}"
-        ]
+        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} {self.backend}:{self.encoding}"]
         return to_dimacs(cnf, header)
 
 

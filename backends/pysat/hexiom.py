@@ -17,7 +17,7 @@ from itertools import combinations
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from ...models.hexiom import MAX_TILE, Level, Solution
+from ...models.hexiom.model import MAX_TILE, Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
@@ -252,7 +252,7 @@ def lex_leader(
     """For every non-identity symmetry of the level: contents <=lex their image.
 
     The compared vector is the cell contents in reading order with empty as
-    -1 (``models.hexiom.symmetry_key``).  Each value is written in order
+    -1 (``models.hexiom.model.symmetry_key``).  Each value is written in order
     encoding, ``value_at_least(c, k)`` for k = 0..6 (k = 0 is "occupied");
     such thermometer codes compare, bit by bit, exactly as the values do, so
     the integer lex order is the Boolean lex order of the concatenated codes.

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from ...models.logic import Clue, Item, Level, Solution
+from ...models.logic.model import Clue, Item, Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog

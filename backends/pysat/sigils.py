@@ -17,8 +17,8 @@ from __future__ import annotations
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from ...models.sigils import Level, Solution, frame_placements
-from ...models.sigils import PlacedType as Placement
+from ...models.sigils.model import Level, Solution, frame_placements
+from ...models.sigils.model import PlacedType as Placement
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
@@ -109,7 +109,7 @@ def encode(level: Level, variant: str, options: Options) -> CnfEncoding:
 def lex_leader(pool: IDPool, level: Level, place: dict[Placement, int]) -> list[list[int]]:
     """For every non-identity symmetry: the placement vector is >=lex its image.
 
-    Placements are ordered as in ``models.sigils.symmetry_key``: first cell,
+    Placements are ordered as in ``models.sigils.model.symmetry_key``: first cell,
     then piece type (level order), then the remaining cells.  The lex-leader
     (smallest key) is the tiling whose 0/1 vector over placements in that
     order is the *largest* of its orbit.  With ``x`` the vector and ``y`` its

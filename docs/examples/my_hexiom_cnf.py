@@ -38,7 +38,7 @@ def encode(level, variant, options):
     from pysat.formula import IDPool
 
     from trisolve.backends.pysat.engine import CnfEncoding
-    from trisolve.models import hexiom
+    from trisolve.models.hexiom import model as hexiom
 
     board, pool, cnf = level.board, IDPool(), []
     numbers = range(hexiom.MAX_TILE + 1)

@@ -12,7 +12,8 @@ from dataclasses import asdict
 import click
 
 from trisolve.backends import numbers
-from trisolve.models import files
+from trisolve.backends.spec import Spec
+from trisolve.models import FAMILIES, files
 from trisolve.models.errors import TrisolveError, UsageError, shorten
 
 from .common import (
@@ -120,7 +121,9 @@ from .progress import for_command
     default=None,
     metavar="N|FAMILY=SIZE,...",
     help="--portfolio: generate only the first N sizes of each family (0: none), or up to a size per family "
-    "in its unit (hexiom=5: board side; sigils=36: frame cells; logic=25: positions x categories).",
+    "in its unit ("
+    + "; ".join(f"{family.name}: {family.ladder.unit}" for family in FAMILIES.values() if family.ladder)
+    + ").",
 )
 @click.option(
     "--write-defaults",
@@ -357,7 +360,7 @@ def _scatter_pair(value: str | None, order: list[str]) -> tuple[str, str] | None
         raise UsageError("--scatter takes two backends: A,B")
     full = []
     for name in names:
-        matches = [b for b in order if b == name or b.split(":")[0] == name]
+        matches = [b for b in order if b == name or Spec.parse(b).backend == name]
         if not matches:
             raise UsageError(f"--scatter: {name} is not among the benchmarked backends ({', '.join(order)})")
         full.append(matches[0])

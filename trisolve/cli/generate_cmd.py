@@ -42,7 +42,8 @@ def size_options(function):
 @click.option(
     "--unique",
     is_flag=True,
-    help="Make the solution unique (hexiom: lock tiles/block cells; sigils: redraw; logic: always).",
+    help="Make the solution unique (each family its own way, e.g. by locking tiles or drawing again; some "
+    "families' levels always are).",
 )
 @click.option("--count", "-n", type=COUNT, default=1, show_default=True)
 @click.option("--output", "-o", "folder", type=click.Path(file_okay=False), required=True, help="Folder to write to.")

@@ -77,14 +77,14 @@ from .progress import for_command
     "--only",
     multiple=True,
     metavar="FILE",
-    help="Mutate only encoding files whose name contains this (e.g. hexiom_count.lp); repeatable.",
+    help="Mutate only encoding files whose name contains this (e.g. a rules file's name); repeatable.",
 )
 @click.option(
     "--mutant",
     "mutants",
     multiple=True,
     metavar="ID",
-    help="Run only the mutant with this id (as the report names it, e.g. sigils.lp:97:bound+1); repeatable.",
+    help="Run only the mutant with this id (as the report names it: FILE:LINE:OPERATOR); repeatable.",
 )
 @click.option("--show", type=COUNT_OR_NONE, default=30, show_default=True, help="Survivors listed at most.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object.")

@@ -271,10 +271,12 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
 def _settling(solving: dict, began: float) -> dict:
     """How the answers to a level's questions are settled (``trisolve.answers``): a second solution is looked
     for within what is left of --timeout (the limit covers the whole run); none when nothing is left."""
+    from .. import api
+
     if solving["timeout"] is None:
-        return {"settle": True, "timeout": None}
+        return {"solve": api.solve, "timeout": None}
     left = solving["timeout"] - (time.monotonic() - began)
-    return {"settle": left > 0.05, "timeout": max(left, 0.05)}
+    return {"solve": api.solve if left > 0.05 else None, "timeout": max(left, 0.05)}
 
 
 def _exit_code(result, limit: int | None) -> int:

@@ -1,6 +1,6 @@
 """Hexiom counts by halves: meet in the middle over the middle rows, one table used twice through a mirror.
 
-Why: the row-by-row program (``hexiom_runs``) must carry every partial board
+Why: the row-by-row program (``runs``) must carry every partial board
 of the upper half past the middle, where level 40's layers pass 400 million
 states.  But the mirror across the middle row (call it mu, row r <-> row
 2m - r) turns the lower half of a board into the upper half of a board of
@@ -41,7 +41,7 @@ and prefixes whose every leaf is counted through its image are never
 started (row m is decided from the outside in, so that this is known
 early).  One thread drives the walk and hands leaves to a second one
 (``HalvesCounter``); a big step of the walk is split between two threads
-(``hexiom_runs.RunCounter``) while that one has none, and every layer lives
+(``runs.RunCounter``) while that one has none, and every layer lives
 in a reused buffer of one pool that the memory budget holds.
 
 A run stopped by a limit still returns the boards of the leaves it finished:
@@ -60,10 +60,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ...models.hexiom import Level
-from ..base import report_partial_count
-from .hexiom_plan import Budget, Outcome, Stopped, Vertex, fold, make_plan
-from .hexiom_runs import EMPTY, FRONTIER_BITS, PARALLEL_FROM, Buffers, Layer, RunCounter, RunPlan, note_compiling
+from ....models.hexiom.model import Level
+from ...base import report_partial_count
+from .plan import Budget, Outcome, Stopped, Vertex, fold, make_plan
+from .runs import EMPTY, FRONTIER_BITS, PARALLEL_FROM, Buffers, Layer, RunCounter, RunPlan, note_compiling
 
 
 @dataclass(frozen=True)

@@ -13,10 +13,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from trisolve.models import sigils
-from trisolve.models.sigils import BUILTIN_PIECES, TETROMINOES, Level, Solution
-
-from .common import Generated, count_solutions
+from ..family import Generated, SolutionCounter
+from . import model as sigils
+from .model import BUILTIN_PIECES, TETROMINOES, Level, Solution
 
 #: Frames tried per seed before a unique level is given up on.
 UNIQUE_ATTEMPTS = 200
@@ -68,9 +67,16 @@ def level_of(width: int, height: int, solution: Solution, name: str = "") -> Lev
 
 
 def generate(
-    seed: int, width: int = 4, height: int = 4, unique: bool = False, name: str = "", time: float = 30.0
+    seed: int,
+    counter: SolutionCounter,
+    width: int = 4,
+    height: int = 4,
+    unique: bool = False,
+    name: str = "",
+    time: float = 30.0,
 ) -> Generated:
-    """One level on a ``width`` x ``height`` frame; the same seed always gives the same level."""
+    """One level on a ``width`` x ``height`` frame; the same seed always gives the same level.  ``counter``
+    proves it unique, when asked (``unique``)."""
     if (width * height) % 4 or width < 1 or height < 1 or max(width, height) > sigils.MAX_SIDE:
         raise ValueError(f"a {width}x{height} frame cannot be tiled by tetrominoes (area must be a multiple of 4)")
     rng = random.Random(f"sigils:{width}x{height}:{seed}")
@@ -83,7 +89,7 @@ def generate(
             raise ValueError(f"no tetromino tiling of a {width}x{height} frame")
         level = level_of(width, height, solution, name)
         if unique:
-            count, complete, _ = count_solutions("sigils", level, 2, time)
+            count, complete, _ = counter(level, 2, time)
             if count == 1 and complete:
                 proved = True
                 break

@@ -27,17 +27,17 @@ counts them on the *folded* board, one vertex per cycle: a vertex shows its
 number on all its cells at once and counts neighbours with multiplicity.
 The plain count is the fold by the identity.
 
-Three programs run this plan (``hexiom_plan.py``: the fold, the order of decisions, the stock):
+Three programs run this plan (``plan.py``: the fold, the order of decisions, the stock):
 
-* plain counts (the identity fold) run compiled, in ``hexiom_runs.py``: the
+* plain counts (the identity fold) run compiled, in ``runs.py``: the
   stock becomes a small tally bounded by the edge identity (every board has
   a fixed number of empty cells and a fixed "defect" of them), states grouped
   by frontier; a level the mirror across its middle row keeps is counted by
-  halves (``hexiom_halves.py``): one table of the upper half, used again
+  halves (``halves.py``): one table of the upper half, used again
   upside down as the lower half, joined over the middle rows.  That is how
   level 40 is counted.
 * the other folds (Burnside's fixed boards) use the array program in
-  ``hexiom_layers.py``: a layer is a few numpy arrays, and at the end of each
+  ``layers.py``: a layer is a few numpy arrays, and at the end of each
   row a state merges with its mirror image when the level is symmetric.  It
   shares no counting code with the compiled one, so Burnside's divisibility
   is a check of the plain count by independent code.
@@ -47,7 +47,7 @@ Three programs run this plan (``hexiom_plan.py``: the fold, the order of decisio
 The tests check all of them against a brute force, and ``scripts/dp_hexiom.py``
 runs them side by side.
 
-Everything here comes from the rules in ``models/hexiom.py`` (blocked cells
+Everything here comes from the rules in ``models/hexiom/model.py`` (blocked cells
 stay empty, locked tiles stay, the placed numbers are exactly
 ``tile_counts``, every tile d has d occupied neighbours); it shares no code
 with the solver translators.
@@ -60,13 +60,13 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ...models.hexiom import MAX_TILE, Board, Level, Solution, apply_symmetry, symmetry_key
-from .. import base
-from ..base import Limits, Options, Result, SolutionSink, Status
-from ..catalog import Catalog
-from .counter import Counter
-from .hexiom_plan import EMPTY, Budget, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
-from .memory import DEFAULT_MEMORY, resident
+from ....models.hexiom.model import MAX_TILE, Board, Level, Solution, apply_symmetry, symmetry_key
+from ... import base
+from ...base import Limits, Options, Result, SolutionSink, Status
+from ...catalog import Catalog
+from ..counter import Counter
+from ..memory import DEFAULT_MEMORY, resident
+from .plan import EMPTY, Budget, Outcome, Plan, Step, Stock, Stopped, fold, make_plan, program_stats
 
 CATALOG = Catalog(
     default="frontier",
@@ -338,22 +338,22 @@ def count_boards(
     """The number of solutions on a fold of the level (the plain count on the identity fold).
 
     The identity fold runs compiled (by halves when the level splits, else row by row); the other folds,
-    and boards too wide for the compiled codes, run the array program (``hexiom_layers``).  ``progress``
+    and boards too wide for the compiled codes, run the array program (``layers``).  ``progress``
     gets a dict after each step (or each finished task of the halves).
     """
-    from .hexiom_runs import RunPlan, count_runs
+    from .runs import RunPlan, count_runs
 
     run_plan = RunPlan(level, plan)
     budget = Budget(deadline, memory, progress)
     if run_plan.fits_kernels:
         if level.side >= HALVES_FROM_SIDE and not run_plan.folded:
-            from .hexiom_halves import count_by_halves
+            from .halves import count_by_halves
 
             outcome = count_by_halves(level, budget, run_plan=run_plan)
             if outcome is not None:
                 return outcome
         return count_runs(run_plan, budget)
-    from .hexiom_layers import count_layers
+    from .layers import count_layers
 
     return count_layers(level, plan, deadline=deadline, memory=memory, progress=progress)
 
@@ -362,7 +362,7 @@ def warm() -> None:
     """Load the row counter's compiled kernels in this process when numba's cache has them, so that forked runs
     start warm.  Without them (a fresh install) nothing is compiled here: small counts run in numpy, and a
     count big enough to need the kernels compiles them (once per machine, saying so on stderr)."""
-    from .hexiom_runs import RunPlan, count_runs, kernels_ready
+    from .runs import RunPlan, count_runs, kernels_ready
 
     if kernels_ready():
         tiny = Level(Board(1), (1,) + (0,) * MAX_TILE, (), frozenset())
@@ -462,7 +462,7 @@ def progress_to_stderr(started: float, quiet_for: float = 5.0, every: float = 5.
     ``every`` seconds (and after each phase): where it is, states, memory in use, and the time left at the
     pace so far.  Under trisolve's runner the line goes to the command's progress reporter
     (``base.report_progress``); alone, to stderr."""
-    from .. import base
+    from ... import base
 
     last = [-every]
 

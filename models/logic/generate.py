@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import random
 
-from trisolve.models import logic
-from trisolve.models.logic import Category, Clue, Item, Level, Solution
-
-from .common import Generated, count_solutions
+from ..family import Generated, SolutionCounter
+from . import model as logic
+from .model import Category, Clue, Item, Level, Solution
 
 CATEGORY_NAMES = ("colour", "pet", "drink", "nation", "sport", "job", "car", "fruit")
 #: Random draws tried per added clue before settling for a clue that only holds.
@@ -83,9 +82,15 @@ def _with(level: Level, clues: list[Clue]) -> Level:
 
 
 def generate(
-    seed: int, positions: int = 4, categories: int = 3, name: str = "", time: float = 30.0, unique: bool = True
+    seed: int,
+    counter: SolutionCounter,
+    positions: int = 4,
+    categories: int = 3,
+    name: str = "",
+    time: float = 30.0,
+    unique: bool = True,
 ) -> Generated:
-    """One puzzle with exactly one solution; the same seed always gives the same puzzle.
+    """One puzzle with exactly one solution, proved by ``counter``; the same seed always gives the same puzzle.
 
     (``unique`` is accepted for a uniform interface: logic puzzles are always made unique.)
     """
@@ -101,7 +106,7 @@ def generate(
     clues: list[Clue] = []
     proved = False
     while True:
-        count, complete, found = count_solutions("logic", _with(empty, clues), 2, time)
+        count, complete, found = counter(_with(empty, clues), 2, time)
         others = [s for s in found if s.positions != solution.positions]
         if not others:
             proved = count == 1 and complete
@@ -117,7 +122,7 @@ def generate(
     if proved:
         for clue in list(reversed(clues)):
             trial = [c for c in clues if c is not clue]
-            count, complete, _ = count_solutions("logic", _with(empty, trial), 2, time)
+            count, complete, _ = counter(_with(empty, trial), 2, time)
             if count == 1 and complete:
                 clues = trial
     level = _with(empty, clues)

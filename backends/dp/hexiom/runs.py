@@ -1,6 +1,6 @@
 """Hexiom counts by frontier runs: the plain board's DP, compiled, with the edge identity as a bound.
 
-The program is the one ``hexiom_plan.py`` describes (cells in reading order,
+The program is the one ``plan.py`` describes (cells in reading order,
 a frontier of decided cells with their occupied-neighbour counts so far),
 but a state's second half is not the tile stock.  It is a small packed
 *tally* of the decided part of the board:
@@ -23,7 +23,7 @@ frontier to at most two next frontiers and shifts every tally of its run
 by the same amount, so a step is "per frontier: where to, and by how much"
 (``_transitions``) and then "per next frontier: add up the shifted runs"
 (``_gather``, with a dense scratch over the tally box).  Both are numba
-kernels that release the GIL, so the halves counter (``hexiom_halves``) can
+kernels that release the GIL, so the halves counter (``halves``) can
 run two of them at once.
 
 Tally fields carry a guard bit: a shift that takes a field past its bound
@@ -34,7 +34,7 @@ are fewer: at most C(movable tiles' cells, E*), checked first.
 ``advance`` can force a cell's choice and record chosen cells' occupancy in
 "ghost" bits above the frontier (so states that differ there never merge):
 the halves counter needs both.  Everything comes from the rules in
-``models/hexiom.py``; it shares no code with the solver translators.
+``models/hexiom/model.py``; it shares no code with the solver translators.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ...models.hexiom import MAX_TILE, Level
-from .hexiom_plan import Budget, Outcome, Plan, Step, Stopped, program_stats
+from ....models.hexiom.model import MAX_TILE, Level
+from .plan import Budget, Outcome, Plan, Step, Stopped, program_stats
 
 #: the frontier code: 3 bits a position, 0..6 the occupied-neighbour count so far, EMPTY an empty cell
 EMPTY = 7

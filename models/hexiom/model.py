@@ -18,10 +18,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
-from .files import read_instance_text
+from ..errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
+from ..files import read_instance_text
 
-FAMILY = "hexiom"
 MAX_TILE = 6
 #: Largest side accepted; checked before any board is built (side 16 has 721 cells).
 MAX_SIDE = 16
@@ -124,12 +123,6 @@ class Level:
     locked_tiles: tuple[tuple[int, int], ...]
     blocked_cells: frozenset[int]
     name: str = ""
-
-    def _repr_svg_(self) -> str:
-        """The level as a picture in notebooks; the drawing library loads only here."""
-        from .pictures import hexiom_svg
-
-        return hexiom_svg(self)
 
     @property
     def side(self) -> int:
@@ -431,7 +424,7 @@ def canonical(level: Level, solution: Solution) -> tuple:
 
 def solution_from_json(level: Level, data: Mapping) -> Solution:
     """``{"cells": [tile number or null, ...]}`` back, exactly: a cell of 1.9, true or " 1 " is a ValueError."""
-    from .files import listed, whole
+    from ..files import listed, whole
 
     cells = listed(data["cells"], "cells")
     return Solution(tuple(None if v is None else whole(v, f"cell {i}") for i, v in enumerate(cells)))

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ...models.hexiom import MAX_TILE, Level
-from .hexiom_plan import Outcome, Plan, ProgressSink, Stock, Stopped, program_stats
+from ....models.hexiom.model import MAX_TILE, Level
+from .plan import Outcome, Plan, ProgressSink, Stock, Stopped, program_stats
 
 EMPTY_CODE = 15
 #: counts stay uint64 while every sum of a step stays below this (then they become Python ints)

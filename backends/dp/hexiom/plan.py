@@ -1,7 +1,7 @@
 """The plan that both Hexiom counters run: the folded board, the order of decisions, the stock.
 
 ``hexiom.py`` (the dictionary program, which rebuilds boards, and the backend) and
-``hexiom_layers.py`` (the array program, which counts) both follow this plan; it lives
+``layers.py`` (the array program, which counts) both follow this plan; it lives
 on its own so that neither of them imports the other's module back.
 """
 
@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...models.errors import TrisolveError
-from ...models.hexiom import MAX_TILE, Level
+from ....models.errors import TrisolveError
+from ....models.hexiom.model import MAX_TILE, Level
 
 EMPTY = -1
 NUMBERS = range(MAX_TILE + 1)

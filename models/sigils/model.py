@@ -27,10 +27,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
-from .files import read_instance_text
+from ..errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
+from ..files import read_instance_text
 
-FAMILY = "sigils"
 #: Largest frame side accepted; checked before anything is built.
 MAX_SIDE = 40
 #: Largest side of a custom piece's drawing.
@@ -174,12 +173,6 @@ class Level:
     piece_counts: tuple[int, ...]
     mirroring: bool = False
     name: str = ""
-
-    def _repr_svg_(self) -> str:
-        """The level as a picture in notebooks; the drawing library loads only here."""
-        from .pictures import sigils_svg
-
-        return sigils_svg(self)
 
     @property
     def cell_count(self) -> int:
@@ -771,7 +764,7 @@ def canonical(level: Level, solution: Solution) -> tuple:
 def solution_from_json(level: Level, data: Mapping) -> Solution:
     """``{"placements": [{"piece": name, "cells": [cell, ...]}, ...]}`` back, exactly: a piece name that is
     not a string, or a cell of 1.9, true or " 1 ", is a ValueError."""
-    from .files import listed, whole
+    from ..files import listed, whole
 
     placements = []
     for number, placement in enumerate(listed(data["placements"], "placements"), 1):

@@ -23,11 +23,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, NamedTuple
 
-from .errors import InstanceTooLarge, shorten
-from .files import read_instance_text
-from .toml_lines import TomlSource, load_toml
+from ..errors import InstanceTooLarge, shorten
+from ..files import read_instance_text
+from ..toml_lines import TomlSource, load_toml
 
-FAMILY = "logic"
 #: Largest puzzles accepted; checked before any model is built.
 MAX_POSITIONS = 50
 MAX_CATEGORIES = 50
@@ -152,10 +151,6 @@ class Level:
     questions: tuple[Question, ...] = ()
     title: str = ""
     name: str = ""
-
-    def _repr_svg_(self) -> str:
-        """The level as a picture in notebooks; the drawing library loads only here."""
-        return picture(self)
 
     @cached_property
     def items(self) -> tuple[Item, ...]:
@@ -639,18 +634,6 @@ def answer(level: Level, solution: Solution, found: Sequence[Answer] | None = No
     return "\n".join(a.text() for a in found)
 
 
-def picture(level: Level, solution: Solution | None = None) -> str:
-    """The puzzle as an SVG table: with a solution, the answers under it; without, the clues."""
-    from .pictures import logic_svg
-
-    if solution is None:
-        notes = [f"{i + 1}. {clue_words(level, clue)}" for i, clue in enumerate(level.clues)]
-        notes += [f"? {question_words(level, q)}" for q in level.questions]
-    else:
-        notes = answer(level, solution).splitlines()
-    return logic_svg(level, solution, notes)
-
-
 def _table(rows: Sequence[Sequence[str]]) -> str:
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows) + "\n"
@@ -726,7 +709,7 @@ def canonical(level: Level, solution: Solution) -> tuple:
 
 def solution_from_json(level: Level, data: Mapping) -> Solution:
     """Read ``{"positions": {category: {value: position}}}`` back (names as in the level)."""
-    from .files import whole
+    from ..files import whole
 
     table = data["positions"]
     if not isinstance(table, Mapping):

@@ -14,10 +14,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from trisolve.models import hexiom
-from trisolve.models.hexiom import MAX_TILE, Board, Level, Solution
-
-from .common import Generated, count_solutions
+from ..family import Generated, SolutionCounter
+from . import model as hexiom
+from .model import MAX_TILE, Board, Level, Solution
 
 #: How many other solutions a locking step looks at to choose its lock.
 ALTERNATIVES = 8
@@ -55,7 +54,7 @@ def _fix(cell: int, solution: Solution, locked: dict[int, int], blocked: set[int
 
 
 def make_unique(
-    board: Board, solution: Solution, rng: random.Random, time: float = 30.0
+    board: Board, solution: Solution, rng: random.Random, counter: SolutionCounter, time: float = 30.0
 ) -> tuple[dict[int, int], set[int], bool]:
     """Locks and blocks that leave ``solution`` the only one; (locked, blocked, proved unique).
 
@@ -68,7 +67,7 @@ def make_unique(
     blocked: set[int] = set()
     while True:
         level = level_of(board, solution, locked, blocked)
-        count, complete, found = count_solutions("hexiom", level, limit=ALTERNATIVES + 1, time=time)
+        count, complete, found = counter(level, ALTERNATIVES + 1, time)
         others = [s for s in found if s.cells != solution.cells]
         if not others:
             if count == 1 and complete:
@@ -84,16 +83,23 @@ def make_unique(
     for cell in pins:
         trial_locked = {c: n for c, n in locked.items() if c != cell}
         trial_blocked = blocked - {cell}
-        count, complete, _ = count_solutions("hexiom", level_of(board, solution, trial_locked, trial_blocked), 2, time)
+        count, complete, _ = counter(level_of(board, solution, trial_locked, trial_blocked), 2, time)
         if count == 1 and complete:
             locked, blocked = trial_locked, trial_blocked
     return locked, blocked, True
 
 
 def generate(
-    seed: int, side: int = 3, unique: bool = False, fill: float = 0.5, name: str = "", time: float = 30.0
+    seed: int,
+    counter: SolutionCounter,
+    side: int = 3,
+    unique: bool = False,
+    fill: float = 0.5,
+    name: str = "",
+    time: float = 30.0,
 ) -> Generated:
-    """One level on a side-``side`` board; the same seed always gives the same level."""
+    """One level on a side-``side`` board; the same seed always gives the same level.  ``counter`` proves it
+    unique, when asked (``unique``)."""
     if not 1 <= side <= hexiom.MAX_SIDE:
         raise ValueError(f"side must be 1..{hexiom.MAX_SIDE}, not {side}")
     rng = random.Random(f"hexiom:{side}:{fill}:{seed}")
@@ -103,7 +109,7 @@ def generate(
     blocked: set[int] = set()
     proved = False
     if unique:
-        locked, blocked, proved = make_unique(board, solution, rng, time)
+        locked, blocked, proved = make_unique(board, solution, rng, counter, time)
     level = level_of(board, solution, locked, blocked, name)
     assert not hexiom.validate(level, solution), "generator bug: the intended solution breaks the rules"
     text = hexiom.format_level(level)
