@@ -82,3 +82,10 @@ def test_answers_of_solutions_that_agree_but_are_not_all_found_are_not_determine
     assert not found.determined and "more were not ruled out" in found.why
     (firm,) = logic.answers(level, [one], complete=True)
     assert firm.determined and firm.text() == "Who has the red car? Kim (position 1)"
+
+
+def test_a_listing_ends_with_the_answer_over_every_solution(two, capsys):
+    assert run_cli(["solve", str(two), "--backend", "pysat", "--all"]) == 0
+    out = capsys.readouterr().out
+    last = [line for line in out.splitlines() if line.startswith("Who has the red car?")][-1]
+    assert "not determined" in last and "in another solution" in last

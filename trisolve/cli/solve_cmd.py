@@ -245,6 +245,8 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
             # the first solution, or the only one when a count proved it unique
             shown = {**render_options, **({"answers": found} if found else {})}
             click.echo(result.solutions[0].render(**shown), color=colour)
+        elif found and all_:  # each grid listed says its own answer; over them all, how sure it is
+            click.echo("\n".join(answer.text() for answer in found))
         click.echo(_summary(result))
         if result.portfolio:
             click.echo(_portfolio_line(result.portfolio))
