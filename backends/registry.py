@@ -4,10 +4,12 @@ A backend is declared one way, wherever it comes from (``backends/TEMPLATE/``
 is the template to copy):
 
 * a **backend module** exposes ``available() -> str | None`` (None when
-  usable, else an install hint; it never raises), ``make(family, variant) ->
-  Backend`` (imports the solver lazily), optionally ``preload(family)`` (imports
-  the solver before runs are forked; ``preload`` here then imports the
-  family's translator), and
+  usable, else an install hint; it never raises), ``make(family, variant,
+  translator) -> Backend`` (imports the solver lazily; ``get`` hands it the
+  family's translator, so an engine never imports this module, which loads
+  it), optionally ``preload(family)`` (imports the solver before runs are
+  forked; ``preload`` here then imports the family's translator and calls its
+  ``warm()``, if any), and
   what it is for, as constants: ``PORTFOLIO`` (``--backend auto`` races it,
   ``bench`` and ``mutate`` take it by default), ``OPTIONAL`` (left out of
   runs that do not name it: it needs something outside Python),
@@ -416,13 +418,6 @@ def _required(name: str, family: str) -> Catalog:
     return found
 
 
-def checked_translator(backend: str, family: str, variant: str) -> Any:
-    """The translator of ``family`` for ``backend`` that runs ``variant`` (else ``UnknownVariant``)."""
-    found = translator(backend, family, variant)
-    found.CATALOG.require(variant, backend, family)
-    return found
-
-
 def translator(backend: str, family: str, variant: str | None = None) -> Any:
     """The translator of ``family`` for ``backend``: registered at run time, ``backends/<backend>/<family>.py``
     (or its package ``backends/<backend>/<family>/``), or, for a ``variant`` a generic translator offers
@@ -477,8 +472,8 @@ def get(spec: str | Spec, family: str) -> Backend:
     hint = _ask(spec.backend, module.available)
     if hint:
         raise BackendUnavailable(f"backend {spec.backend} is not usable: {shorten(hint, 300)}")
-    offered = _required(spec.backend, family)
-    return _ask(spec.backend, module.make, family, spec.variant_name or offered.default)
+    variant = spec.variant_name or _required(spec.backend, family).default
+    return _ask(spec.backend, module.make, family, variant, translator(spec.backend, family, variant))
 
 
 def available(name: str) -> str | None:
@@ -509,15 +504,20 @@ def preload(specs: Iterable[str | Spec], family: str) -> None:
     half a second per run, which in a campaign of thousands of small instances
     is most of the time.  Imported once in the parent, every child starts warm.
     A backend's ``preload`` imports its solver; the family's translator is
-    imported here, after it, the same way for every backend that preloads.
-    Backends that cannot load are left alone: their runs report the error.
+    imported here, after it, the same way for every backend that preloads, and
+    a translator that keeps compiled code loads it with its ``warm()`` (dp's
+    kernels).  Backends that cannot load are left alone: their runs report the error.
     """
     for name in dict.fromkeys(Spec.parse(spec).backend for spec in specs):
         try:
             module = _module(name)
-            if _ask(name, module.available) is None and hasattr(module, "preload"):
+            if _ask(name, module.available) is not None:
+                continue
+            if hasattr(module, "preload"):
                 _ask(name, module.preload, family)
-                translator(name, family)
+            found = translator(name, family)
+            if callable(getattr(found, "warm", None)):
+                found.warm()
         except Exception:  # noqa: BLE001 - the run itself reports it, with its own record
             continue
 

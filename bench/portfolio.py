@@ -27,7 +27,7 @@ round-robin order within an instance, the order rotating from instance to
 instance, as in ``runner.plan``.  The run count, and so the run time, is
 bounded before anything starts (``Plan.most_runs``): each run takes at most
 the timeout plus the runner's grace.  Before a family's runs,
-``runner.warm_machine`` lets each backend compile its kernels into numba's
+``runs.executors.warm_machine`` lets each backend compile its kernels into numba's
 cache (once per machine, untimed), so a first compile is never timed as a run.
 """
 
@@ -42,13 +42,14 @@ from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from trisolve.backends import defaults
-from trisolve.backends.runner import INTERRUPT, grace_for
 from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
 from trisolve.models.family import Ladder, Rung
+from trisolve.runs import INTERRUPT, grace_for
+from trisolve.runs.executors import warm_machine
 
 from .provenance import machine
-from .runner import BenchRun, Settings, Trial, run_trial, warm_machine
+from .runner import BenchRun, Settings, Trial, run_trial
 from .summary import distribution
 
 TASKS = defaults.TASKS

@@ -1,7 +1,7 @@
 """Plan and run benchmark trials: each (instance, backend, repeat) in its own process.
 
 A trial goes through the same process runner as the cross-checker
-(``backends.runner.run_job``): a forked child with the backend's own time
+(``runs.run``): a forked child with the backend's own time
 limit and a hard kill behind it.  The parent parses the instance just before
 each trial (so parsing is timed per run like every other phase) and, in
 first-solution mode, validates the solution the backend returns.
@@ -9,25 +9,25 @@ first-solution mode, validates the solution the backend returns.
 Trials are ordered round-robin: every backend runs once on an instance before
 any runs again, the backend order rotating from instance to instance and
 round to round, so that drift in the machine's load hits all backends alike.
-Before a family's first trial, ``warm_machine`` lets each backend compile what
+Before a family's first trial, ``runs.executors.warm_machine`` lets each backend compile what
 it keeps on disk (numba's kernels), untimed: runs are measured as every run
 after the first on a machine is.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 from trisolve.backends.base import Limits, Options, Status, cpu_phase_times
-from trisolve.backends.runner import DEFAULT_GRACE, INTERRUPT, Job, RunRecord, run_job
 from trisolve.backends.spec import Spec
 from trisolve.models.family import Family
+from trisolve.runs import INTERRUPT, Job, RunRecord, run
+from trisolve.runs.executors import warm_machine
 
 MODES = ("first", "count")
 
@@ -66,7 +66,7 @@ class Settings:
     #: every round also reorders each backend's input from its seed (``Options.shuffle``)
     shuffle: bool = False
     sat_command: str | None = None
-    grace: float | None = DEFAULT_GRACE
+    grace: float | None = None
 
     def __post_init__(self) -> None:
         modes = self.mode.split(",")
@@ -224,7 +224,7 @@ def run_trial(trial: Trial, family: Family, settings: Settings) -> BenchRun:
     options = settings.options(trial.round, mode)
     job = Job(trial.path, trial.family, trial.backend, settings.limits, options, keep_solutions=mode == "first")
     with cpu_phase_times():
-        record = run_job(job, level, grace=settings.grace)
+        record = run(job, level, grace=settings.grace)
 
     valid = None
     if record.solutions:
@@ -327,39 +327,6 @@ def _stat(stats: Mapping[str, Any], meaning: str) -> int | None:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             return int(value)
     return None
-
-
-#: How long writing a backend's machine-wide caches may take (xcover's kernels compile in about 35 CPU s).
-WARM_LIMIT = 900.0
-
-
-def warm_machine(specs: Iterable[str], family: str, limit: float = WARM_LIMIT) -> None:
-    """Let the backends write their machine-wide caches before any run is timed, in a child that then exits.
-
-    A backend that compiles code on first use keeps it in numba's cache on disk, once per machine (exactcover's
-    Algorithm C, dp's counters).  Inside a timed run that first compile would count against the run's limit, and
-    one that outlasts the limit is killed before numba writes the cache: every later run would compile again and
-    be killed too, and the backend would look unsolved everywhere.  So the benchmark measures runs "after the first
-    on the machine": ``registry.preload`` runs here in a forked child, untimed.  This process stays cold, so every
-    timed run still pays its own imports and its load from the cache.  Ctrl-C (``INTERRUPT``) stops the wait.
-    """
-    process = multiprocessing.get_context("fork").Process(target=_warm, args=(list(specs), family), daemon=True)
-    process.start()
-    deadline = time.monotonic() + limit
-    while process.is_alive() and not INTERRUPT.is_set() and time.monotonic() < deadline:
-        process.join(0.2)
-    if process.is_alive():
-        process.kill()
-        process.join()
-
-
-def _warm(specs: list[str], family: str) -> None:
-    from trisolve.backends import registry
-
-    try:
-        registry.preload(specs, family)
-    except Exception:  # noqa: BLE001 - a backend that cannot load says so in its own runs
-        pass
 
 
 def run_all(

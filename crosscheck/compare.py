@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trisolve.backends.runner import RunRecord
 from trisolve.models.errors import shorten
 from trisolve.models.family import Family
+from trisolve.runs import RunRecord
 
 SEVERE = ("invalid", "error", "disagree", "symmetry", "duplicate")
 

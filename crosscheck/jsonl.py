@@ -23,10 +23,10 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
-from trisolve.backends.runner import RunRecord
 from trisolve.models import files
 from trisolve.models.errors import shorten
 from trisolve.models.files import FileProblem, NotJson
+from trisolve.runs import RunRecord
 
 #: A run record's fields and their kinds (``models.files.KINDS``); the first nine are required.
 RECORD_FIELDS: dict[str, str] = {

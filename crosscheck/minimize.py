@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from trisolve.backends.base import Limits, Options
-from trisolve.backends.runner import Job, RunRecord, run_job
 from trisolve.models.family import Family
+from trisolve.runs import Job, RunRecord, run
 
 from .compare import SEVERE, Verdict, judge
 
@@ -81,9 +81,7 @@ def _check(
     """Cross-check ``level`` on the backends."""
     with _written(family, level) as path:
         modes = [False, True] if symmetry_breaking else [False]
-        records = [
-            run_job(_job(path, family, backend, timeout, limit, sb), level) for sb in modes for backend in backends
-        ]
+        records = [run(_job(path, family, backend, timeout, limit, sb), level) for sb in modes for backend in backends]
         return judge(family, level, path, records)
 
 
@@ -144,7 +142,7 @@ def _shipped_counters(family: Family) -> list[str]:
 def _run(family: Family, level: Any, backend: str, timeout: float, limit: int | None) -> RunRecord:
     """One plain run of ``backend`` on ``level``."""
     with _written(family, level) as path:
-        return run_job(_job(path, family, backend, timeout, limit), level)
+        return run(_job(path, family, backend, timeout, limit), level)
 
 
 def _kinds(verdict: Verdict) -> set[str]:
@@ -172,7 +170,7 @@ def minimise(
     from concurrent.futures import ThreadPoolExecutor
 
     from trisolve.backends import registry
-    from trisolve.backends.runner import interrupted
+    from trisolve.runs import interrupted
 
     if family.shrink is None or family.format_level is None:
         return None

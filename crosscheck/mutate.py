@@ -43,11 +43,11 @@ from typing import Any
 from trisolve.backends import mutation as hooks
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
-from trisolve.backends.runner import INTERRUPT, Job, RunRecord
 from trisolve.backends.spec import Spec
 from trisolve.models import files
 from trisolve.models.errors import TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
+from trisolve.runs import INTERRUPT, Job, RunRecord
 
 from .compare import Verdict, expected_for, judge
 from .run import Instance, Plan, Runs, cross_check

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from trisolve.backends.runner import RunRecord
+from trisolve.runs import RunRecord
 
 from .compare import SEVERE, Verdict
 

@@ -3,7 +3,7 @@
 ``cross_check`` is the one place this sequence is written: the library
 (``trisolve.cross_check``), campaigns (``generate/campaign.py``) and
 mutation testing (``crosscheck/mutate.py``, for its unmutated references)
-all call it.  Runs execute through ``Runs`` (``executors.py``: here or on
+all call it.  Runs execute through ``Runs`` (``runs/executors.py``: here or on
 Dask); each finished record goes to a JSONL journal at once (``jsonl.Log``),
 so a cross-check that is killed keeps every finished result and a resumed
 one skips them.
@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from trisolve.backends.base import Limits, Options
-from trisolve.backends.runner import Job, RunRecord, interrupted
 from trisolve.models.errors import TrisolveError
 from trisolve.models.family import Family
+from trisolve.runs import Job, RunRecord, interrupted
+from trisolve.runs.executors import execute
 
 from .compare import Finding, Verdict, expected_for, judge, record_expected
-from .executors import execute
 from .jsonl import Log, read_log
 
 

@@ -28,14 +28,15 @@ def count_solutions(family: str, level: Any, limit: int = 2, time: float = COUNT
     A count of 1 that is complete proves uniqueness; an incomplete run (time
     limit) proves nothing and is reported as such.
     """
-    from trisolve.backends import registry, runner
     from trisolve.models import FAMILIES
+    from trisolve.runs import Job, raise_if_interrupted, run
 
-    runner.raise_if_interrupted()
-    backend = registry.get(FAMILIES[family].counting_backend, family)
-    result = backend.run(level, Limits(solutions=limit, time=time), Options(enumerate=True))
-    runner.raise_if_interrupted()
-    return result.count, result.complete, tuple(result.solutions)
+    raise_if_interrupted()
+    kind = FAMILIES[family]
+    job = Job("<generated>", family, kind.counting_backend, Limits(solutions=limit, time=time), Options(enumerate=True))
+    record = run(job, level, isolate=False)
+    raise_if_interrupted()
+    return record.count, record.complete, tuple(kind.solution_from_json(level, data) for data in record.solutions)
 
 
 def counter(family: str) -> SolutionCounter:

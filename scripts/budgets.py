@@ -50,7 +50,7 @@ class Sleeper:
 sigils = types.SimpleNamespace(CATALOG=Catalog(default="forever", variants={"forever": "ignores its time limit"}))
 registry.register("sleeper", types.SimpleNamespace(
     available=lambda: None,
-    make=lambda family, variant: Sleeper(),
+    make=lambda family, variant, translator: Sleeper(),
     TRANSLATORS={"sigils": sigils},
 ))
 """

@@ -66,5 +66,5 @@ def register(name: str, factory) -> None:
 
     from trisolve.backends import registry
 
-    make = lambda family, variant: factory(f"{name}:{variant}")  # noqa: E731
+    make = lambda family, variant, translator: factory(f"{name}:{variant}")  # noqa: E731
     registry.register(name, plugin_backend(make, {"script": "scripted answers for tests"}))

@@ -46,7 +46,7 @@ def _sleeper(new_session: bool) -> None:
 
 
 class Misbehaving:
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: object) -> None:
         from trisolve.backends import registry
 
         self.name = f"misbehave:{variant}"

@@ -112,8 +112,9 @@ def script(name: str):
 
 
 def plugin_backend(make, variants: dict[str, str], family: str = "hexiom", **catalog) -> object:
-    """A backend module as ``registry.register`` takes it: ``make(family, variant)``, always available, and one
-    translator for ``family`` that declares ``variants`` (the first is the default) and nothing else."""
+    """A backend module as ``registry.register`` takes it: ``make(family, variant, translator)``, always
+    available, and one translator for ``family`` that declares ``variants`` (the first is the default) and
+    nothing else."""
     import types
 
     from trisolve.backends.catalog import Catalog

@@ -11,8 +11,8 @@ import pytest
 from support import LIMIT_SLACK, level_path, plugin_backend, run_cli
 
 import trisolve
-from trisolve.backends.runner import grace_for
 from trisolve.models import FAMILIES
+from trisolve.runs import grace_for
 
 LEVELS = ["level01", "level05"]
 
@@ -23,7 +23,7 @@ LEVELS = ["level01", "level05"]
 class _Fake:
     """A backend whose run is given: sleeps past its limit, or returns an empty (invalid) board."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: object = None) -> None:
         self.family = family
         self.variant = variant
         self.name = f"fake:{variant}"
@@ -607,8 +607,8 @@ def test_portfolio_usage_problems_exit_2(args, fragment, capsys):
 )
 def test_other_time_is_never_negative_and_counts_overlapping_phases_once(backend, mode, times, other):
     from trisolve.backends.base import Limits, Options
-    from trisolve.backends.runner import Job, record_of
     from trisolve.bench.runner import Settings, Trial, measure
+    from trisolve.runs import Job, record_of
 
     job = Job("x.txt", "sigils", backend, Limits(time=10), Options(enumerate=mode == "count"))
     record = record_of(job, status="sat", count=3, complete=True, wall=4.0, times=times)

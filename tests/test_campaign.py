@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from support import LIMIT_SLACK
 
-from trisolve.backends.runner import grace_for
+from trisolve.runs import grace_for
 
 BACKENDS = ["pysat:totalizer", "cpsat:int"]
 

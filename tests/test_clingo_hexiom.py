@@ -53,15 +53,15 @@ def test_registry_face():
     b = backend(DEFAULT)
     assert b.name == f"clingo:{DEFAULT}" and b.family == "hexiom"
     with pytest.raises(ValueError):
-        clingo_backend.make("hexiom", "no-such-variant")
+        registry.get("clingo:no-such-variant", "hexiom")
     with pytest.raises(UnsupportedFamily):
-        clingo_backend.make("no-such-family", "count")
+        registry.get("clingo:count", "no-such-family")
 
 
 def test_rule_files_are_shipped():
     for variant in VARIANTS:
         for sb in (False, True):
-            paths = engine.rule_paths("hexiom", variant, Options(symmetry_breaking=sb))
+            paths = registry.get(f"clingo:{variant}", "hexiom").rule_paths(Options(symmetry_breaking=sb))
             assert all(os.path.isfile(p) and p.endswith(".lp") for p in paths)
             assert any(p.endswith("hexiom_symmetry.lp") for p in paths) == sb
 
@@ -159,7 +159,7 @@ def test_exported_command_runs_under_the_clingo_cli(tmp_path):
 
 
 def test_facts_use_integers_only():
-    facts = clingo_backend.make("hexiom", DEFAULT).export(level(39), Options(symmetry_breaking=True))
+    facts = registry.get(f"clingo:{DEFAULT}", "hexiom").export(level(39), Options(symmetry_breaking=True))
     body = "\n".join(line for line in facts.splitlines() if not line.startswith("%"))
     assert '"' not in body
     control = clingo.Control()

@@ -59,9 +59,9 @@ def test_registered():
 
 def test_unknown_variant_and_family_are_refused():
     with pytest.raises(ValueError):
-        cpsat.make(FAMILY, "no-such-variant")
+        registry.get("cpsat:no-such-variant", FAMILY)
     with pytest.raises(registry.UnsupportedFamily):
-        cpsat.make("no-such-family", DEFAULT)
+        registry.get(f"cpsat:{DEFAULT}", "no-such-family")
 
 
 # ------------------------------------------------------- first solutions

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from trisolve.backends.runner import RunRecord
 from trisolve.crosscheck.compare import Expected, judge
 from trisolve.models import FAMILIES
 from trisolve.models.hexiom import model as hexiom
+from trisolve.runs import RunRecord
 
 HEX = FAMILIES["hexiom"]
 LEVEL = hexiom.parse_text("2\n. .\n. . .\n1 1\n", name="pair")  # level01: two 1s that touch

@@ -178,7 +178,7 @@ def test_a_winner_that_cannot_run_here_gives_way_to_the_next(monkeypatch):
     missing = types.SimpleNamespace(
         VARIANTS={"hexiom": {"v": "needs a solver that is not installed"}},
         available=lambda: "pip install nothing-here",
-        make=lambda family, variant: None,
+        make=lambda family, variant, translator: None,
     )
     monkeypatch.setitem(registry._EXTRA, "missing", missing)
     rows = [_row("missing:v", 10, 0.1, 0.1), _row("gone:v", 10, 0.2, 0.2), _row("clingo:count", 9, 1.0, 1.0)]
@@ -244,7 +244,7 @@ def test_the_portfolio_measures_every_backend_for_the_tasks_it_declares(family, 
 def test_a_plugin_declares_its_tasks_as_a_tuple_of_known_tasks():
     from support import plugin_backend
 
-    module = plugin_backend(lambda family, variant: None, {"plain": "a plain encoding"})
+    module = plugin_backend(lambda family, variant, translator: None, {"plain": "a plain encoding"})
     module.TASKS = ["count"]
     with pytest.raises(registry.PluginError, match="TASKS"):
         registry.register("tasks_plugin", module)

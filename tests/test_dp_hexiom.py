@@ -258,9 +258,9 @@ def test_registered_as_a_default_backend_for_hexiom_and_sigils_not_logic():
     assert module.available() is None
     assert dp().name == "dp:frontier" and dp().family == "hexiom"
     with pytest.raises(registry.UnsupportedFamily):
-        module.make("logic", "frontier")
+        registry.get("dp:frontier", "logic")
     with pytest.raises(ValueError):
-        module.make("sigils", "frontier")  # the hexiom variant's name means nothing for sigils
+        registry.get("dp:frontier", "sigils")  # the hexiom variant's name means nothing for sigils
 
 
 def test_export_describes_the_plan():
@@ -269,18 +269,18 @@ def test_export_describes_the_plan():
 
 
 def test_a_count_only_run_agrees_with_listed_solutions_in_the_judge():
-    from trisolve.backends.runner import Job, run_job
     from trisolve.crosscheck.compare import judge
+    from trisolve.runs import Job, run
 
     path = level_path("hexiom", "level12")
     level = hexiom.parse(path)
-    ours = run_job(Job(path, "hexiom", "dp:frontier", Limits(time=30), ENUMERATE), level)
+    ours = run(Job(path, "hexiom", "dp:frontier", Limits(time=30), ENUMERATE), level)
     assert ours.complete and ours.count == 258 and ours.solutions == ()
-    theirs = run_job(Job(path, "hexiom", "dp:frontier", Limits(time=30), Options()), level)
+    theirs = run(Job(path, "hexiom", "dp:frontier", Limits(time=30), Options()), level)
     assert theirs.status == "sat" and len(theirs.solutions) == 1
     alone = judge(FAMILIES["hexiom"], level, path, [ours])
     assert alone.count is None and alone.count_text == "258+"  # a count-only run alone is not taken ...
-    burnside = run_job(Job(path, "hexiom", "dp:frontier", Limits(time=30), CLASSES), level)
+    burnside = run(Job(path, "hexiom", "dp:frontier", Limits(time=30), CLASSES), level)
     assert burnside.complete and burnside.count == 26 and burnside.stats["fixed_per_symmetry"][0] == 258
     verdict = judge(FAMILIES["hexiom"], level, path, [ours, burnside])
     assert verdict.status == "agree" and verdict.count == 258  # ... unless its Burnside run confirms it

@@ -17,10 +17,10 @@ from support import ROOT, expected, level_path, run_trisolve
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
-from trisolve.backends.runner import Job, run_job
 from trisolve.models import FAMILIES
 from trisolve.models.logic import model as logic
 from trisolve.models.sigils import model as sigils
+from trisolve.runs import Job, run
 
 pytestmark = pytest.mark.skipif(registry.available("exactcover") is not None, reason="xcover is not installed")
 
@@ -205,7 +205,7 @@ def test_a_killed_run_keeps_what_it_streamed():
     """The runner's kill (here: asked for after 2 s, no limit of the backend's own): what was streamed is kept."""
     job = Job(level_path("sigils", "pentominoes-6x10"), "sigils", "exactcover:plain", Limits(), ENUMERATE)
     began = time.monotonic()
-    record = run_job(job, sigil("pentominoes-6x10"), stop=lambda: time.monotonic() - began > 2)
+    record = run(job, sigil("pentominoes-6x10"), stop=lambda: time.monotonic() - began > 2)
     assert 0 < record.count < 9356 and not record.complete
     assert record.status == "sat"
 
@@ -219,7 +219,7 @@ def test_the_kernel_is_compiled_once_per_machine_and_loaded_from_numba_s_cache_a
     leaves its own process cold; the next process loads the kernel from the cache and compiles nothing."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     warm = (
-        "import sys\nfrom trisolve.bench.runner import warm_machine\n"
+        "import sys\nfrom trisolve.runs.executors import warm_machine\n"
         "warm_machine(['exactcover:quadrant'], 'sigils')\nprint('xcover' in sys.modules)\n"
     )
     done = subprocess.run([sys.executable, "-c", warm], capture_output=True, text=True, timeout=900, cwd=ROOT, env=env)

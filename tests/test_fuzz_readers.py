@@ -82,9 +82,9 @@ LINE = st.one_of(
 @SETTINGS
 @given(st.lists(LINE, max_size=6), st.booleans())
 def test_the_journal_reader_gives_records_or_one_file_problem(lines, final_newline):
-    from trisolve.backends.runner import RunRecord
     from trisolve.crosscheck.jsonl import STATUSES, read_log
     from trisolve.models.files import FileProblem
+    from trisolve.runs import RunRecord
 
     data = b"\n".join(lines) + (b"\n" if final_newline else b"")
     path = _file(data, "runs.jsonl")
@@ -102,9 +102,9 @@ def test_the_journal_reader_gives_records_or_one_file_problem(lines, final_newli
 @SETTINGS
 @given(st.lists(RECORD_LIKE.map(_dump), max_size=4), st.binary(max_size=30))
 def test_an_append_never_changes_a_byte_already_there(lines, tail):
-    from trisolve.backends.runner import RunRecord
     from trisolve.crosscheck.jsonl import Log
     from trisolve.models.files import FileProblem
+    from trisolve.runs import RunRecord
 
     before = b"\n".join(lines) + tail
     path = _file(before, "runs.jsonl")

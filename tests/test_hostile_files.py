@@ -174,8 +174,8 @@ def test_a_journal_record_with_a_wrong_field_type_is_refused_naming_the_field(tm
 
 
 def test_a_torn_line_is_skipped_and_an_append_keeps_every_byte_it_did_not_write(tmp_path):
-    from trisolve.backends.runner import RunRecord
     from trisolve.crosscheck.jsonl import Log, read_log
+    from trisolve.runs import RunRecord
 
     path = tmp_path / "runs.jsonl"
     first = json.dumps(GOOD_RECORD)

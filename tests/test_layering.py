@@ -1,8 +1,14 @@
-"""The package's layering, read from the source: no import cycles, and the models never import a solver side.
+"""The package's layering, read from the source: no import cycles, and every layer imports only downwards.
 
 Imports inside functions count too: a cycle hidden by a deferred import is
 still a cycle a reader has to untangle.  Imports under ``if TYPE_CHECKING:``
 never run and do not count.
+
+The layers, bottom up (``LAYERS``): the models and the constraint models (the
+referee); the run home's operating-system plumbing (signals, process groups:
+the engines use it); the backends; the run home (``trisolve.runs``: jobs, the
+child, the executors); the cross-checker, the benchmark and the generators;
+the library (``trisolve.api``); the command line.
 """
 
 from __future__ import annotations
@@ -112,6 +118,29 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
+#: The layers, bottom up; a module belongs to the layer of its longest prefix here.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("trisolve.models", "trisolve.constraints"),
+    ("trisolve.runs.processes",),
+    ("trisolve.backends",),
+    ("trisolve.runs",),
+    ("trisolve.crosscheck", "trisolve.bench", "trisolve.generate"),
+    ("trisolve",),
+    ("trisolve.cli", "trisolve.__main__"),
+)
+
+
+def layer(module: str) -> int:
+    """The index in ``LAYERS`` of the module's longest matching prefix."""
+    found = [
+        (len(prefix), index)
+        for index, prefixes in enumerate(LAYERS)
+        for prefix in prefixes
+        if module == prefix or module.startswith(prefix + ".")
+    ]
+    return max(found)[1]
+
+
 def test_the_graph_sees_the_package():
     graph = _graph()
     assert "trisolve.backends.registry" in graph and "trisolve.models.hexiom" in graph
@@ -150,6 +179,26 @@ def test_the_layers_below_never_import_the_api_or_the_command_line():
         if name.startswith(below)
     }
     assert {name: deps for name, deps in leaks.items() if deps} == {}
+
+
+def test_every_layer_imports_only_downwards():
+    """A module imports its own layer or those below: the engines may use the run home's plumbing, never the run
+    home itself, which runs them."""
+    graph = _graph()
+    assert {layer(name) for name in graph} == set(range(len(LAYERS)))  # every layer has modules
+    upward = sorted(f"{name} -> {dep}" for name, deps in graph.items() for dep in deps if layer(dep) > layer(name))
+    assert upward == []
+
+
+def test_the_backends_use_no_more_of_the_run_home_than_its_plumbing():
+    graph = _graph()
+    leaks = {
+        name: sorted(d for d in deps if d.startswith("trisolve.runs") and d != "trisolve.runs.processes")
+        for name, deps in graph.items()
+        if name.startswith("trisolve.backends")
+    }
+    assert {name: deps for name, deps in leaks.items() if deps} == {}
+    assert "trisolve.runs.processes" in graph["trisolve.backends.pysat.engine"]  # the check sees the edge
 
 
 def test_an_upward_import_would_be_found(tmp_path, monkeypatch):

@@ -18,11 +18,11 @@ from support import ROOT
 from trisolve.backends import mutation, registry
 from trisolve.backends.base import Limits, Options
 from trisolve.backends.clingo import lp_mutants
-from trisolve.backends.runner import RunRecord
 from trisolve.crosscheck import mutate as mutate_module
 from trisolve.crosscheck.mutate import Mutant, Outcome, explain, killing_suite, score_row
 from trisolve.crosscheck.run import Instance
 from trisolve.models import FAMILIES
+from trisolve.runs import RunRecord
 
 LEVELS = os.path.join(ROOT, "levels", "hexiom")
 ENCODINGS = os.path.join(ROOT, "backends", "clingo", "encodings")

@@ -238,20 +238,20 @@ def _plugin(tmp_path, body: str) -> str:
         ),
         (
             'def available(): raise RuntimeError("boom in available")\n'
-            'registry.register("bad", SimpleNamespace(available=available, make=lambda f, v: None, '
+            'registry.register("bad", SimpleNamespace(available=available, make=lambda f, v, t: None, '
             'TRANSLATORS={"hexiom": translator}))',
             ["backends", "--family", "hexiom"],
             "available() raised RuntimeError: boom in available",
         ),
         (
-            'def make(family, variant): raise KeyError("boom in make")\n'
+            'def make(family, variant, translator): raise KeyError("boom in make")\n'
             'registry.register("bad", SimpleNamespace(available=lambda: None, make=make, '
             'TRANSLATORS={"hexiom": translator}))',
             ["solve", LEVEL10, "--backend", "bad"],
             "make() raised KeyError",
         ),
         (
-            'registry.register("bad", SimpleNamespace(available=lambda: None, make=lambda f, v: None, '
+            'registry.register("bad", SimpleNamespace(available=lambda: None, make=lambda f, v, t: None, '
             'TRANSLATORS={"hexiom": SimpleNamespace()}))',
             ["solve", LEVEL10],
             "has no CATALOG",

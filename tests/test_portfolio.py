@@ -32,7 +32,7 @@ pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs L
 class Sleeper:
     """A backend that sleeps through its time limit: only a kill stops it."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: object = None) -> None:
         self.family = family
         self.name = f"sleeper:{variant}"
 
@@ -152,8 +152,9 @@ def test_race_takes_the_first_answer_and_stops_the_others(sleeper, monkeypatch):
     import multiprocessing
 
     from trisolve.backends.base import Limits, Options
-    from trisolve.backends.runner import Job, race
     from trisolve.models import FAMILIES
+    from trisolve.runs import Job
+    from trisolve.runs.executors import race
 
     started = record_started_processes(monkeypatch)
 
@@ -199,15 +200,18 @@ class Quitter:
 def test_a_count_race_waits_for_an_exact_count():
     from trisolve.backends import registry
     from trisolve.backends.base import Limits
-    from trisolve.backends.runner import Job, race
     from trisolve.models import FAMILIES
+    from trisolve.runs import Job
+    from trisolve.runs.executors import race
 
     path = level_path("hexiom", "level01")
     level = FAMILIES["hexiom"].parse(path)
     (known,) = registry.get("pysat", "hexiom").run(level, Limits(), Options()).solutions
     from support import plugin_backend
 
-    module = plugin_backend(lambda family, variant: Quitter(known), {"early": "one solution at once, count incomplete"})
+    module = plugin_backend(
+        lambda family, variant, translator: Quitter(known), {"early": "one solution at once, count incomplete"}
+    )
     registry.register("quitter", module)
     counting = Options(enumerate=True)
     jobs = [Job(path, "hexiom", name, Limits(time=60), counting) for name in ("quitter:early", "pysat:totalizer")]
@@ -222,10 +226,11 @@ def test_a_count_race_waits_for_an_exact_count():
 
 
 def test_race_interrupted_by_ctrl_c_kills_every_child(sleeper):
-    from trisolve.backends import runner
     from trisolve.backends.base import Limits, Options
-    from trisolve.backends.runner import Job, race
     from trisolve.models import FAMILIES
+    from trisolve.runs import Job
+    from trisolve.runs import processes as runner
+    from trisolve.runs.executors import race
 
     path = level_path("hexiom", "level10")
     level = FAMILIES["hexiom"].parse(path)
@@ -260,14 +265,14 @@ def test_race_interrupted_by_ctrl_c_kills_every_child(sleeper):
 
 
 def record_started_processes(monkeypatch) -> list[int]:
-    """The pids of the runner's children, noted as each starts (see RecordingContext)."""
+    """The pids of the run home's children, noted as each starts (see RecordingContext)."""
     import multiprocessing
 
-    from trisolve.backends import runner
+    from trisolve.runs import isolated
 
     started: list[int] = []
     monkeypatch.setattr(
-        runner,
+        isolated,
         "multiprocessing",
         types.SimpleNamespace(get_context=lambda kind: RecordingContext(multiprocessing.get_context(kind), started)),
     )
@@ -319,12 +324,12 @@ def test_a_runner_child_dies_with_its_parent(tmp_path):
         sys.path.insert(0, {os.path.dirname(__file__)!r})
         from test_portfolio import sleeper_module
         from trisolve.backends import registry
-        from trisolve.backends.runner import Job, run_job
+        from trisolve.runs import Job, run
         from trisolve.models import FAMILIES
 
         registry.register("sleeper", sleeper_module())
         path = {level_path("hexiom", "level10")!r}
-        run_job(Job(path, "hexiom", "sleeper:nap"), FAMILIES["hexiom"].parse(path))
+        run(Job(path, "hexiom", "sleeper:nap"), FAMILIES["hexiom"].parse(path))
     """)
     )
     parent = subprocess.Popen([sys.executable, str(script)])

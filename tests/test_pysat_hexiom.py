@@ -41,7 +41,7 @@ def assert_valid(lv: hexiom.Level, solutions) -> None:
 
 
 def run(variant: str, number: int, limits: Limits = Limits(), **options):
-    return pysat_backend.make("hexiom", variant).run(level(number), limits, Options(**options))
+    return registry.get(f"pysat:{variant}", "hexiom").run(level(number), limits, Options(**options))
 
 
 # ---------------------------------------------------------------- registry
@@ -58,7 +58,7 @@ def test_registry_promises() -> None:
 @pytest.mark.parametrize("variant", ["nosuchencoding", "seqcounter@nosuchsolver"])
 def test_unknown_variant_is_refused(variant: str) -> None:
     with pytest.raises(ValueError, match="known"):
-        pysat_backend.make("hexiom", variant)
+        registry.get(f"pysat:{variant}", "hexiom")
 
 
 # ------------------------------------------------------------ first solution
@@ -163,7 +163,7 @@ def parse_dimacs(text: str) -> tuple[int, int, list[list[int]], dict[int, str]]:
 def test_dimacs_export_is_consistent(variant: str, symmetry_breaking: bool) -> None:
     lv = level(4)
     options = Options(symmetry_breaking=symmetry_breaking)
-    text = pysat_backend.make("hexiom", variant).export(lv, options)
+    text = registry.get(f"pysat:{variant}", "hexiom").export(lv, options)
     variables, count, clauses, names = parse_dimacs(text)
     assert count == len(clauses)
     assert max(abs(literal) for clause in clauses for literal in clause) <= variables
@@ -238,7 +238,7 @@ def test_the_two_way_counter_counts_exactly_under_every_assignment(n):
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_a_first_solution_is_searched_among_lex_leaders_and_counts_are_plain(seed):
     """Level 38: the first solution is a valid lex-leader (a few conflicts, not thousands); a count is untouched."""
-    backend = pysat_backend.make("hexiom", "totalizer")
+    backend = registry.get("pysat:totalizer", "hexiom")
     board = level(38)
     first = backend.run(board, Limits(time=60), Options(seed=seed))
     assert first.status is Status.SAT and first.stats["first_solution"] == "lex-leaders only"

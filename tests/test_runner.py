@@ -8,7 +8,7 @@ import time
 import fake_backends
 
 from trisolve.backends.base import Limits, Options
-from trisolve.backends.runner import Job, RunRecord, run_job
+from trisolve.runs import Job, RunRecord, run
 
 LEVEL01_PAIR = [1, 1, None, None, None, None, None]
 
@@ -23,7 +23,7 @@ def test_a_backend_that_ignores_its_limit_is_killed_and_keeps_what_it_streamed(h
     fake_backends.register("hangs", lambda n: fake_backends.ScriptedBackend(n, [LEVEL01_PAIR], then="hang"))
     level = hexiom_level("level01")
     started = time.monotonic()
-    record = run_job(_job(level_path("hexiom", "level01"), "hangs", time=0.5), level, grace=0.5)
+    record = run(_job(level_path("hexiom", "level01"), "hangs", time=0.5), level, grace=0.5)
     elapsed = time.monotonic() - started
     assert elapsed < 0.5 + 0.5 + LIMIT_SLACK  # it hangs for an hour if the kill fails
     assert record.count == 1 and not record.complete
@@ -37,7 +37,7 @@ def test_a_count_only_backend_killed_at_its_limit_keeps_the_lower_bound_it_repor
     from support import level_path
 
     fake_backends.register("proves", lambda n: fake_backends.ScriptedBackend(n, [], then="hang", proves=(3, 40, 12)))
-    record = run_job(_job(level_path("hexiom", "level01"), "proves", time=0.5), hexiom_level("level01"), grace=0.5)
+    record = run(_job(level_path("hexiom", "level01"), "proves", time=0.5), hexiom_level("level01"), grace=0.5)
     assert (record.count, record.complete, record.status, record.count_text) == (40, False, "sat", "40+")
     assert record.stopped_by == "killed at time limit"
     assert multiprocessing.active_children() == []
@@ -59,16 +59,16 @@ def test_a_backends_progress_reports_reach_the_parent_through_the_pipe(hexiom_le
     fake_backends.register("reports", lambda n: Reporting(n, [LEVEL01_PAIR]))
     heard = []
     job = _job(level_path("hexiom", "level01"), "reports", time=30)
-    record = run_job(job, hexiom_level("level01"), on_progress=lambda *report: heard.append(report))
+    record = run(job, hexiom_level("level01"), on_progress=lambda *report: heard.append(report))
     assert heard == [(1, 3, "step 1/3"), (2, 3, "step 2/3"), (3, 3, "step 3/3")] and record.count == 1
-    assert run_job(job, hexiom_level("level01")).count == 1
+    assert run(job, hexiom_level("level01")).count == 1
 
 
 def test_a_crash_is_an_error_not_an_answer(hexiom_level):
     from support import level_path
 
     fake_backends.register("crashes", lambda n: fake_backends.ScriptedBackend(n, [], then="crash"))
-    record = run_job(_job(level_path("hexiom", "level01"), "crashes", time=5), hexiom_level("level01"))
+    record = run(_job(level_path("hexiom", "level01"), "crashes", time=5), hexiom_level("level01"))
     assert record.error and "scripted crash" in record.error
     assert record.status == "unknown" and not record.complete
 
@@ -77,7 +77,7 @@ def test_a_finished_run_round_trips_through_json(hexiom_level):
     from support import level_path
 
     fake_backends.register("fine", lambda n: fake_backends.ScriptedBackend(n, [LEVEL01_PAIR]))
-    record = run_job(_job(level_path("hexiom", "level01"), "fine", time=5), hexiom_level("level01"))
+    record = run(_job(level_path("hexiom", "level01"), "fine", time=5), hexiom_level("level01"))
     assert record.complete and record.count == 1 and record.count_text == "1"
     assert record.peak_rss_mb > 0
     assert RunRecord.from_json(record.to_json()) == record
@@ -132,7 +132,7 @@ def test_ctrl_c_inside_a_finalizer_is_kept_for_the_next_check():
 
     import pytest
 
-    from trisolve.backends import runner
+    from trisolve.runs import processes as runner
 
     class Finalized:
         def __del__(self):
@@ -155,7 +155,7 @@ def test_ctrl_c_inside_a_held_stretch_comes_when_it_ends():
 
     import pytest
 
-    from trisolve.backends import runner
+    from trisolve.runs import processes as runner
 
     steps: list[str] = []
     try:

@@ -56,7 +56,7 @@ def _trap(variant: str) -> None:
         except FileNotFoundError:
             return
     os.kill(worker, signal.SIGKILL)
-    time.sleep(60)  # PR_SET_PDEATHSIG (backends/runner.py) ends this child with its parent
+    time.sleep(60)  # PR_SET_PDEATHSIG (runs/processes.py) ends this child with its parent
 
 
 def encode(level, variant, options):

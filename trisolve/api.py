@@ -38,10 +38,10 @@ from trisolve.models.errors import LevelSyntaxError, TrisolveError, UsageError, 
 from trisolve.models.family import Family
 
 if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing machinery
-    from trisolve.backends.runner import RunRecord
     from trisolve.bench.runner import BenchRun
     from trisolve.crosscheck.compare import Verdict
     from trisolve.crosscheck.mutate import Report as MutationReport
+    from trisolve.runs import RunRecord
 
 
 # ------------------------------------------------------------------ levels and solutions
@@ -592,7 +592,7 @@ def solve(
     if started is None:
         started = time.monotonic()
     from trisolve.backends.base import Limits, Options, cpu_phase_times
-    from trisolve.backends.runner import Job
+    from trisolve.runs import Job
 
     _new_request()
     timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
@@ -619,16 +619,6 @@ def solve(
         memory=memory,
     )
 
-    found = 0
-
-    def stream(data: Any) -> None:
-        nonlocal found
-        found += 1
-        if on_found is not None:
-            on_found(found)
-        if on_solution is not None and data is not None:
-            on_solution(level.solution(data))
-
     race_info = None
     task = task_for(count, all, limit)
     if backend == "auto":
@@ -650,10 +640,7 @@ def solve(
         # a count ships its solutions only to a caller who asked to see them (on_solution)
         job = Job(level.run_path, level.family, name, limits, options, keep_solutions=not count or bool(on_solution))
         with cpu_phase_times():
-            if isolate:
-                level, record = _run_isolated(job, level, on_solution, started, on_progress, on_found)
-            else:
-                record = _run_here(job, level, stream, started)
+            level, record = _run(job, level, isolate, started, on_solution, on_progress, on_found)
     return _result(level, record, race_info)
 
 
@@ -665,23 +652,24 @@ def task_for(count: bool, all: bool, limit: int | None) -> str:
     return "count" if count else "first"
 
 
-#: (backend, family) this process has run once already (``_run_isolated`` preloads their solver)
+#: (backend, family) this process has run once already (``_run`` preloads their solver)
 _RAN: set[tuple[str, str]] = set()
 
 
-def _run_isolated(
+def _run(
     job: Any,
     level: Level,
-    on_solution: Callable[[Solution], None] | None,
+    isolate: bool,
     started: float,
+    on_solution: Callable[[Solution], None] | None,
     on_progress: Callable[[int, int | None, str], None] | None = None,
     on_found: Callable[[int], None] | None = None,
 ) -> tuple[Level, RunRecord]:
-    """Run in a forked child; a level not parsed yet is parsed there, under the time limit."""
+    """One run (``runs.run``): isolated, a level not parsed yet is parsed in the child, under the time limit."""
     from dataclasses import replace
 
     from trisolve.backends import registry
-    from trisolve.backends.runner import run_job
+    from trisolve.runs import run
 
     parsed: list[Level] = [level] if level.model is not None else []
 
@@ -699,43 +687,33 @@ def _run_isolated(
             on_solution(parsed[0].solution(data))
 
     load = None if parsed else (lambda: level.kind.parse(level.path))
-    if (job.backend, level.family) in _RAN:
+    if isolate and (job.backend, level.family) in _RAN:
         # from the second run on, the solver is imported here once, and every later fork starts warm; the
         # first run imports it in its child, under its time limit and the runner's kill (a one-off solve
         # pays no import outside them)
         registry.preload([job.backend], level.family)
     _RAN.add((job.backend, level.family))
-    # an unusable backend is found in the child, after the file is read: runner.UnusableBackend, a UsageError
-    record = run_job(
-        job, level.model, on_solution=stream, started=started, load=load, on_level=take_level, on_progress=on_progress
+    # an unusable backend is found in the child, after the file is read: runs.isolated.UnusableBackend, a UsageError
+    record = run(
+        job,
+        level.model,
+        isolate=isolate,
+        started=started,
+        on_solution=stream,
+        load=load,
+        on_level=take_level,
+        on_progress=on_progress,
     )
     if not parsed:  # stopped (or crashed) before the parse was done
         return level, replace(record, stopped_by=record.stopped_by and f"{record.stopped_by} (while parsing)")
     return parsed[0], record
 
 
-def _run_here(job: Any, level: Level, stream: Callable[[Any], None], started: float) -> RunRecord:
-    from dataclasses import replace
-
-    from trisolve.backends import registry
-    from trisolve.backends.runner import record_from_result
-
-    limits = job.limits
-    if limits.time is not None:  # the limit counts from ``started``, as in a child
-        limits = replace(limits, time=max(limits.time - (time.monotonic() - started), 1e-3))
-    cpu = time.process_time()
-    result = registry.get(job.backend, level.family).run(
-        level.model, limits, job.options, on_solution=lambda s: stream(s.to_json())
-    )
-    kept = result.solutions if job.keep_solutions else result.solutions[:1]  # as a child ships them
-    record = record_from_result(job, result, time.monotonic() - started, solutions=tuple(s.to_json() for s in kept))
-    return replace(record, cpu=time.process_time() - cpu)
-
-
 def _race(
     level: Level, limits: Any, options: Any, sat_command: str | None, started: float | None = None, task: str = "first"
 ) -> tuple[RunRecord, dict]:
-    from trisolve.backends.runner import Job, race
+    from trisolve.runs import Job
+    from trisolve.runs.executors import race
 
     names, left_out = portfolio(level.family, sat_command, task)
     jobs = [Job(level.run_path, level.family, name, limits, options) for name in names]
@@ -818,7 +796,7 @@ def solve_many(
 
 def _new_request() -> None:
     """A new call starts afresh after an earlier one was interrupted (Ctrl-C in a notebook, say)."""
-    from trisolve.backends.runner import INTERRUPT
+    from trisolve.runs import INTERRUPT
 
     INTERRUPT.clear()
 
@@ -1083,7 +1061,7 @@ def benchmark(
     if on_planned is not None:
         on_planned(len(trials), settings, order)
     runs = run_all(trials, {level.family: FAMILIES[level.family] for level in files}, settings, on_run=on_run)
-    from trisolve.backends.runner import interrupted
+    from trisolve.runs import interrupted
 
     stopped = interrupted()
     return Benchmark(tuple(runs), score(runs, settings, order), settings, tuple(order), stopped, len(trials))
@@ -1176,8 +1154,8 @@ def generate_levels(
     family's generator parameters (``Family.generator_parameters``: hexiom
     ``side``, ``fill``; sigils ``width``, ``height``; ...).
     """
-    from trisolve.backends.runner import raise_if_interrupted
     from trisolve.generate import generator, instance_seed, write_generated
+    from trisolve.runs import raise_if_interrupted
 
     kind = _generating(family)
     count = numbers.COUNT.check(count, "count")
@@ -1221,8 +1199,8 @@ def campaign(
     ``advance(record)``.
     """
     _new_request()
-    from trisolve.crosscheck.executors import EXECUTORS
     from trisolve.generate.campaign import run_campaign
+    from trisolve.runs.executors import EXECUTORS
 
     kind = _generating(family)
     count = numbers.COUNT.check(count, "count")
@@ -1238,7 +1216,7 @@ def campaign(
     params = {**_sizes(kind, sizes), "unique": unique}
     names = backend_names(_backend_list(backends), kind.name) if backends else None
     if scheduler:  # before any level or journal is written
-        from trisolve.crosscheck.executors import check_scheduler
+        from trisolve.runs.executors import check_scheduler
 
         check_scheduler(scheduler)
     log = os.fspath(log)
@@ -1353,7 +1331,7 @@ def mutate(
     params = _sizes(kind, sizes) if (generate or retry) else {}
     if scheduler:  # before any mutant, level or journal is written
         _needs_dask()
-        from trisolve.crosscheck.executors import check_scheduler
+        from trisolve.runs.executors import check_scheduler
 
         check_scheduler(scheduler)
     scratch = out is None and not log  # a temporary folder: removed at the end

@@ -17,6 +17,8 @@ library: ``trisolve backends`` and ``--help`` import it to read what it says.
 
 from __future__ import annotations
 
+from typing import Any
+
 # [GUIDELINE] What the backend is for.  Leave out a line to keep its default (shown).
 #: ``--backend auto`` races it for a first solution; ``bench`` and ``mutate`` take it by default (False)
 PORTFOLIO = False
@@ -44,11 +46,11 @@ def available() -> str | None:
     return install_hint("TEMPLATEpy", "pip install TEMPLATEpy")
 
 
-def make(family: str, variant: str):
+def make(family: str, variant: str, translator: Any):
     """A ready ``TEMPLATE:<variant>`` backend for ``family`` (the engine imports the solver)."""
     from .engine import TemplateBackend
 
-    return TemplateBackend(family, variant)
+    return TemplateBackend(family, variant, translator)
 
 
 def preload(family: str) -> None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from .. import base, registry
+from .. import base
 from ..base import Limits, Options, Result, SolutionSink
 
 
@@ -51,10 +51,12 @@ def solver_library() -> ModuleType:
 class TemplateBackend:
     """One TEMPLATE configuration (``TEMPLATE:<variant>``) for one family."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
         self.family, self.variant, self.name = family, variant, f"TEMPLATE:{variant}"
-        # the family's translator, ``backends/TEMPLATE/<family>.py``; an unlisted variant is a UsageError
-        self._translator = registry.checked_translator("TEMPLATE", family, variant)
+        # the family's translator (``backends/TEMPLATE/<family>.py``), handed in by the registry; a variant its
+        # catalog does not list is a UsageError
+        translator.CATALOG.require(variant, "TEMPLATE", family)
+        self._translator = translator
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """The first solution, or (``options.enumerate``) every one, within ``limits``."""

@@ -8,6 +8,8 @@ adding ``backends/clingo/<family>.py`` (CATALOG, rules, encode) and its
 
 from __future__ import annotations
 
+from typing import Any
+
 #: ``--backend auto`` races it; ``bench`` and ``mutate`` take it by default
 PORTFOLIO = True
 #: ``trisolve export --format asp`` writes its facts (run with the shipped .lp rules)
@@ -23,11 +25,11 @@ def available() -> str | None:
     return install_hint("clingo", "pip install clingo", load=True)
 
 
-def make(family: str, variant: str):
+def make(family: str, variant: str, translator: Any):
     """A ready ``clingo:<variant>`` backend for a family (imports clingo)."""
     from . import engine
 
-    return engine.ClingoBackend(family, variant)
+    return engine.ClingoBackend(family, variant, translator)
 
 
 def preload(family: str) -> None:

@@ -25,7 +25,6 @@ from typing import Any
 
 import clingo
 
-from .. import registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 ENCODINGS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "encodings")
@@ -82,12 +81,6 @@ def encoding_path(name: str) -> str:
     if not os.path.isfile(path):
         raise FileNotFoundError(f"clingo encoding {name!r} is not in {ENCODINGS_DIR}")
     return path
-
-
-def rule_paths(family: str, variant: str, options: Options | None = None) -> list[str]:
-    """The ``.lp`` files a family/variant loads, as absolute paths (for docs and the CLI)."""
-    rules = registry.translator("clingo", family).rules(variant, options or Options())
-    return [encoding_path(name) for name in rules]
 
 
 def solver_arguments(program: AspProgram, options: Options) -> list[str]:
@@ -175,7 +168,7 @@ def shuffled_facts(facts: str, seed: int) -> str:
 #: How often the search thread looks at the stop flag while clasp searches.
 POLL_SECONDS = 0.05
 #: How long a run waits, past its deadline, for the search thread to report statistics: less than the
-#: runner's kill margin (``runner.GRACE_FIXED``), so the run's own record (its count so far) comes first.
+#: runner's kill margin (``runs.processes.GRACE_FIXED``), so the run's own record (its count so far) comes first.
 GRACE_SECONDS = 0.15
 
 
@@ -279,14 +272,19 @@ class _Search:
 class ClingoBackend:
     """One clingo configuration (``clingo:<variant>``) for one family."""
 
-    def __init__(self, family: str, variant: str) -> None:
-        self._translator = registry.checked_translator("clingo", family, variant)
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
+        translator.CATALOG.require(variant, "clingo", family)
+        self._translator = translator
         self.family = family
         self.variant = variant
         self.name = f"clingo:{variant}"
 
     def __repr__(self) -> str:
         return f"ClingoBackend({self.family!r}, {self.variant!r})"
+
+    def rule_paths(self, options: Options | None = None) -> list[str]:
+        """The ``.lp`` files this variant loads, as absolute paths."""
+        return [encoding_path(name) for name in self._translator.rules(self.variant, options or Options())]
 
     def encode(self, level: Any, options: Options) -> AspProgram:
         return self._translator.encode(level, self.variant, options)

@@ -7,6 +7,8 @@ imports OR-Tools: ``available()`` only asks whether it is installed.
 
 from __future__ import annotations
 
+from typing import Any
+
 #: ``--backend auto`` races it; ``bench`` and ``mutate`` take it by default
 PORTFOLIO = True
 #: ``trisolve export --format cpsat`` writes its model proto as text
@@ -22,11 +24,11 @@ def available() -> str | None:
     return install_hint("ortools", "pip install ortools")
 
 
-def make(family: str, variant: str):
+def make(family: str, variant: str, translator: Any):
     """A CpsatBackend for ``family`` using ``backends/cpsat/<family>.py``."""
     from .engine import CpsatBackend
 
-    return CpsatBackend(family, variant)
+    return CpsatBackend(family, variant, translator)
 
 
 def preload(family: str) -> None:

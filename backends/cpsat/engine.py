@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from ...models.errors import TrisolveError
-from .. import base, registry
+from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch
 
 #: Workers for a first-solution run when neither ``options.workers`` nor the
@@ -130,11 +130,12 @@ def apply_parameters(params: Any, values: Mapping[str, Any]) -> None:
 class CpsatBackend:
     """One CP-SAT configuration (``cpsat:<variant>``) for one family."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
         self.family = family
         self.variant = variant
         self.name = f"cpsat:{variant}"
-        self._translator = registry.checked_translator("cpsat", family, variant)
+        translator.CATALOG.require(variant, "cpsat", family)
+        self._translator = translator
 
     # ------------------------------------------------------------- public
 

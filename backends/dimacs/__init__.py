@@ -10,6 +10,8 @@ run only when named.  Nothing here imports pysat.
 
 from __future__ import annotations
 
+from typing import Any
+
 #: left out of runs that do not name it: it needs a SAT solver binary (--sat-command)
 OPTIONAL = True
 #: ``trisolve export --format dimacs`` can write its CNF (pysat's)
@@ -23,8 +25,8 @@ def available() -> str | None:
     return pysat.available()
 
 
-def make(family: str, variant: str):
+def make(family: str, variant: str, translator: Any):
     """A DimacsBackend for ``family`` solving pysat's ``variant`` CNF with ``options.sat_command``."""
     from .engine import DimacsBackend
 
-    return DimacsBackend(family, variant)
+    return DimacsBackend(family, variant, translator)

@@ -30,7 +30,6 @@ import time
 from typing import Any
 
 from ...models.errors import shorten
-from .. import registry
 from ..base import (
     BackendUnavailable,
     Limits,
@@ -54,7 +53,9 @@ _STAT_BEFORE = re.compile(r"^c\s+(\d+)\s+(conflicts|decisions|propagations)\b", 
 class DimacsBackend:
     """One pysat CNF encoding, solved by whatever ``options.sat_command`` names."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
+        """``translator`` is ``backends/dimacs/<family>.py``, a catalog alone: the CNF is pysat's translator's."""
+        from ..pysat import cnf_translator
         from ..pysat.engine import encodings
 
         if Spec("dimacs").with_variant(variant).solver is not None:
@@ -64,7 +65,7 @@ class DimacsBackend:
         self.family = family
         self.name = f"dimacs:{variant}"
         self.encoding = variant
-        self.translator = registry.translator("pysat", family)
+        self.translator = cnf_translator(family)
         if variant not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
             raise UnknownVariant(f"dimacs has no {family} encoding {shorten(variant)!r}; known: {known}")
@@ -184,8 +185,9 @@ class _Call:
 
 def _call_solver(argv: list[str], path: str, deadline: float | None) -> _Call:
     """Run the binary on ``path`` until it answers or the deadline passes (then kill it)."""
+    from trisolve.runs.processes import die_with_parent, reap_orphans, track_group
+
     from ..pysat.engine import SolverOutputError
-    from ..runner import die_with_parent, reap_orphans, track_group
 
     args = [path if a == "{}" else a for a in argv] if "{}" in argv else argv + [path]
     remaining = None if deadline is None else deadline - time.monotonic()
@@ -261,7 +263,7 @@ def _communicate(process: subprocess.Popen, remaining: float | None) -> tuple[st
     # the solver has exited and all it printed is in the pipes: its helpers have no business left, and
     # may hold the pipes open; once they are dead the readers drain the pipes to their end
     _kill_group(process.pid)
-    from ..runner import reap_orphans
+    from trisolve.runs.processes import reap_orphans
 
     reap_orphans()
     for reader in readers:

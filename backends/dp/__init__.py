@@ -11,6 +11,8 @@ available; nothing here imports a counter.
 
 from __future__ import annotations
 
+from typing import Any
+
 # Not PORTFOLIO: it counts well but rebuilds a first solution slowly (docs/bench/timing-notes.md,
 # "dp and the portfolio"), so ``--backend auto`` does not race it.
 
@@ -20,17 +22,7 @@ def available() -> str | None:
     return None
 
 
-def preload(family: str) -> None:
-    """Import the family's counter (see registry.preload): a forked run then imports nothing."""
-    from .. import registry
-
-    module = registry.translator("dp", family)
-    if hasattr(module, "warm"):  # compiled kernels: load them here, not in every forked run
-        module.warm()
-
-
-def make(family: str, variant: str):
-    """The dp backend for ``family``: its counter module's ``make`` (``backends/dp/<family>.py``)."""
-    from .. import registry
-
-    return registry.translator("dp", family).make(variant)
+def make(family: str, variant: str, translator: Any):
+    """The dp backend for ``family``: its counter's ``make`` (``backends/dp/<family>.py`` or
+    ``backends/dp/<family>/``, which the registry hands in as the translator)."""
+    return translator.make(variant)

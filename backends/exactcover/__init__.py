@@ -12,6 +12,8 @@ translator) only when a backend is actually wanted.
 
 from __future__ import annotations
 
+from typing import Any
+
 # Not PORTFOLIO: it translates two families of three, so ``--backend auto``'s fallback race (families the measured
 # table does not know) leaves it out; where it is the best, the table (backends/portfolio.json) says so.
 #: ``trisolve export --format xc`` writes its rows (Knuth's exact-cover format)
@@ -30,11 +32,11 @@ def available() -> str | None:
     return install_hint("xcover", "pip install xcover")
 
 
-def make(family: str, variant: str):
+def make(family: str, variant: str, translator: Any):
     """A ready ``exactcover:<variant>`` backend for a family (imports xcover when it runs)."""
     from .engine import ExactCoverBackend
 
-    return ExactCoverBackend(family, variant)
+    return ExactCoverBackend(family, variant, translator)
 
 
 def preload(family: str) -> None:

@@ -31,7 +31,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import registry
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 Cover = Sequence[int]
@@ -153,10 +152,11 @@ def kernel_cache_hits() -> int:
 class ExactCoverBackend:
     """One (family, translation) configuration, e.g. ``exactcover:quadrant`` on sigils."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
         self.family, self.variant, self.name = family, variant, f"exactcover:{variant}"
         # the family's translator, ``backends/exactcover/<family>.py``; an unlisted variant is a UsageError
-        self.translator = registry.checked_translator("exactcover", family, variant)
+        translator.CATALOG.require(variant, "exactcover", family)
+        self.translator = translator
 
     def encode(self, level: Any, options: Options) -> ExactCover:
         return self.translator.encode(level, self.variant, options)

@@ -12,6 +12,8 @@ family's variants (the pysat encodings worth counting) are declared in
 
 from __future__ import annotations
 
+from typing import Any
+
 #: a cross-check, a campaign and a counting bench run it only when named: Ganak stops (memory, time) on the
 #: larger Hexiom levels and the 8xN logic gates (docs/bench/ganak.md), so every default run would wait for it
 BY_DEFAULT = False
@@ -28,11 +30,11 @@ def available() -> str | None:
     return install_hint("pyganak", "pip install pyganak") or install_hint("pysat", "pip install python-sat")
 
 
-def make(family: str, variant: str):
+def make(family: str, variant: str, translator: Any):
     """A GanakBackend for ``family`` under ``variant`` (a pysat CNF encoding)."""
     from .engine import GanakBackend
 
-    return GanakBackend(family, variant)
+    return GanakBackend(family, variant, translator)
 
 
 def preload(family: str) -> None:

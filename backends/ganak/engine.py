@@ -42,7 +42,6 @@ from types import ModuleType
 from typing import Any
 
 from ...models.errors import TrisolveError
-from .. import registry
 from ..base import Limits, Options, Result, SolutionSink, Status, Stopwatch, finish, luck_stats, shuffle_seed
 
 
@@ -113,13 +112,13 @@ class CountingChild:
     def __init__(
         self, clauses: Sequence[Sequence[int]], variables: int, projection: Sequence[int], seed: int, memory: int
     ) -> None:
-        from ..runner import die_with_parent
+        from trisolve.runs.processes import die_with_parent
 
         module = pyganak()  # imported before the fork: the child imports nothing
         log = tempfile.TemporaryFile(prefix="trisolve-ganak-")
         to_child_r, to_child_w = os.pipe()
         to_parent_r, to_parent_w = os.pipe()
-        # (not under runner._FORK_LOCK: a run's own process was forked holding it, and inherited it held)
+        # (not under runs.processes.FORK_LOCK: a run's own process was forked holding it, and inherited it held)
         pid = os.fork()
         if pid == 0:  # ------------------------------------------------ the child
             code = 0
@@ -241,7 +240,7 @@ def _serve(module, clauses, variables, projection, seed, log, receive: int, send
 
 
 def _find_fflush() -> Any:
-    """libc's fflush, looked up in the parent: a forked child should not call dlopen (see runner._find_prctl)."""
+    """libc's fflush, looked up in the parent: a forked child should not call dlopen (runs.processes._find_prctl)."""
     try:
         import ctypes
 
@@ -297,11 +296,12 @@ def _read_message(fd: int, deadline: float | None) -> Any:
 class GanakBackend:
     """One (family, CNF encoding) pair counted by Ganak, e.g. ``ganak:totalizer``."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
         self.family = family
         self.variant = variant
         self.name = f"ganak:{variant}"
-        self.translator = registry.checked_translator("ganak", family, variant)
+        translator.CATALOG.require(variant, "ganak", family)
+        self.translator = translator
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumeration is count-only: the count stays exact whatever ``limits.solutions``), or

@@ -10,12 +10,12 @@ counting (figures: docs/bench/ganak.md).
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
 from ..base import Options
 from ..catalog import Catalog
+from ..pysat import cnf_translator
 
 
 def pysat_cnf(family: str, catalog: Catalog) -> Callable[[Any, str, Options], Any]:
@@ -24,7 +24,7 @@ def pysat_cnf(family: str, catalog: Catalog) -> Callable[[Any, str, Options], An
 
     def encode(level: Any, variant: str, options: Options) -> Any:
         """The pysat translator's ``CnfEncoding`` of the level under encoding ``variant``."""
-        cnf = importlib.import_module(f"{__package__.rpartition('.')[0]}.pysat.{family}")
+        cnf = cnf_translator(family)
         catalog.require(variant, "ganak", family)
         return cnf.encode(level, variant, options)
 

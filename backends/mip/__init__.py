@@ -10,6 +10,8 @@ here imports a solver.
 
 from __future__ import annotations
 
+from typing import Any
+
 #: a cross-check, a campaign and a counting bench run it only when named: it counts by one MIP solve per
 #: solution (no-good cuts), so a level with thousands of solutions runs to the time limit (docs/bench/mip.md)
 BY_DEFAULT = False
@@ -27,11 +29,11 @@ def available() -> str | None:
     return install_hint("highspy", "pip install highspy") or install_hint("ortools", "pip install ortools")
 
 
-def make(family: str, variant: str):
+def make(family: str, variant: str, translator: Any):
     """A MipBackend for ``family``; ``variant`` names the solver (see ``engine.SOLVERS``)."""
     from .engine import MipBackend
 
-    return MipBackend(family, variant)
+    return MipBackend(family, variant, translator)
 
 
 def preload(family: str) -> None:

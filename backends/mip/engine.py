@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...models.errors import TrisolveError
-from .. import base, registry
+from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..catalog import Catalog
 
@@ -394,11 +394,12 @@ class ScipSolver:
 class MipBackend:
     """One family's 0-1 model solved by one MIP solver, e.g. ``mip:highs``."""
 
-    def __init__(self, family: str, variant: str) -> None:
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
         self.family = family
         self.variant = variant
         self.name = f"mip:{variant}"
-        self.translator = registry.checked_translator("mip", family, variant)
+        translator.CATALOG.require(variant, "mip", family)
+        self.translator = translator
         if variant not in SOLVERS:  # pragma: no cover - every catalog variant names a solver
             raise ValueError(f"mip variant {variant!r} names no solver; known: {', '.join(SOLVERS)}")
 

@@ -9,8 +9,9 @@ ones the cross-checker runs by default.  Nothing here imports pysat.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
-from types import SimpleNamespace
+from types import ModuleType, SimpleNamespace
 from typing import Any
 
 #: ``--backend auto`` races it; ``bench`` and ``mutate`` take it by default
@@ -28,16 +29,22 @@ def available() -> str | None:
     return install_hint("pysat", "pip install python-sat", load=True)
 
 
-def make(family: str, variant: str):
+def make(family: str, variant: str, translator: Any):
     """A PysatBackend for ``family`` under ``variant`` (imports pysat now)."""
     from .engine import PysatBackend
 
-    return PysatBackend(family, variant)
+    return PysatBackend(family, variant, translator)
 
 
 def preload(family: str) -> None:
     """Import pysat (``registry.preload`` then imports the family's translator)."""
     from . import engine  # noqa: F401
+
+
+def cnf_translator(family: str) -> ModuleType:
+    """pysat's own translator of ``family`` (``backends/pysat/<family>.py``), whose CNF the backends without an
+    encoding of their own take (dimacs solves it with a binary, ganak counts it)."""
+    return importlib.import_module(f"{__name__}.{family}")
 
 
 def backend(name: str, translators: Mapping[str, Any], **roles: Any) -> SimpleNamespace:
@@ -51,10 +58,10 @@ def backend(name: str, translators: Mapping[str, Any], **roles: Any) -> SimpleNa
     module may state (``PORTFOLIO``, ...).  See docs/examples/my_hexiom_cnf.py.
     """
 
-    def make_one(family: str, variant: str):
+    def make_one(family: str, variant: str, translator: Any):
         from .engine import PysatBackend
 
-        return PysatBackend(family, variant, translators[family], backend=name)
+        return PysatBackend(family, variant, translator, backend=name)
 
     return SimpleNamespace(
         available=available, make=make_one, TRANSLATORS=dict(translators), **{"EXPORTS": EXPORTS, **roles}

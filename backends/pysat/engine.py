@@ -22,11 +22,12 @@ from typing import Any
 from pysat.formula import IDPool
 from pysat.solvers import Solver
 
+from trisolve.runs.processes import interrupts_held
+
 from ...models.errors import TrisolveError, shorten
-from .. import base, registry
+from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 from ..catalog import UnknownVariant
-from ..runner import interrupts_held
 from ..spec import Spec
 from .signals import python_sigint
 
@@ -102,15 +103,15 @@ def encodings(translator: ModuleType) -> Collection[str]:
 class PysatBackend:
     """One (family, CNF encoding, SAT solver) configuration, e.g. ``pysat:totalizer@glucose4``."""
 
-    def __init__(self, family: str, variant: str, family_translator: Any = None, backend: str = "pysat") -> None:
-        """``family_translator`` (anything with ``CATALOG`` and ``encode``, and ``ENCODINGS`` when it takes more
-        variants than its catalog lists) replaces the shipped ``backends/pysat/<family>.py``: a plugin's own CNF
-        gets these mechanics under its own ``backend`` name (``backends.pysat.backend``)."""
+    def __init__(self, family: str, variant: str, translator: Any, backend: str = "pysat") -> None:
+        """``translator`` (anything with ``CATALOG`` and ``encode``, and ``ENCODINGS`` when it takes more
+        variants than its catalog lists) is the shipped ``backends/pysat/<family>.py`` the registry hands in, or
+        a plugin's own CNF, which gets these mechanics under its own ``backend`` name (``backends.pysat.backend``)."""
         self.family = family
         self.backend = backend
         self.name = f"{backend}:{variant}"
         self.encoding, self.solver = split_variant(variant)
-        self.translator = family_translator or registry.translator("pysat", family)
+        self.translator = translator
         if self.encoding not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
             raise UnknownVariant(f"{backend} has no {family} encoding {shorten(self.encoding)!r}; known: {known}")
@@ -240,7 +241,7 @@ def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
 
 @contextlib.contextmanager
 def solver_of(name: str, clauses: Iterable[list[int]]) -> Iterator[Solver]:
-    """A PySAT solver loaded with ``clauses``, deleted in one piece (``runner.interrupts_held``).
+    """A PySAT solver loaded with ``clauses``, deleted in one piece (``runs.processes.interrupts_held``).
 
     Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
     ``__del__`` free it again, and the process dies by SIGSEGV (docs/bench/timing-notes.md, "pysat").

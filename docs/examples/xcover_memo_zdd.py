@@ -51,7 +51,7 @@ def zdd_paths(nodes):
 
 
 class ZddBackend:
-    def __init__(self, family, variant):
+    def __init__(self, family, variant, translator):
         self.family, self.variant, self.name = family, variant, f"zdd:{variant}"
 
     def run(self, level, limits, options, on_solution=None):

@@ -168,9 +168,9 @@ def command(
     plot; --write-defaults makes it the table solve takes its defaults from.
     """
     # the options not named in the signature are api.benchmark's own keyword arguments, passed through
-    from trisolve.backends.runner import interrupted
     from trisolve.bench.provenance import load, machine, provenance, solvers_reported
     from trisolve.bench.summary import markdown, write_csv, write_json
+    from trisolve.runs import interrupted
 
     from .. import api
 

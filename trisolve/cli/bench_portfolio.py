@@ -177,8 +177,8 @@ def _read_journal(path: str) -> tuple[dict, dict]:
 def _finish(outcome, head: dict, timeout: float, out_dir: str, write_defaults: bool, plots: bool, say) -> None:
     """Write OUT/ (portfolio.json, results.json, portfolio.md, the plot), print the page; the defaults if asked."""
     from trisolve.backends import defaults
-    from trisolve.backends.runner import interrupted
     from trisolve.bench import portfolio
+    from trisolve.runs import interrupted
 
     data = portfolio.table(outcome, head)
     if not data["families"]:

@@ -64,7 +64,7 @@ def run_cli(group: click.Group, argv: list[str] | None, *, process_entry: bool =
     then its ``--timeout`` counts from the process's start; otherwise (a test or a program calling in)
     from this call (``process_started``).
 
-    Ctrl-C and SIGTERM both go to ``runner.interrupt``: every running child is
+    Ctrl-C and SIGTERM both go to ``runs.processes.interrupt``: every running child is
     killed at once (in every thread), and the command prints what finished
     and exits 130.
     """
@@ -122,7 +122,7 @@ def run_cli(group: click.Group, argv: list[str] | None, *, process_entry: bool =
         traceback.print_exc()
         return EXIT_FAILED
     finally:
-        from trisolve.backends import runner
+        from trisolve.runs import processes as runner
 
         for signum, handler in previous.items():
             # after an interruption the command is over: a late second signal must not kill the exit
@@ -144,8 +144,8 @@ def _broken_pipe() -> int:
 
 
 def _catch_interrupts() -> dict:
-    """Route SIGINT and SIGTERM to ``runner.interrupt``; the handlers they had, to restore."""
-    from trisolve.backends import runner
+    """Route SIGINT and SIGTERM to ``runs.processes.interrupt``; the handlers they had, to restore."""
+    from trisolve.runs import processes as runner
 
     runner.INTERRUPT.clear()
     if threading.current_thread() is not threading.main_thread():
@@ -155,14 +155,14 @@ def _catch_interrupts() -> dict:
 
 def _is_interruption(exc: Exception) -> bool:
     """Ctrl-C seen by a solver running in this process: PySAT's own SIGINT handler turns it into an error."""
-    from trisolve.backends import runner
+    from trisolve.runs import processes as runner
 
     return runner.interrupted() or "caught keyboard interrupt" in str(exc).lower()
 
 
 def interrupted_exit() -> None:
     """After a command printed its partial result: exit 130 when Ctrl-C (or SIGTERM) cut it short."""
-    from trisolve.backends import runner
+    from trisolve.runs import processes as runner
 
     if runner.interrupted():
         click.echo("trisolve: interrupted; the result above is partial", err=True)

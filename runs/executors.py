@@ -1,25 +1,38 @@
-"""Where many runs execute: here, a few at a time, or on a Dask cluster.
+"""Where many runs execute: here, a few at a time, on a Dask cluster, or raced for the first answer.
 
-Every command that runs many jobs (crosscheck, campaign; mutate when it
-exists) goes through ``execute``: jobs already in ``done`` (a resumed
-journal) are reused, each finished record is logged at once and reported to
-``on_record``, and the records come back in job order.  Each run is still
-``backends.runner.run_job``: its own forked process with its own limits.
+Every command that runs many jobs (crosscheck, campaign, mutate) goes
+through ``execute``: jobs already in ``done`` (a resumed journal) are
+reused, each finished record is logged at once and reported to
+``on_record``, and the records come back in job order.  ``race`` runs a few
+jobs on one level and takes the first that answers.  Each run is still
+``runs.run``: its own forked process with its own limits.  ``warm_machine``
+lets the backends write their machine-wide caches before anything is timed.
 """
 
 from __future__ import annotations
 
 import logging
+import multiprocessing
 import os
 import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from typing import Any
+from typing import Any, Protocol
 
-from trisolve.backends.runner import INTERRUPT, Job, RunRecord, record_of, run_job
+from trisolve.backends import registry
 from trisolve.models.errors import UsageError, shorten
 
-from .jsonl import Log
+from .entry import run
+from .jobs import Job, RunRecord, answers, record_of
+from .processes import INTERRUPT
+
+
+class Journal(Protocol):
+    """Where finished records go as they finish (``crosscheck.jsonl.Log``)."""
+
+    def write(self, record: RunRecord) -> None: ...
+
 
 #: the executors ``execute`` knows
 EXECUTORS: tuple[str, ...] = ("local", "dask")
@@ -32,7 +45,7 @@ def execute(
     executor: str = "local",
     parallel: int = 1,
     scheduler: str | None = None,
-    log: Log | None = None,
+    log: Journal | None = None,
     done: Mapping[str, RunRecord] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> list[RunRecord]:
@@ -72,7 +85,7 @@ def execute_local(
     levels: Mapping[str, Any],
     *,
     parallel: int,
-    log: Log | None = None,
+    log: Journal | None = None,
     done: dict[str, RunRecord] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> list[RunRecord]:
@@ -102,7 +115,7 @@ def execute_local(
             try:
                 _preload(job for _, job in pending)
                 for index, job in pending:
-                    future = pool.submit(run_job, job, levels[job.path], stop=abandon.is_set)
+                    future = pool.submit(run, job, levels[job.path], stop=abandon.is_set)
                     futures[future] = index
                     waiting.add(future)
                 for future in as_completed(futures):
@@ -124,8 +137,6 @@ def execute_local(
 
 def _preload(jobs: Iterable[Job]) -> None:
     """Import the solvers once here, so each forked run does not pay for it (registry.preload)."""
-    from trisolve.backends import registry
-
     by_family: dict[str, set[str]] = {}
     for job in jobs:
         by_family.setdefault(job.family, set()).add(job.backend)
@@ -141,7 +152,7 @@ def dask_job(job: Job, level: Any, plugins: Sequence[str] = ()) -> dict:
     time limit (a plugin that hangs or kills the process loading it costs
     that run, not the worker).  Installed entry-point backends it finds on its own.
 
-    ``run_job`` forks a child per run.  Dask's nanny starts workers as daemonic
+    ``run`` forks a child per run.  Dask's nanny starts workers as daemonic
     processes, which multiprocessing forbids to have children; the flag only
     asks Python to terminate children at exit, and the runner already cleans
     up after itself (its child is killed at the hard deadline and dies with
@@ -152,11 +163,9 @@ def dask_job(job: Job, level: Any, plugins: Sequence[str] = ()) -> dict:
     process = multiprocessing.current_process()
     daemonic = process._config.get("daemon", False)  # noqa: SLF001 - see the docstring
     process._config["daemon"] = False
-    from trisolve.backends import registry
-
     registry.preload([job.backend], job.family)  # once per worker process: later runs start warm
     try:
-        return run_job(job, level, plugins=plugins).to_json()
+        return run(job, level, plugins=plugins).to_json()
     finally:
         process._config["daemon"] = daemonic
 
@@ -182,7 +191,7 @@ def execute_dask(
     *,
     scheduler: str | None,
     workers: int,
-    log: Log | None,
+    log: Journal | None,
     done: Mapping[str, RunRecord],
     on_record: Callable[[RunRecord, bool], None] | None = None,
 ) -> list[RunRecord]:
@@ -192,7 +201,6 @@ def execute_dask(
         from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise RuntimeError('the dask executor needs the dask extra: pip install "trisolve[dask]"') from None
-    from trisolve.backends import registry
 
     results, pending = reuse_finished(jobs, done, on_record)
     if pending:
@@ -290,3 +298,85 @@ def _lost(job: Job, exc: BaseException) -> RunRecord:
     else:
         error = f"dask: {type(exc).__name__}: {shorten(exc, 200)}; not logged, a resume reruns it"
     return record_of(job, status="unknown", count=0, complete=False, error=error)
+
+
+def race(
+    jobs: Iterable[Job],
+    level: Any,
+    *,
+    grace: float | None = None,
+    started: float | None = None,
+) -> tuple[RunRecord | None, list[RunRecord]]:
+    """Portfolio: run the jobs in parallel, return the first definite answer.
+
+    A first solution answers when it is sat or unsat; a count (or listing) only when it is complete or
+    reached the jobs' solution limit: a count cut short by the time limit is ``N+``, never a winner.
+    The others are stopped (process groups killed) as soon as one answers.
+    Returns (winner or None, all records).  Every run's limit counts from ``started`` (default: each its own
+    start).
+    """
+    jobs = list(jobs)
+    winner: list[RunRecord] = []
+    lock = threading.Lock()
+    done = threading.Event()
+    records: list[RunRecord | None] = [None] * len(jobs)
+    # waited on instead of Thread.join: a join cut short by Ctrl-C can later return before its thread ends
+    finished = [threading.Event() for _ in jobs]
+
+    def worker(index: int, job: Job) -> None:
+        try:
+            record = run(job, level, grace=grace, stop=done.is_set, started=started)
+            records[index] = record
+            if answers(job, record):
+                with lock:
+                    if not winner:
+                        winner.append(record)
+                        done.set()
+        finally:
+            finished[index].set()
+
+    threads = [threading.Thread(target=worker, args=(i, job), daemon=True) for i, job in enumerate(jobs)]
+    for thread in threads:
+        thread.start()
+    try:
+        for event in finished:
+            event.wait()
+    except KeyboardInterrupt:  # every run sees INTERRUPT and returns what it found
+        INTERRUPT.set()
+    finally:
+        # also on Ctrl-C: every run polls ``done`` and kills its child before returning
+        done.set()
+        for event in finished:
+            event.wait()
+    return (winner[0] if winner else None), [r for r in records if r is not None]
+
+
+#: How long writing a backend's machine-wide caches may take (xcover's kernels compile in about 35 CPU s).
+WARM_LIMIT = 900.0
+
+
+def warm_machine(specs: Iterable[str], family: str, limit: float = WARM_LIMIT) -> None:
+    """Let the backends write their machine-wide caches before any run is timed, in a child that then exits.
+
+    A backend that compiles code on first use keeps it in numba's cache on disk, once per machine (exactcover's
+    Algorithm C, dp's counters).  Inside a timed run that first compile would count against the run's limit, and
+    one that outlasts the limit is killed before numba writes the cache: every later run would compile again and
+    be killed too, and the backend would look unsolved everywhere.  So a benchmark measures runs "after the first
+    on the machine": ``registry.preload`` runs here in a forked child, untimed.  This process stays cold, so every
+    timed run still pays its own imports and its load from the cache.  Ctrl-C (``INTERRUPT``) stops the wait.
+    """
+    process = multiprocessing.get_context("fork").Process(target=_warm, args=(list(specs), family), daemon=True)
+    process.start()
+    deadline = time.monotonic() + limit
+    while process.is_alive() and not INTERRUPT.is_set() and time.monotonic() < deadline:
+        process.join(0.2)
+    if process.is_alive():
+        process.kill()
+        process.join()
+
+
+def _warm(specs: list[str], family: str) -> None:
+    try:
+        registry.preload(specs, family)
+    except Exception:  # noqa: BLE001 - a backend that cannot load says so in its own runs
+        pass

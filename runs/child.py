@@ -1,0 +1,126 @@
+"""Where a backend actually runs: the body of a run's forked child (``in_child``), or this process
+(``run_here``).  The only place that calls a backend's ``run``; both build the record the same way.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from trisolve.backends import base, registry
+from trisolve.backends.base import Result, Status
+from trisolve.models.errors import LevelSyntaxError, UsageError
+
+from . import processes
+from .jobs import Deadline, Job, RunRecord, record_from_result
+
+
+def _run(job: Job, level: Any, deadline: Deadline, backend: Any, on_solution: Callable[[Any], None]) -> Result:
+    """The backend's run on what is left of the deadline; one that has already passed answers unknown."""
+    limits = deadline.limits(job.limits)
+    if limits.time is not None and limits.time <= 0:
+        return Result(job.backend, job.family, Status.UNKNOWN, (), False, 0, stopped_by="time limit")
+    return backend.run(level, limits, job.options, on_solution=on_solution)
+
+
+def run_here(job: Job, level: Any, deadline: Deadline, on_solution: Callable[[Any], None] | None = None) -> RunRecord:
+    """Run ``job`` in this process: no kill behind its limit, and the backend's exceptions propagate.
+
+    ``on_solution`` hears each solution's JSON as it is found; the record keeps them as a child would ship
+    them (all of them, or with ``keep_solutions`` off the first alone)."""
+    cpu = time.process_time()
+    result = _run(
+        job,
+        level,
+        deadline,
+        registry.get(job.backend, job.family),
+        lambda solution: on_solution(solution.to_json()) if on_solution is not None else None,
+    )
+    kept = result.solutions if job.keep_solutions else result.solutions[:1]
+    record = record_from_result(
+        job, result, deadline.elapsed(), cpu=time.process_time() - cpu, solutions=tuple(s.to_json() for s in kept)
+    )
+    return record
+
+
+def in_child(
+    job: Job, level: Any, conn: Any, deadline: Deadline, load: Callable[[], Any] | None, plugins: tuple[str, ...] = ()
+) -> None:
+    """A run's child process: load plugins and parse (when asked), solve, streaming each solution through
+    ``conn``, then send the record.
+
+    The deadline counts from the parent's moment, before the fork: loading plugins, parsing, translating,
+    solving and decoding all spend it.
+    """
+    os.setpgid(0, 0)  # own process group, so a kill takes any helper processes too
+    processes.die_with_parent()
+    if processes.PRCTL is not None:  # orphaned helpers come to this process (reap_orphans), not to init
+        processes.PRCTL(processes.PR_SET_CHILD_SUBREAPER, 1)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent decides when to stop
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # blocked since the fork (``processes.stop_signals_blocked``)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, processes.STOP_SIGNALS)
+    sending = threading.Lock()
+
+    def send(*message: Any) -> None:
+        with sending:
+            conn.send(message)
+
+    processes.set_group_sink(lambda pgid: send("group", pgid))
+    try:
+        if plugins:  # a Dask worker's runs load the --plugin files here, under the run's limit
+            for plugin in plugins:
+                registry.load_plugin(plugin)
+            send("plugins", None)
+        if load is not None:
+            began = time.monotonic()
+            try:
+                level = load()
+            except LevelSyntaxError as problem:
+                send("invalid", (problem.file, problem.line, problem.message, problem.column))
+                return
+            except UsageError as problem:
+                send("invalid", (None, None, str(problem), None))
+                return
+            send("level", level, time.monotonic() - began)
+        try:  # after the level is read: a bad file is refused before any solver library is imported
+            backend = registry.get(job.backend, job.family)
+        except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as no:
+            send("unusable", f"{no}")
+            return
+
+        sent = 0
+
+        def stream(solution: Any) -> None:
+            # the first solution goes in full always: it shows a count's level solvable (and a unique one)
+            nonlocal sent
+            send("solution", solution.to_json() if job.keep_solutions or not sent else None)
+            sent += 1
+
+        base.set_partial_count_sink(lambda count: send("count", count))
+        base.set_progress_sink(lambda done, total, text: send("progress", done, total, text))
+        result = _run(job, level, deadline, backend, stream)
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        # helper processes the backend ran and waited for (ganak's counter, dimacs's solver binary) cost too
+        helpers = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # the solutions went one by one (a kill keeps them) and the wall time is the parent's to measure
+        record = record_from_result(
+            job,
+            result,
+            wall=0.0,
+            cpu=usage.ru_utime + usage.ru_stime + helpers.ru_utime + helpers.ru_stime,
+            peak_rss_mb=max(usage.ru_maxrss, helpers.ru_maxrss) / 1024.0,
+            solutions=(),
+        )
+        send("result", record.to_json())
+    except BaseException as exc:  # reported to the parent, which decides the exit code
+        send("error", f"{type(exc).__name__}: {exc}", traceback.format_exc())
+    finally:
+        conn.close()
+        processes.reap_orphans()
