@@ -104,8 +104,9 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, quiet, c
         reused = f" ({report.reused} reused from {options['log']})" if report.reused else ""
         parallel = options["jobs"] or os.cpu_count() or 1
         click.echo(
-            f"{runs_done(report)}{reused} in {report.wall:.1f} s, {parallel} at a time, "
-            f"time limit {options['timeout']:g} s per run"
+            f"{runs_done(report)}{reused} in {report.wall:.1f} s"
+            + (" (shrinking included)" if report.minimised else "")
+            + f", {parallel} at a time, time limit {options['timeout']:g} s per run"
         )
         click.echo(report.verdict)
     verdict_exit(report.failed, report.problems)  # a file that could not be written: said after the table
