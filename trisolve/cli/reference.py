@@ -43,13 +43,14 @@ def reference() -> str:
     """The reference: the group's usage and options, then one section per command, in ``--help``'s order."""
     from .main import cli
 
-    root = click.Context(cli, info_name="trisolve", terminal_width=10_000, max_content_width=10_000)
+    # contexts as the command line makes them (the group's settings: -h as well as --help), never parsing anything
+    root = cli.make_context("trisolve", [], resilient_parsing=True)
     out = [BEGIN, "", "### trisolve", "", f"`trisolve {' '.join(cli.collect_usage_pieces(root))}`", ""]
     out += [paragraph + "\n" for paragraph in _paragraphs(cli.help or "")]
     out += _options(cli, root) + [""]
     for name in cli.list_commands(root):
         command = cli.get_command(root, name)
-        ctx = click.Context(command, info_name=name, parent=root)
+        ctx = command.make_context(name, [], parent=root, resilient_parsing=True)
         out += [f"### trisolve {name}", "", f"`trisolve {name} {' '.join(command.collect_usage_pieces(ctx))}`", ""]
         out += [paragraph + "\n" for paragraph in _paragraphs(command.help or "")]
         out += _options(command, ctx) + [""]
