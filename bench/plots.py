@@ -66,14 +66,35 @@ def written(path: str) -> list[str]:
     return [f"{stem}.{suffix}" for suffix in FORMATS]
 
 
+def _png(plt: Any, figure: Any, dpi: int) -> bytes:
+    """The figure as PNG bytes (then closed): drawn in memory, so a file is only ever written whole."""
+    import io
+
+    buffer = io.BytesIO()
+    try:
+        figure.savefig(buffer, format="png", dpi=dpi)
+    finally:
+        plt.close(figure)
+    return buffer.getvalue()
+
+
 def _save(plt: Any, figure: Any, path: str, dpi: int = 120) -> None:
-    """``path`` (PNG) and its SVG and PDF twins; fonts stay text in the SVG."""
+    """``path`` (PNG) and its SVG and PDF twins, each drawn in memory and written whole (``models.files``);
+    fonts stay text in the SVG and the PDF."""
+    import io
+
     import matplotlib
 
-    with matplotlib.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}):
-        for target in written(path):
-            figure.savefig(target, dpi=dpi)
-    plt.close(figure)
+    from trisolve.models import files
+
+    try:
+        with matplotlib.rc_context({"svg.fonttype": "none", "pdf.fonttype": 42}):
+            for target in written(path):
+                buffer = io.BytesIO()
+                figure.savefig(buffer, format=os.path.splitext(target)[1][1:], dpi=dpi)
+                files.write_bytes(target, buffer.getvalue(), what="plot")
+    finally:
+        plt.close(figure)
 
 
 def cactus(summary: Mapping[str, Any], timeout: float, path: str, title: str = "") -> None:
@@ -311,8 +332,9 @@ def ecdf(runs: Sequence[Any], backends: Sequence[str], timeout: float, path: str
     )
 
 
-def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, path: str, columns: int = 2) -> None:
-    """Each paradigm's time against instance size: one panel per family and task (``portfolio.panels``).
+def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, columns: int = 2) -> bytes:
+    """Each paradigm's time against instance size, as PNG bytes: one panel per family and task
+    (``portfolio.panels``).  Bytes, not a file: the caller writes them with the table they belong to.
 
     Every run is a point (slightly offset per backend so they do not hide each other); an unsolved run is a
     cross on the dotted limit line; the line joins each backend's median per size, an unsolved run counting
@@ -360,5 +382,4 @@ def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, path: str, co
         axes.set_visible(False)
     figure.suptitle(f"Time against instance size (limit {timeout:g} s, dotted; x: unsolved)", fontsize=11)
     figure.tight_layout()
-    figure.savefig(path, dpi=80)  # the portfolio page's picture: PNG alone
-    plt.close(figure)
+    return _png(plt, figure, 80)

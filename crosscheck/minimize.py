@@ -260,20 +260,6 @@ def write_minimised(
             )
         stem = os.path.splitext(os.path.basename(verdict.path))[0]
         target = os.path.join(folder, f"{stem}-min{family.suffix}")
-        try:
-            files.make_folder(folder, "minimise folder")
-            files.write_text(
-                target,
-                result.text if result is not None else family.format_level(instance.level),
-                what="minimised instance",
-            )
-            if chosen.expected is not None:
-                _record(os.path.join(folder, "expected.json"), f"{stem}-min", chosen.expected)
-        except files.FileProblem as problem:
-            if problems is None:
-                raise
-            problems.append(f"{problem} (minimised {verdict.path}; not written)")
-            continue
         command = repro_command(target, involved, family.name, plan, against_expected=chosen.expected is not None)
         reproduced = result is not None or chosen.expected is not None
         repro = [f"# {stem}: {verdict.status}\n\n"]
@@ -287,12 +273,21 @@ def write_minimised(
             repro.append(f"\nReproduce with:\n\n    {command}\n")
         else:
             repro.append(f"\nRerun on {', '.join(involved)} alone, the finding did not show again:\n\n    {command}\n")
-        try:
-            files.write_text(os.path.splitext(target)[0] + ".repro.md", "".join(repro), what="repro note")
+        text = result.text if result is not None else family.format_level(instance.level)
+        try:  # the instance, its note (and the count it is checked against): all or none
+            files.make_folder(folder, "minimise folder")
+            changes = [
+                files.Change.text(target, text, "minimised instance"),
+                files.Change.text(os.path.splitext(target)[0] + ".repro.md", "".join(repro), "repro note"),
+            ]
+            if chosen.expected is not None:
+                changes.append(_recorded(os.path.join(folder, "expected.json"), f"{stem}-min", chosen.expected))
+            files.write_files(changes)
         except files.FileProblem as problem:
             if problems is None:
                 raise
-            problems.append(f"{problem} (the repro note of {verdict.path}; not written)")
+            problems.append(f"{problem} (minimised {verdict.path}; not written)")
+            continue
         out.append(
             {
                 "instance": verdict.path,
@@ -324,8 +319,8 @@ def repro_command(target: str, backends: Sequence[str], family: str, plan: Any, 
     return " ".join(shlex.quote(p) for p in parts)
 
 
-def _record(path: str, stem: str, count: int) -> None:
-    """Merge ``stem``'s exact count into the ``expected.json`` at ``path``."""
+def _recorded(path: str, stem: str, count: int) -> Any:
+    """The ``expected.json`` at ``path`` with ``stem``'s exact count merged in, as a change to write."""
     from trisolve.models import files
 
     from .compare import load_expected
@@ -333,6 +328,5 @@ def _record(path: str, stem: str, count: int) -> None:
     load_expected(path)  # what is there must be an expected.json
     data = files.read_json(path, what="expected.json") if os.path.lexists(path) else {}
     data[stem] = {"count": count, "complete": True}
-    files.write_text(
-        path, files.dumps(dict(sorted(data.items())), indent=1) + "\n", what="expected.json", updating=True
-    )
+    text = files.dumps(dict(sorted(data.items())), indent=1) + "\n"
+    return files.Change.text(path, text, "expected.json", updating=True)
