@@ -25,6 +25,11 @@ start and solver imports included); the table's CPU columns are beside it.
   family's symmetries;
 * a level the chosen backend refuses (``Catalog.refuses``: a board beyond
   what it can represent) goes to the next row that takes it.
+* a small instance (``small``: at most the family's first generated size,
+  a Hexiom board of side 3, a 4x4 frame) takes the best row whose backend loads no compiled kernels
+  (``KERNELS``): dp and exactcover spend about half a CPU second loading
+  theirs, where pysat counts such an instance in milliseconds.  The table
+  ranks over every size, so it cannot say this itself.
 
 A winner that is not usable here (solver not installed, variant gone) gives
 way to the next row.  A family the table does not know (a plugin family, a
@@ -53,6 +58,32 @@ TASKS: tuple[str, ...] = registry.TASKS
 RACE_SIZE: Mapping[str, int] = {"first": 3, "count": 2, "all": 2}
 
 _CACHE: dict[str, tuple[float, Mapping[str, Any] | None]] = {}
+
+#: Backends that load compiled kernels (numba's) in every run: about half a CPU second before anything is counted.
+KERNELS: tuple[str, ...] = ("dp", "exactcover")
+
+
+def small(family: str, level: Any) -> bool:
+    """Whether ``level`` is small for its family: at most the first size ``bench --portfolio`` generates (the
+    family's ``ladder``: a Hexiom board of side 3, a 4x4 frame), where a kernel backend's load costs more than a
+    plain solver's whole count (side 3: at most 459 solutions among the shipped levels)."""
+    from trisolve.models import FAMILIES
+
+    kind = FAMILIES.get(family)
+    ladder = kind.ladder if kind is not None else None
+    return ladder is not None and bool(ladder.rungs) and ladder.measure(level) <= ladder.rungs[0].size
+
+
+def for_instance(name: str, family: str, task: str, level: Any, symmetry_breaking: bool = False) -> str:
+    """The default ``name`` for this very level: on a small one, a backend that loads kernels gives way to the best
+    usable row that does not (``KERNELS``, ``small``); else ``name`` itself."""
+    if Spec.parse(name).backend not in KERNELS or level is None or not small(family, level):
+        return name
+    for row in ranking(family, task):
+        light = Spec.parse(row).backend not in KERNELS
+        if light and usable(row, family) and (not symmetry_breaking or _breaks_symmetries(row, family)):
+            return row
+    return name
 
 
 def read_table(path: str | None = None) -> Mapping[str, Any] | None:

@@ -49,8 +49,9 @@ from trisolve.models.family import Ladder, Rung
 from trisolve.runs import INTERRUPT, grace_for
 from trisolve.runs.executors import warm_machine
 
+from .provenance import machine
 from .runner import BenchRun, Settings, Trial, run_trial
-from .summary import distribution, machine
+from .summary import distribution
 
 TASKS = defaults.TASKS
 #: Where a checkout keeps its instances and docs (absent in an installed wheel).
@@ -546,8 +547,11 @@ def _spread_text(values: Mapping[str, Any], solved: int) -> str:
     return " / ".join(_s(values.get(k)) for k in ("median", "p90", "max"))
 
 
-def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Sequence[str] = ()) -> str:
-    """The human page: how it was measured, the defaults, one table per family and task, the plot."""
+def markdown(
+    data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Sequence[str] = (), shipped: bool = True
+) -> str:
+    """The human page: how it was measured, the defaults, one table per family and task, the plot.  ``shipped``:
+    the page of the table ``solve`` takes its defaults from (``--write-defaults``), else a measurement of one's own."""
     head = data["header"]
     load = head.get("load", {})
     runs = sum(
@@ -562,8 +566,13 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
     lines = [
         "# The measured portfolio: which backend for which task",
         "",
-        "Written by `trisolve bench --portfolio --write-defaults`, with `backends/portfolio.json` (the table "
-        "`solve` takes its defaults from). Regenerate both with the same command; do not edit by hand.",
+        (
+            "Written by `trisolve bench --portfolio --write-defaults`, with `backends/portfolio.json` (the table "
+            "`solve` takes its defaults from). Regenerate both with the same command; do not edit by hand."
+            if shipped
+            else "Written by `trisolve bench --portfolio`: a measurement of this machine, beside its portfolio.json; "
+            "`solve`'s defaults are unchanged (`--write-defaults` would make this table theirs)."
+        ),
         "",
         f"- Command: `{head.get('command') or 'trisolve bench --portfolio --write-defaults'}`",
         f"- Date: {head.get('date', '?')}; trisolve {head.get('trisolve', '?')}; "

@@ -212,7 +212,14 @@ def cross_check(
         from .minimize import write_minimised
 
         minimised = write_minimised(
-            verdicts, instances, minimise_to, plan, budget=minimise_budget, problems=problems, on_shrinking=on_shrinking
+            verdicts,
+            instances,
+            minimise_to,
+            plan,
+            budget=minimise_budget,
+            problems=problems,
+            on_shrinking=on_shrinking,
+            parallel=runs.parallel,
         )
     if record_expected_in is not None and not stopped:
         try:

@@ -278,3 +278,17 @@ def test_a_backends_string_is_a_list_of_names_not_of_letters():
     report = trisolve.cross_check(level_path("hexiom", "level01"), backends="pysat:totalizer", jobs=1, timeout=60)
     assert [r.backend for r in report.verdicts[0].records] == ["pysat:totalizer"]
     assert report.verdicts[0].status == "agree"
+
+
+def test_a_count_only_backend_stopped_before_its_stats_is_never_called_plain_enumeration():
+    """dp killed at its limit before it reported anything (level 40 at 10 s): its JSON's count_method says so,
+    not "plain enumeration", which it never does."""
+    import dataclasses
+
+    counted = trisolve.solve(level_path("hexiom", "level01"), backend="dp", count=True)
+    assert "dynamic programming" in counted.count_method
+    stopped = dataclasses.replace(counted, stats={}, complete=False, stopped_by="time limit")
+    assert stopped.count_method == "dp:frontier's own count (stopped before it reported its method)"
+    assert stopped.to_json()["count_method"] == stopped.count_method
+    listed = trisolve.solve(level_path("hexiom", "level01"), backend="pysat", count=True)
+    assert dataclasses.replace(listed, stats={}).count_method == "plain enumeration"

@@ -99,10 +99,11 @@ def test_each_default_is_the_tables_winner(family, task):
 
 
 def test_solve_count_without_a_backend_runs_the_count_winner(capsys):
+    """On a level past the small sizes (``defaults.SMALL``): level 32, side 4."""
     winner = documented_winner(shipped_table()["families"]["hexiom"]["count"]["rows"], "hexiom")
-    assert run_cli(["solve", level_path("hexiom", "level05"), "--count", "--json"]) == 0
+    assert run_cli(["solve", level_path("hexiom", "level32"), "--count", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["backend"] == winner and data["count"] == 6 and data["complete"] is True
+    assert data["backend"] == winner and data["count"] == 1052 and data["complete"] is True
 
 
 @pytest.mark.parametrize("task", ["first", "count"])
@@ -285,3 +286,25 @@ def test_a_broken_table_falls_back_to_the_family_default_with_one_warning(name, 
     assert json.loads(captured.out)["backend"] == registry.resolve(defaults.fallback("hexiom"), "hexiom")
     assert defaults.default_backend("hexiom", "count") == defaults.fallback("hexiom")
     assert "warning" not in capsys.readouterr().err  # said once per process and file
+
+
+@pytest.mark.parametrize(
+    "family, stem, small",
+    [("hexiom", "level05", True), ("hexiom", "level22", False), ("sigils", "gate-4x4", True)],
+)
+def test_a_small_instance_counts_without_loading_compiled_kernels(family, stem, small):
+    """The table ranks over every size: dp (hexiom) and exactcover (sigils) count best overall but load compiled
+    kernels for about half a CPU second, where pysat counts a side-3 board or a 4x4 frame in milliseconds."""
+    from support import expected
+
+    import trisolve
+
+    path = level_path(family, stem)
+    overall = defaults.default_backend(family, "count")
+    result = trisolve.solve(path, count=True, timeout=120)
+    assert result.complete and result.count == expected(family)[stem]["count"]
+    if small and Spec.parse(overall).backend in defaults.KERNELS:
+        assert Spec.parse(result.backend).backend not in defaults.KERNELS, result.backend
+        assert result.backend == defaults.for_instance(overall, family, "count", trisolve.load(path).model)
+    if not small:
+        assert result.backend == overall

@@ -17,6 +17,7 @@ import time
 import pytest
 from support import LIMIT_SLACK, ROOT, expected, level_path, run_cli, run_trisolve
 
+import trisolve
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.models import FAMILIES
@@ -184,3 +185,11 @@ def test_symmetry_breaking_counts_the_classes() -> None:
         level, Limits(time=60), Options(enumerate=True, symmetry_breaking=True)
     )
     assert (result.count, result.complete) == (expected("hexiom")["level10"]["orbits"], True)
+
+
+def test_the_count_phase_cpu_is_ganaks_own():
+    """Ganak counts in a process of its own: the phase's CPU seconds are its, not the waiting parent's 0."""
+    pytest.importorskip("pyganak")
+    result = trisolve.solve(level_path("hexiom", "level10"), backend="ganak", count=True)
+    assert result.complete and result.stats["ganak_cpu"] > 0
+    assert result.times["count_cpu"] >= result.stats["ganak_cpu"]

@@ -439,6 +439,7 @@ def export(
             raise UsageError(f"a {format} link is the puzzle's own address, written without a backend")
         return Export(level.kind.url.write(level.model) + "\n", format, "")
     format, spec = _format_and_backend(format, backend)
+    _check_format_family(format, spec, level.family)
     name = backend_name(spec, level.family)
     options = Options(symmetry_breaking=symmetry_breaking)
     made = registry.get(name, level.family)
@@ -448,6 +449,19 @@ def export(
         raise UsageError(f"{level.run_path}: {refused}") from None
     runner = getattr(made, "run_command", None)
     return Export(text, format, name, runner(level.model, options, file) if runner else None)
+
+
+def _check_format_family(format: str, spec: str, family: str) -> None:
+    """A format no writer of it translates this family into is refused by what the format covers: ``xc: sigils
+    and logic only``, not the backend's missing translator."""
+    from trisolve.backends import registry
+
+    writers = registry.exporters()[format]
+    if registry.catalog(Spec.parse(spec).backend, family) is not None:
+        return
+    covered = sorted({name for name in FAMILIES for writer in writers if registry.catalog(writer, name) is not None})
+    shown = " and ".join([", ".join(covered[:-1]), covered[-1]] if len(covered) > 1 else covered) or "no family"
+    raise UsageError(f"{format}: {shown} only, not {family}")
 
 
 def _link_formats() -> list[str]:
@@ -527,9 +541,17 @@ class Result:
         counter says of itself (``stats.count_method``: dp's dynamic programs)."""
         if "count_method" in self.stats:
             return self.stats["count_method"]
+        if _counts_without_listing(self.backend, self.level.family):  # stopped before it said which method
+            return f"{self.backend}'s own count (stopped before it reported its method)"
         if self.symmetry_breaking:
             return "symmetry classes (one lex-leader per class)"
         return "plain enumeration"
+
+    def answers(self, settle: bool = True, timeout: float | None = None) -> tuple[Any, ...]:
+        """The answers to the level's questions (logic grids), each ``determined`` or not (``trisolve.answers``)."""
+        from .answers import answers
+
+        return answers(self, solve=solve if settle else None, timeout=timeout)
 
     def to_json(self, solutions: bool = True) -> dict:
         """The object ``trisolve solve --json`` prints (and ``--jsonl`` writes, one per line)."""
@@ -551,6 +573,39 @@ class Result:
             **({"error": self.error} if self.error else {}),
             **({"invalid": [{"solution": i, "violations": list(v)} for i, v in self.invalid]} if self.invalid else {}),
         }
+
+
+#: files at most this big are read here to choose the default for them (``_default_for``): a few milliseconds
+SMALL_FILE = 4096
+
+
+def _default_for(name: str, level: Level, task: str, symmetry_breaking: bool) -> str:
+    """``backends.defaults.for_instance`` for ``level``; a level not parsed yet is read here when its file is
+    small (a few KB parse in milliseconds, so the time limit loses nothing), else the table's default stands."""
+    from trisolve.backends import defaults
+
+    if Spec.parse(name).backend not in defaults.KERNELS or level.kind.ladder is None:
+        return name
+    model = level.model
+    if model is None:
+        try:
+            if os.path.getsize(level.run_path) > SMALL_FILE:
+                return name
+            model = level.kind.parse(level.run_path)
+        except (OSError, TrisolveError):
+            return name  # the run's own parse says what is wrong
+    return defaults.for_instance(name, level.family, task, model, symmetry_breaking)
+
+
+def _counts_without_listing(backend: str, family: str) -> bool:
+    """Whether ``backend`` counts without listing solutions (dp, ganak): its count is never "plain enumeration"."""
+    from trisolve.backends import registry
+
+    try:
+        found = registry.catalog(Spec.parse(backend).backend, family)
+    except TrisolveError:
+        return False
+    return found is not None and found.count_only
 
 
 def solve(
@@ -658,6 +713,8 @@ def solve(
         # here the name is only resolved, and the child refuses an unusable backend after reading the file
         resolve = _resolved if level.model is None else backend_name
         name = resolve(backend, level.family, task, symmetry_breaking)
+        if backend is None:  # the measured default, for this very level: a small one skips kernel loads
+            name = _default_for(name, level, task, symmetry_breaking)
         arguments.memory_for(name, memory)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
@@ -1046,7 +1103,8 @@ class Benchmark:
 
     def markdown(self, meta: Mapping[str, Any] | None = None) -> str:
         """The report ``trisolve bench`` prints and writes to summary.md."""
-        from trisolve.bench.summary import machine, markdown
+        from trisolve.bench.provenance import machine
+        from trisolve.bench.summary import markdown
 
         return markdown(self.summary, self.settings, dict(meta or machine()))
 
@@ -1063,13 +1121,16 @@ def benchmark(
     shuffle: bool = False,
     sat_command: str | None = None,
     family: str | None = None,
+    count_backends: str | Sequence[str] | None = None,
     on_planned: Callable[[int, Any, list[str]], None] | None = None,
     on_run: Callable[[int, BenchRun], None] | None = None,
     skipped: Callable[[str], None] | None = None,
 ) -> Benchmark:
     """Time backends on instance files: each (instance, backend, round) a child process forked
     from this one (so a solver this process has not imported yet is imported in every run's
-    time, as for the command); ``mode`` is ``first`` (first solution) or ``count`` (exact count).
+    time, as for the command); ``mode`` is ``first`` (first solution), ``count`` (exact count), or
+    ``first,count``: both, side by side, a backend in each mode a contender of its own ("dp:frontier (count)");
+    ``count_backends`` are the backends of the counts then (default: ``backends``, else the defaults).
 
     Default backends: each paradigm's default (and ``dp`` when counting).
     Round r uses seed + r (with ``shuffle``, also to reorder each backend's input);
@@ -1080,7 +1141,7 @@ def benchmark(
     ``interrupted`` (and how many were ``planned``).
     """
     _new_request()
-    from trisolve.bench.runner import Settings, plan, run_all
+    from trisolve.bench.runner import Settings, label, plan, run_all
     from trisolve.bench.summary import score
 
     repeat = numbers.COUNT.check(repeat, "repeat")
@@ -1110,15 +1171,19 @@ def benchmark(
         )
     except ValueError as problem:
         raise UsageError(str(problem)) from None
-    chosen: dict[str, list[str]] = {}
-    for level in files:
-        if level.family not in chosen:
-            chosen[level.family] = bench_backends(level.family, list(backends or ()), sat_command, mode, skipped)
-    trials = plan([(level.path, level.family) for level in files], chosen.__getitem__, repeat)
-    order = list(dict.fromkeys(b for names in chosen.values() for b in names))
+    count_backends = _backend_list(count_backends) or backends
+    chosen: dict[tuple[str, str], list[str]] = {}  # (family, mode) -> backends
+    for one in settings.modes:
+        for level in files:
+            if (level.family, one) not in chosen:
+                specs = list((count_backends if one == "count" else backends) or ())
+                chosen[level.family, one] = bench_backends(level.family, specs, sat_command, one, skipped)
+    pairs = [(level.path, level.family) for level in files]
+    trials = plan(pairs, lambda name, one: chosen[name, one], repeat, settings.modes)
+    order = list(dict.fromkeys(label(b, one, settings) for (_, one), names in chosen.items() for b in names))
     if on_planned is not None:
         on_planned(len(trials), settings, order)
-    runs = run_all(trials, {name: FAMILIES[name] for name in chosen}, settings, on_run=on_run)
+    runs = run_all(trials, {level.family: FAMILIES[level.family] for level in files}, settings, on_run=on_run)
     from trisolve.runs import interrupted
 
     stopped = interrupted()
@@ -1368,9 +1433,9 @@ def mutate(
     levels kill the mutants (docs/mutation.md): the shipped levels, those under ``levels``, or ``generate``
     generated ones, smallest first, ``batch`` at a time; survivors are re-tried on ``retry`` generated levels
     within ``retry_budget`` seconds.  ``suite`` writes a small killing set there; ``out`` holds the mutant
-    files and generated levels (default: beside ``log``, else a temporary folder); ``mutants`` runs only
-    those ids; ``references`` are the unmutated backends each mutant is judged against (default: the
-    portfolio).  ``failed`` on the report is the exit-code rule.
+    files and generated levels (default: beside ``log``, else a temporary folder, removed at the end);
+    ``mutants`` runs only those ids; ``references`` are the unmutated backends each mutant is judged against
+    (default: the portfolio).  ``failed`` on the report is the exit-code rule.
     """
     _new_request()
     import tempfile
@@ -1404,7 +1469,11 @@ def mutate(
     name = Spec.parse(backend).backend
     if registry.role(name, "MUTANTS") is None:
         mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
-        raise UsageError(f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings")
+        plugin = name in registry.names() and name not in registry.shipped()
+        hint = f"; your own backend takes part as a reference the mutants are judged against: --references {name}"
+        raise UsageError(
+            f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings" + (hint if plugin else "")
+        )
     backend_names([backend], kind.name)
     backend_name(backend, kind.name)
     chosen = _backend_list(references) or [b for b in registry.portfolio() if registry.catalog(b, kind.name)]
@@ -1416,6 +1485,7 @@ def mutate(
         from trisolve.runs.executors import check_scheduler
 
         check_scheduler(scheduler)
+    scratch = out is None and not log  # a temporary folder: removed at the end
     if out is None:
         out = (os.path.splitext(log)[0] + "-mutants") if log else tempfile.mkdtemp(prefix=f"mutate-{kind.name}-")
 
@@ -1429,27 +1499,33 @@ def mutate(
         instances = generated(generate, "instances", seed)
     else:
         instances = _smallest_first(levels or os.path.join(_levels_root(), kind.name), kind)
-    return run_mutate(
-        kind,
-        backend,
-        instances,
-        folder=out,
-        timeout=timeout,
-        parallel=jobs or os.cpu_count() or 1,
-        jsonl=log,
-        resume=resume,
-        executor=executor,
-        scheduler=scheduler,
-        batch=batch,
-        generate=(lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None,
-        retry_budget=retry_budget,
-        suite=suite,
-        seed=seed,
-        only=only,
-        ids=mutants,
-        references=chosen,
-        on_record=on_record,
-    )
+    try:
+        return run_mutate(
+            kind,
+            backend,
+            instances,
+            folder=out,
+            timeout=timeout,
+            parallel=jobs or os.cpu_count() or 1,
+            jsonl=log,
+            resume=resume,
+            executor=executor,
+            scheduler=scheduler,
+            batch=batch,
+            generate=(lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None,
+            retry_budget=retry_budget,
+            suite=suite,
+            seed=seed,
+            only=only,
+            ids=mutants,
+            references=chosen,
+            on_record=on_record,
+        )
+    finally:
+        if scratch:
+            import shutil
+
+            shutil.rmtree(out, ignore_errors=True)
 
 
 def _levels_root() -> str:

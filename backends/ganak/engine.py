@@ -369,8 +369,13 @@ class GanakBackend:
                 watch.stop("solve")
         finally:
             stats["ganak_calls"] = child.calls
-            stats["ganak_cpu"] = round(child.close(), 6)
+            ganak_cpu = child.close()
+            stats["ganak_cpu"] = round(ganak_cpu, 6)
             stats["ganak_peak_rss_mb"] = round(child.peak_rss_mb, 1)
+            # the phase's CPU is Ganak's: it counts in its own process, which this one's clock never sees
+            phase_cpu = ("count" if options.enumerate else "solve") + "_cpu"
+            if phase_cpu in watch.times:
+                watch.times[phase_cpu] += ganak_cpu
 
         if counts is None:
             return self._unknown(stats, watch, "time limit")

@@ -188,7 +188,7 @@ def _finish(outcome, head: dict, timeout: float, out_dir: str, write_defaults: b
     if plots and not interrupted():
         png = _draw(portfolio.panels(outcome), timeout)
     found = portfolio.findings(outcome)
-    page = portfolio.markdown(data, portfolio.PLOT_FILE if png else None, found)
+    page = portfolio.markdown(data, portfolio.PLOT_FILE if png else None, found, shipped=write_defaults)
     results = {"header": head, **portfolio.outcome_to_json(outcome)}
     changes = [
         files.Change.text(os.path.join(out_dir, "portfolio.json"), portfolio.table_text(data), "portfolio table"),

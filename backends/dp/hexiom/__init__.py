@@ -496,12 +496,15 @@ def progress_to_stderr(started: float, quiet_for: float = 5.0, every: float = 5.
         elapsed = time.monotonic() - started
         if elapsed < quiet_for or ("phase" in report and "done" in report and elapsed - last[0] < every):
             return
+        if not base.reports_progress() and "step" in report and elapsed - last[0] < every:
+            return  # on stderr alone, steps come too fast: one line per ``every`` seconds
         last[0] = elapsed
         memory = f"{resident() / 2**30:.1f} GiB in use"
-        if "phase" not in report:
+        if "step" in report:
             left = report["steps"] - report["step"]
+            where = f"{report['phase']}: " if "phase" in report else ""
             say(
-                f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, "
+                f"dp: {where}step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, "
                 f"{report['states']} states, "
                 f"{memory}, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
                 f"(at that pace ~{left * report['step_seconds']:.0f} s left)",
