@@ -45,7 +45,7 @@ import contextlib
 import functools
 import itertools
 import math
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,6 +56,7 @@ from ...constraints import (
     AllDifferent,
     Clause,
     Connected,
+    Constraint,
     Linear,
     Model,
     ModelError,
@@ -159,13 +160,69 @@ def compile_model(
     ``lex_leaders``: only the lex-leaders under the model's symmetries are solutions (for a first solution).
 
     A kind outside ``supports`` is refused (``UnsupportedConstraint``) before anything is built."""
+    cnf, lazy = _build(model, connectivity, cardinality, supports)
+    if lex_leaders and model.symmetries:
+        with _sized(model, "its symmetries' lex-leader constraints"):
+            cnf.lex_leaders(model.symmetries)
+    checker = _GraphCuts(lazy, cnf.used) if lazy else None
+    return CnfEncoding(
+        pool=cnf.pool,
+        clauses=cnf.clauses,
+        projection=sorted(model.own),
+        decode=model.decode,
+        cuts=checker,
+        cut_variables=checker.variables if checker else (),
+        cuts_in_search=connectivity == "propagator",
+    )
+
+
+@dataclass(frozen=True)
+class SelectedCnf:
+    """A model as CNF in which each group of constraints can be switched off: every clause stating a
+    constraint of group ``g`` carries the literal "not ``selectors[g]``", so the group holds exactly when its
+    selector is assumed true.  Clauses that only define auxiliaries shared between groups (an enforced count's
+    totalizer) carry none: they hold for every assignment of the model's variables.  Variables keep the model's
+    numbers; ``top`` is the highest variable used.  Explanations solve it under assumptions (selectors and
+    facts), so an unsatisfiable core names groups of constraints."""
+
+    clauses: list[list[int]]
+    selectors: Mapping[Hashable, int]
+    top: int
+
+
+def compile_selected(
+    model: Model, group_of: Callable[[Constraint], Hashable], *, supports: Sequence[str] = CATALOG.supports
+) -> SelectedCnf:
+    """A frozen ``model`` as a ``SelectedCnf`` whose groups are ``group_of(constraint)`` (a label, say).
+
+    Connectivity is stated eagerly (reachability levels): a constraint cut lazily would be missing from a
+    core."""
+    cnf, _ = _build(model, "eager", None, supports, group_of)
+    return SelectedCnf(clauses=cnf.clauses, selectors=dict(cnf.selectors), top=cnf.pool.top)
+
+
+def _build(
+    model: Model,
+    connectivity: str,
+    cardinality: int | None,
+    supports: Sequence[str],
+    group_of: Callable[[Constraint], Hashable] | None = None,
+) -> tuple[_Cnf, list[Connected | SingleCycle]]:
+    """The clauses of every constraint (each guarded by its group's selector when ``group_of`` is given), and
+    the graph constraints left for a lazy check."""
     refused = sorted(model.kinds() - set(supports))
     if refused:
         raise UnsupportedConstraint(f"{model.name}: the CNF compiler cannot express {', '.join(refused)}")
     cnf = _Cnf(model, CARDINALITY if cardinality is None else cardinality)
+    if group_of is not None:
+        for constraint in model.constraints:
+            group = group_of(constraint)
+            if group not in cnf.selectors:
+                cnf.selectors[group] = cnf.pool.id(Aux("selector", (group,)))
     lazy: list[Connected | SingleCycle] = []
     for constraint in model.constraints:
         check_time()
+        cnf.guard = cnf.selectors[group_of(constraint)] if group_of is not None else None
         with _sized(model, f"constraint {shorten(constraint.label, 120)!r}"):
             if isinstance(constraint, Clause):
                 cnf.add(list(constraint.literals))
@@ -184,19 +241,8 @@ def compile_model(
                     lazy.append(constraint)
             else:
                 raise UnsupportedConstraint(f"{model.name}: no CNF for {kind_of(constraint)}")
-    if lex_leaders and model.symmetries:
-        with _sized(model, "its symmetries' lex-leader constraints"):
-            cnf.lex_leaders(model.symmetries)
-    checker = _GraphCuts(lazy, cnf.used) if lazy else None
-    return CnfEncoding(
-        pool=cnf.pool,
-        clauses=cnf.clauses,
-        projection=sorted(model.own),
-        decode=model.decode,
-        cuts=checker,
-        cut_variables=checker.variables if checker else (),
-        cuts_in_search=connectivity == "propagator",
-    )
+    cnf.guard = None
+    return cnf, lazy
 
 
 @dataclass(frozen=True)
@@ -258,6 +304,9 @@ class _Cnf:
         self.counter_caps = _counter_caps(model)
         #: id(single cycle) -> its "vertex used" literals (the lazy cuts name them)
         self.used: dict[int, list[int | None]] = {}
+        #: group -> its selector variable (``compile_selected``), and the selector of the constraint being built
+        self.selectors: dict[Hashable, int] = {}
+        self.guard: int | None = None
 
     # ------------------------------------------------------------------ plumbing
 
@@ -267,6 +316,8 @@ class _Cnf:
         return self.pool.id(Aux(what, (*where, self.serial)))
 
     def add(self, clause: list[int]) -> None:
+        if self.guard is not None:  # the clause states a constraint of a group that may be switched off
+            clause = [-self.guard, *clause]
         if not clause:  # "false", as x and not x: Ganak counts an empty clause over no variables as 1
             false = self.new("false")
             self.clauses.append([-false])
@@ -338,7 +389,9 @@ class _Cnf:
             self.reserve(2 * len(key) * (cap + 1) * max(1, math.ceil(math.log2(max(len(key), 2)))))
             built: list[list[int]] = []
             self.counters[key] = count_up_to(self.pool, list(key), cap, built)
+            guard, self.guard = self.guard, None  # it defines its outputs only, for every group reading them
             self.extend(built)
+            self.guard = guard
         return self.counters[key][k - 1]
 
     def weighted_at_most(self, terms: list[tuple[int, int]], bound: int, guard: list[int]) -> None:
@@ -417,6 +470,9 @@ class _Cnf:
             for value, literal in zip(variable.values, variable.literals):
                 taking.setdefault(value, []).append(literal)
         every_value_used = len(taking) == len(constraint.variables)
+        if self.selectors:  # switched on alone, it says what it means: each variable takes one value
+            for variable in constraint.variables:
+                self.linear(Linear(terms=tuple((1, lit) for lit in variable.literals), op="==", bound=1, label=""))
         for lits in taking.values():
             self.at_most([(1, x) for x in lits], 1, [])
             if every_value_used:
@@ -428,7 +484,9 @@ class _Cnf:
         """Every chosen vertex is reached from the least chosen one, one level per step through chosen vertices."""
         chosen = list(constraint.vertices)
         neighbours = graphs.adjacency(len(chosen), constraint.edges)
-        levels = max(0, min(_largest_component(neighbours), _most_chosen(self.model, chosen)) - 1)
+        # with groups switched on and off (``compile_selected``) no other constraint bounds the chosen vertices
+        most = len(chosen) if self.selectors else _most_chosen(self.model, chosen)
+        levels = max(0, min(_largest_component(neighbours), most) - 1)
         into = [[(j, chosen[i]) for j in neighbours[i]] for i in range(len(chosen))]
         reached = self.reach(self.least(chosen), into, levels)
         for x, far in zip(chosen, reached):
