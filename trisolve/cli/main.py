@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "backends": ("backends_cmd", "List backends, their encoding variants and defaults."),
     "generate": ("generate_cmd", "Generate instances (optionally with a unique solution)."),
     "campaign": ("campaign_cmd", "Generate and cross-check many instances, resumably."),
+    "explain": ("explain_cmd", "Explain a solution step by step, give a hint, or find why there is none."),
     "mutate": ("mutate_cmd", "Mutate the shipped encodings and score how well instances kill the mutants."),
 }
 

@@ -1,0 +1,248 @@
+"""``trisolve explain``: step-wise explanations rebuild the unique solution, every claim confirmed by a second
+paradigm; minimal causes of "no solution"; backbone and extra givens checked by counting; hints."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+from click.testing import CliRunner
+from pysat.solvers import Solver
+from support import run_cli
+
+import trisolve
+from trisolve.backends.pysat.compiled import compile_model, compile_selected
+from trisolve.cli.main import cli
+from trisolve.constraints import Model
+from trisolve.explaining.check import Checker, sub_model
+from trisolve.explaining.units import Words, own_literals, units_of
+from trisolve.models import FAMILIES
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EINSTEIN = os.path.join(ROOT, "levels", "logic", "einstein.toml")
+
+
+def model_of(path: str, text: str | None = None) -> tuple[trisolve.Level, Model]:
+    level = trisolve.load(text, "hexiom") if text is not None else trisolve.load(path)
+    return level, FAMILIES[level.family].constraints(level.model)
+
+
+def solutions(model: Model, limit: int = 1000) -> list[frozenset[int]]:
+    """Every solution's own literals, by enumeration with the plain CNF compiler (the referee)."""
+    encoding = compile_model(model.freeze(), connectivity="eager")
+    found = []
+    with Solver(name="g4", bootstrap_with=encoding.clauses) as solver:
+        while len(found) < limit and solver.solve():
+            true = {lit for lit in solver.get_model() if lit > 0}
+            found.append(own_literals(model, true))
+            solver.add_clause([-lit for lit in found[-1]])
+    return found
+
+
+@pytest.mark.parametrize("check", ["cpsat", "clingo"])
+def test_einstein_steps_rebuild_the_unique_solution_each_checked(check: str) -> None:
+    level, model = model_of(EINSTEIN)
+    found = trisolve.explain(level, check=check)
+    assert found.kind == "steps" and not found.partial and not found.findings
+    # every step confirmed by the second paradigm: its units, its facts and the negated fact have no solution
+    assert len(found.checks) == len(found.steps) > 0
+    assert all(claim.verdict == "no solution" for claim in found.checks)
+    # each step uses only facts already derived, and derives a new one
+    known: list[int] = []
+    for step in found.steps:
+        assert set(step.facts) <= set(known) and step.fact not in known
+        known.append(step.fact)
+    (unique,) = solutions(model)
+    assert set(known) == set(unique)
+    rebuilt = model.decode(lit for lit in known if lit > 0)
+    assert level.kind.validate(level.model, rebuilt) == []
+    assert rebuilt == trisolve.solve(level, backend="clingo").solutions[0].model
+
+
+def test_a_step_claim_is_not_vacuous() -> None:
+    """Without the negated fact, a step's units and facts have a solution: the checker can say so."""
+    level, model = model_of(EINSTEIN)
+    found = trisolve.explain(level, check=None)
+    checker = Checker("cpsat")
+    for step in found.steps[:: max(1, len(found.steps) // 10)]:
+        constraints = [i for unit in step.units for i in unit.constraints]
+        assert checker.claim(found.model, constraints, step.facts, 10).answer == "a solution"
+        assert checker.claim(found.model, constraints, (*step.facts, -step.fact), 10).answer == "no solution"
+
+
+def test_selected_cnf_switches_units() -> None:
+    _, model = model_of(EINSTEIN)
+    model = model.freeze()
+    units = units_of(model)
+    cnf = compile_selected(model, lambda constraint: constraint.label)
+    on = [cnf.selectors[unit.label] for unit in units]
+    with Solver(name="g4", bootstrap_with=cnf.clauses) as solver:
+        assert solver.solve(assumptions=on)
+        first = own_literals(model, {lit for lit in solver.get_model() if lit > 0})
+        solver.add_clause([-lit for lit in first])
+        assert not solver.solve(assumptions=on)  # unique with every unit on
+        clues = [cnf.selectors[u.label] for u in units if u.role != "clue"]
+        assert solver.solve(assumptions=clues)  # without the clues, other solutions
+    assert first == solutions(model)[0]
+
+
+def test_timeout_keeps_a_partial_explanation() -> None:
+    level, _ = model_of(EINSTEIN)
+    found = trisolve.explain(level, timeout=0.05)
+    assert found.partial
+    assert all(claim.verdict == "no solution" for claim in found.checks[: len(found.steps)])
+
+
+# ------------------------------------------------------------------ no solution: minimal causes
+
+
+def hexiom_with_an_extra_lock() -> str:
+    """Hexiom level 10 with its 0 at row 2, place 2 locked where it stands (no solution keeps it there)."""
+    lines = open(os.path.join(ROOT, "levels", "hexiom", "level10.txt")).read().split("\n")
+    assert lines[2][3:5] == " 0"
+    lines[2] = lines[2][:3] + "+0" + lines[2][5:]
+    return "\n".join(lines)
+
+
+def wrong_einstein() -> tuple[trisolve.Level, Model]:
+    level, model = model_of(EINSTEIN)
+    brit = next(v for v in model.ints if "Brit" in str(v.key))
+    model.fix(brit.eq(1), label="the Brit lives in the first house", role="given")  # the Norwegian does
+    return level, model
+
+
+@pytest.mark.parametrize("case", ["hexiom", "logic"])
+@pytest.mark.parametrize("check", ["cpsat", "clingo"])
+def test_a_wrong_given_is_in_a_minimal_cause_checked_minimal(case: str, check: str) -> None:
+    from trisolve.explaining.explain import explain
+
+    if case == "hexiom":
+        _, model = model_of("", hexiom_with_an_extra_lock())
+        wrong = "the locked 0 at row 2, place 2"
+    else:
+        _, model = wrong_einstein()
+        wrong = "the Brit lives in the first house"
+    assert solutions(model) == []
+    found = explain(model, check=check)
+    assert found.kind == "unsolvable" and not found.findings
+    (mus,) = found.muses
+    labels = [unit.label for unit in mus]
+    assert wrong in labels
+    # the second paradigm: the cause has no solution, and each part of it less one unit has one
+    assert [c.expected for c in found.checks] == ["no solution"] + ["a solution"] * len(mus)
+    assert all(c.verdict == c.expected for c in found.checks)
+    # the referee agrees: minimal
+    for unit in mus:
+        rest = [i for other in mus if other is not unit for i in other.constraints]
+        assert solutions(sub_model(found.model, rest, ()), 1)
+    assert solutions(sub_model(found.model, [i for u in mus for i in u.constraints], ()), 1) == []
+
+
+def test_several_causes_within_a_limit() -> None:
+    from trisolve.explaining.explain import explain
+
+    _, model = model_of("", hexiom_with_an_extra_lock())
+    found = explain(model, all_mus=3, timeout=120)
+    assert 1 <= len(found.muses) <= 3
+    assert len({frozenset(u.label for u in mus) for mus in found.muses}) == len(found.muses)
+    assert all(c.verdict == c.expected for c in found.checks)
+
+
+# ------------------------------------------------------------------ several solutions: backbone, extra givens
+
+
+@pytest.mark.parametrize("name", ["einstein-somewhere", "zebra-somewhere"])
+def test_backbone_and_extra_givens_checked_by_counting(name: str) -> None:
+    level, model = model_of(os.path.join(ROOT, "levels", "logic", f"{name}.toml"))
+    found = trisolve.explain(level)
+    assert found.kind == "several" and not found.findings
+    every = solutions(model)
+    assert len(every) == trisolve.solve(level, backend="pysat", count=True).count > 1
+    assert set(found.backbone) == frozenset.intersection(*every)
+    # the places they differ: the rest of one solution, every fact of it broken by some other
+    assert frozenset(found.differ) | frozenset(found.backbone) in every
+    assert all(any(fact not in other for other in every) for fact in found.differ)
+    # the extra givens leave exactly one solution: counted by CP-SAT inside, by enumeration here
+    assert found.givens_count == "1"
+    with_givens = sub_model(found.model, range(len(found.model.constraints)), found.givens)
+    assert len(solutions(with_givens)) == 1
+    # none superfluous
+    for given in found.givens:
+        rest = [g for g in found.givens if g != given]
+        assert len(solutions(sub_model(found.model, range(len(found.model.constraints)), rest), 2)) == 2
+
+
+# ------------------------------------------------------------------ hints
+
+
+def test_hint_from_a_partial_board(tmp_path) -> None:
+    level, model = model_of(EINSTEIN)
+    words = Words(model.freeze())
+    (unique,) = solutions(model)
+    right = sorted(unique, key=abs)[:20]
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps(words.facts(right)))
+    found = trisolve.explain(level, hint=True, partial=str(partial))
+    assert found.kind == "hint" and not found.wrong and len(found.steps) == 1
+    (step,) = found.steps
+    assert step.fact in unique and step.fact not in right and set(step.facts) <= set(right)
+    assert found.checks[0].verdict == "no solution"
+
+
+def test_hint_names_the_wrong_entries(tmp_path) -> None:
+    level, model = model_of(EINSTEIN)
+    words = Words(model.freeze())
+    brit = next(v for v in model.ints if "Brit" in str(v.key))
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps(["position of Norwegian is 2", words.fact(brit.eq(3))]))
+    found = trisolve.explain(level, hint=True, partial=str(partial))
+    assert words.facts(found.wrong) == ["position of Norwegian is 2"]
+    assert not found.steps
+
+
+# ------------------------------------------------------------------ the command
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, ["explain", *args], catch_exceptions=False)
+
+
+def test_command_text_and_json() -> None:
+    result = run(EINSTEIN, "-q")
+    assert result.exit_code == 0, result.output
+    assert "checked by CP (OR-Tools CP-SAT): no solution" in result.output
+    assert "complete" in result.output.splitlines()[-1]
+    result = run(EINSTEIN, "-q", "--json", "--no-check")
+    data = json.loads(result.output)
+    assert data["kind"] == "steps" and not data["partial"] and len(data["steps"]) == 125
+    assert all(step["check"] == "unchecked" for step in data["steps"])
+
+
+def test_command_timeout_is_partial_exit_3() -> None:
+    result = run(EINSTEIN, "-q", "--json", "--timeout", "0.05")
+    assert result.exit_code == 3
+    assert json.loads(result.output)["partial"] is True
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["missing.toml"],
+        [EINSTEIN, "--partial", "p.json"],
+        [EINSTEIN, "--timeout", "-1"],
+        [os.path.join(ROOT, "levels", "sudoku", "sudoku01.txt")],
+    ],
+)
+def test_command_bad_input_exits_2_with_one_line(args: list[str], capsys) -> None:
+    assert run_cli(["explain", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.strip().splitlines()) == 1, captured.err
+
+
+def test_command_bad_partial_names_the_file_and_fact(tmp_path, capsys) -> None:
+    partial = tmp_path / "partial.json"
+    partial.write_text(json.dumps(["position of Brit is 3", "the moon is 4"]))
+    assert run_cli(["explain", EINSTEIN, "--hint", "--partial", str(partial)]) == 2
+    err = capsys.readouterr().err
+    assert "fact 2" in err and str(partial) in err and len(err.strip().splitlines()) == 1

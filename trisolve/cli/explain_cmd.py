@@ -1,0 +1,65 @@
+"""``trisolve explain``: why a level's answer is what it is (``trisolve.api.explain``): the steps to its unique
+solution, a hint, the backbone and extra givens of a puzzle with several solutions, or the minimal causes of
+"no solution"; each claim confirmed by a second paradigm."""
+
+from __future__ import annotations
+
+import click
+
+from .common import COUNT, EXIT_FAILED, EXIT_LIMIT, TIMEOUT, interrupted_exit, load_level, print_json, quiet_option
+
+
+@click.command(name="explain")
+@click.argument("level", type=click.Path(dir_okay=False))
+@click.option("--hint", is_flag=True, help="Only the next step (from the --partial board, if given).")
+@click.option(
+    "--partial",
+    type=click.Path(dir_okay=False),
+    default=None,
+    metavar="FACTS.json",
+    help="A partly filled board for --hint: a JSON list of facts as explain prints them (or explain --json "
+    "output). Entries that contradict the puzzle are named.",
+)
+@click.option("--all-mus", type=COUNT, default=1, show_default=True, help="List up to N minimal causes of no solution.")
+@click.option(
+    "--check",
+    type=click.Choice(["cpsat", "clingo"]),
+    default="cpsat",
+    show_default=True,
+    help="The second paradigm confirming each claim (CP-SAT or clingo).",
+)
+@click.option("--no-check", is_flag=True, help="Skip the second paradigm's checks.")
+@click.option(
+    "--timeout", type=TIMEOUT, default=None, help="Wall-clock limit in seconds; a partial explanation is kept."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
+@click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
+@quiet_option
+def command(level, hint, partial, all_mus, check, no_check, timeout, as_json, family, quiet):
+    """Explain LEVEL: step by step why its solution is the only one, a hint, or why it has none."""
+    from .. import api
+
+    loaded = load_level(level, family)
+
+    def progress(text: str) -> None:
+        if not quiet:
+            click.echo(text, err=True)
+
+    found = api.explain(
+        loaded,
+        hint=hint,
+        partial=partial,
+        timeout=timeout,
+        check=None if no_check else check,
+        all_mus=all_mus,
+        on_progress=progress,
+    )
+    if as_json:
+        print_json({"instance": level, "family": loaded.family, **found.to_json()})
+    else:
+        click.echo(found.text())
+    interrupted_exit()
+    if found.findings:
+        raise click.exceptions.Exit(EXIT_FAILED)
+    if found.partial:
+        raise click.exceptions.Exit(EXIT_LIMIT)
