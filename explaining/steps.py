@@ -40,40 +40,64 @@ class Step:
 class Stepper:
     """Finds the next step from a set of known facts towards a target assignment (the unique solution)."""
 
+    #: pairs of units looked at, at most (two units sharing a variable)
+    MAX_PAIRS = 20_000
+    #: unknown facts tried when two units force none (the search for one costs a deletion over everything)
+    TRIED = 16
+
     def __init__(self, reasoner: Reasoner, target: Iterable[int], known: Iterable[int] = ()) -> None:
         self.reasoner = reasoner
         self.target = frozenset(target)
         self.known: list[int] = list(dict.fromkeys(known))
         self.unknown = set(self.target) - set(self.known)
-        #: own variable -> the units that read it
-        self.readers: dict[int, list[int]] = {}
-        for u, unit in enumerate(reasoner.units):
-            for var in unit.scope:
-                self.readers.setdefault(var, []).append(u)
-        #: the best one-unit step found for each unknown fact
+        #: groups of units looked at together: one unit each, then (when those force nothing) pairs
+        self.levels: list[list[tuple[int, ...]]] = [[(u,) for u in range(len(reasoner.units))]]
+        #: per level, own variable -> the groups that read it, and the groups to look at again
+        self.readers: list[dict[int, list[int]]] = [self._readers(self.levels[0])]
+        self.dirty: list[set[int]] = [set(range(len(self.levels[0])))]
+        #: the best step found for each unknown fact
         self.best: dict[int, Step] = {}
         self.queue: list[tuple[tuple[int, int, int], int]] = []
-        self.dirty: set[int] = set(range(len(reasoner.units)))
 
-    # ------------------------------------------------------------------ one unit
+    def _readers(self, groups: Sequence[tuple[int, ...]]) -> dict[int, list[int]]:
+        readers: dict[int, list[int]] = {}
+        for g, group in enumerate(groups):
+            for var in set().union(*(self.reasoner.units[u].scope for u in group)):
+                readers.setdefault(var, []).append(g)
+        return readers
 
-    def _look_at(self, u: int) -> None:
-        """Every unknown target fact unit ``u`` forces with the known facts about its variables."""
-        unit = self.reasoner.units[u]
-        selector = self.reasoner.selector[unit.label]
-        known = [f for f in self.known if abs(f) in unit.scope]
-        candidates = [f for f in self.unknown if abs(f) in unit.scope]
+    def _pairs(self) -> list[tuple[int, ...]]:
+        """Pairs of units that share a variable (what one unit forces the other can use)."""
+        units = self.reasoner.units
+        pairs = []
+        for a in range(len(units)):
+            for b in range(a + 1, len(units)):
+                if units[a].scope & units[b].scope:
+                    pairs.append((a, b))
+                    if len(pairs) >= self.MAX_PAIRS:
+                        return pairs
+        return pairs
+
+    # ------------------------------------------------------------------ one unit, two units
+
+    def _look_at(self, group: tuple[int, ...]) -> None:
+        """Every unknown target fact these units force with the known facts about their variables."""
         reasoner = self.reasoner
+        units = tuple(reasoner.units[u] for u in group)
+        selectors = [reasoner.selector[unit.label] for unit in units]
+        scope = set().union(*(unit.scope for unit in units))
+        known = [f for f in self.known if abs(f) in scope]
+        candidates = [f for f in self.unknown if abs(f) in scope]
         while candidates:
             reasoner.solver.set_phases([-f for f in candidates])
             fact = candidates[-1]
-            if reasoner.solve([selector, *known, -fact]):
+            if reasoner.solve([*selectors, *known, -fact]):
                 true = reasoner.true_variables()
                 candidates = [f for f in candidates if (abs(f) in true) == (f > 0)]
                 continue
             candidates.pop()
-            used = reasoner.shrink([selector, -fact], known)
-            self._offer(Step(fact, (unit,), tuple(used)))
+            used = reasoner.shrink([*selectors, -fact], known)
+            self._offer(Step(fact, units, tuple(used)))
 
     def _offer(self, step: Step) -> None:
         old = self.best.get(step.fact)
@@ -86,15 +110,27 @@ class Stepper:
         unit met first."""
         return (step.cost, 0 if step.fact > 0 else 1, self.reasoner.units.index(step.units[0]))
 
-    def _one_unit(self) -> Step | None:
-        for u in sorted(self.dirty):
-            self.reasoner.check_time()
-            self._look_at(u)
-            self.dirty.discard(u)
+    def _cheapest_known(self) -> Step | None:
         while self.queue:
             _, fact = heapq.heappop(self.queue)
             step = self.best.get(fact)
             if fact in self.unknown and step is not None:
+                return step
+        return None
+
+    def _from_groups(self) -> Step | None:
+        """The cheapest step of one unit, or else of two."""
+        for level in range(2):
+            if level == len(self.levels):
+                self.levels.append(self._pairs())
+                self.readers.append(self._readers(self.levels[level]))
+                self.dirty.append(set(range(len(self.levels[level]))))
+            for g in sorted(self.dirty[level]):
+                self.reasoner.check_time()
+                self._look_at(self.levels[level][g])
+                self.dirty[level].discard(g)
+            step = self._cheapest_known()
+            if step is not None:
                 return step
         return None
 
@@ -103,12 +139,12 @@ class Stepper:
     def _several_units(self) -> Step | None:
         """A cheap set of units and known facts forcing some unknown target fact: per fact, a subset-minimal
         set of the units and known facts (deletion refined by cores, the units read first), the cheapest
-        of these over every unknown fact."""
+        of these over the first ``TRIED`` unknown facts (each costs a deletion over every unit and fact)."""
         reasoner = self.reasoner
         order = {unit.label: i for i, unit in enumerate(reasoner.units)}
         soft = [*self.known, *reasoner.all_units()]
         best: Step | None = None
-        for fact in sorted(self.unknown, key=lambda f: (f < 0, abs(f))):
+        for fact in sorted(self.unknown, key=lambda f: (f < 0, abs(f)))[: self.TRIED]:
             reasoner.check_time()
             used = reasoner.shrink([-fact], soft)
             units = tuple(
@@ -131,14 +167,15 @@ class Stepper:
         forces any: the target is not the only solution)."""
         if not self.unknown:
             return None
-        return self._one_unit() or self._several_units()
+        return self._from_groups() or self._several_units()
 
     def learn(self, step: Step) -> None:
         """Take ``step``'s fact as known."""
         self.known.append(step.fact)
         self.unknown.discard(step.fact)
         self.best.pop(step.fact, None)
-        self.dirty.update(self.readers.get(abs(step.fact), ()))
+        for readers, dirty in zip(self.readers, self.dirty):
+            dirty.update(readers.get(abs(step.fact), ()))
 
     def run(self, on_step: Callable[[Step], None]) -> bool:
         """Steps until every target fact is known; ``on_step`` sees each as it is found.  False when stuck."""
