@@ -246,3 +246,30 @@ def test_command_bad_partial_names_the_file_and_fact(tmp_path, capsys) -> None:
     assert run_cli(["explain", EINSTEIN, "--hint", "--partial", str(partial)]) == 2
     err = capsys.readouterr().err
     assert "fact 2" in err and str(partial) in err and len(err.strip().splitlines()) == 1
+
+
+def test_pictures_one_per_step(tmp_path) -> None:
+    import xml.etree.ElementTree as ElementTree
+
+    folder = tmp_path / "steps"
+    result = run(EINSTEIN, "-q", "--no-check", "--svg", str(folder))
+    assert result.exit_code == 0
+    pictures = sorted(os.listdir(folder))
+    assert len(pictures) == 125 and pictures[0] == "step-001.svg"
+    root = ElementTree.parse(folder / "step-125.svg").getroot()
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert texts.count("✓") == 25 and texts.count("✗") == 100  # the whole solution is known after the last step
+    assert run(EINSTEIN, "-q", "--no-check", "--svg", str(tmp_path / "one"), "--step", "3").exit_code == 0
+    assert os.listdir(tmp_path / "one") == ["step-003.svg"]
+
+
+@pytest.mark.parametrize("path", ["hexiom/level04.txt", "hexiom/level10.txt", "sigils/corners-6x6.txt"])
+def test_other_families_explain(path: str) -> None:
+    level = trisolve.load(os.path.join(ROOT, "levels", path))
+    found = trisolve.explain(level, timeout=120)
+    assert not found.findings
+    assert found.kind in ("steps", "several", "unsolvable")
+    assert all(claim.agrees for claim in found.checks)
+    if found.kind == "steps" and not found.partial:
+        rebuilt = found.model.decode(step.fact for step in found.steps if step.fact > 0)
+        assert level.kind.validate(level.model, rebuilt) == []
