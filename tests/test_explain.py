@@ -273,3 +273,18 @@ def test_other_families_explain(path: str) -> None:
     if found.kind == "steps" and not found.partial:
         rebuilt = found.model.decode(step.fact for step in found.steps if step.fact > 0)
         assert level.kind.validate(level.model, rebuilt) == []
+
+
+def test_a_check_that_disagrees_is_a_finding_exit_1(monkeypatch, capsys) -> None:
+    """A second paradigm that finds a solution where the SAT solver found none: reported, exit code 1."""
+    from trisolve.explaining import check
+
+    def wrong(self, model, seconds):
+        self.calls += 1
+        return check.Verdict("a solution", 0.0)
+
+    monkeypatch.setattr(check.Checker, "satisfiable", wrong)
+    assert run_cli(["explain", EINSTEIN, "-q", "--json", "--timeout", "20"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["findings"] and "finds a solution where the SAT solver found no solution" in data["findings"][0]
+    assert data["findings"][0].count('"') >= 2  # names the step's units in the puzzle's words
