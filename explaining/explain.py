@@ -197,20 +197,21 @@ def explain(
     started = time.monotonic()
     deadline = None if timeout is None else started + timeout
     say = on_progress or (lambda text: None)
-    session = Session(model, deadline, checker)
     known = tuple(dict.fromkeys(known))
     found: dict[str, Any] = {}
+    session: Session | None = None
     try:
+        session = Session(model, deadline, checker)  # compiling counts: the limit may end it already
         with session.reasoner:
             found = _explain(session, hint, known, all_mus, say, found)
     except OutOfTime:
         found["partial"] = True
     return Explanation(
-        model=session.model,
-        checks=tuple(session.checks),
-        checked_by=session.checker.name if session.checker else "",
+        model=model.freeze(),
+        checks=tuple(session.checks) if session else (),
+        checked_by=checker.name if checker else "",
         seconds=time.monotonic() - started,
-        findings=tuple(session.findings),
+        findings=tuple(session.findings) if session else (),
         **{"kind": "steps", **found},
     )
 

@@ -23,20 +23,13 @@ from pysat.examples.rc2 import RC2
 from pysat.formula import WCNF, IDPool
 from pysat.solvers import Solver
 
-from ..backends.base import building
+from ..backends.base import OutOfTime, building
 from ..backends.pysat.compiled import SelectedCnf, compile_selected
 from ..constraints import Model, semantics
-from ..models.errors import TrisolveError
 from .units import Unit
 
 #: PySAT's name of the SAT solver asked (Glucose 4: fast on many small calls, cores and interrupts).
 SOLVER = "g4"
-
-
-class OutOfTime(TrisolveError):
-    """The explanation's time is up: what was found so far is kept and marked partial."""
-
-    exit_code = 3
 
 
 @dataclass(frozen=True)

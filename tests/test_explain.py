@@ -288,3 +288,17 @@ def test_a_check_that_disagrees_is_a_finding_exit_1(monkeypatch, capsys) -> None
     data = json.loads(capsys.readouterr().out)
     assert data["findings"] and "finds a solution where the SAT solver found no solution" in data["findings"][0]
     assert data["findings"][0].count('"') >= 2  # names the step's units in the puzzle's words
+
+
+def test_a_limit_during_compiling_is_a_partial_result(monkeypatch) -> None:
+    """The time limit passing while the CNF is built ends the explanation as partial, not as an error."""
+    from trisolve.backends import base
+    from trisolve.explaining import reasoner
+
+    def late(*args, **kwargs):
+        raise base.OutOfTime
+
+    monkeypatch.setattr(reasoner, "compile_selected", late)
+    level, _ = model_of(EINSTEIN)
+    found = trisolve.explain(level, timeout=5)
+    assert found.partial and not found.steps
