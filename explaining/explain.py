@@ -108,7 +108,7 @@ class Explanation:
         lines: list[str] = []
         if self.kind in ("steps", "hint"):
             if self.wrong:
-                lines.append("these entries contradict the puzzle (together, with its rules and clues):")
+                lines.append("these entries are wrong (the puzzle with any one of them has no solution):")
                 lines += [f"  {fact}" for fact in words.facts(self.wrong)]
             for number, (step, claim) in enumerate(zip(self.steps, self._step_checks()), start=1):
                 used = [f'"{u.label}"' for u in step.units] + words.facts(step.facts)
@@ -248,12 +248,13 @@ def _explain(
         return found
     found["solution"] = solution
     found["kind"] = "hint" if hint else "steps"
-    if known:
-        wrong = wrong_entries(reasoner, known)
-        if wrong:
-            found["wrong"] = tuple(wrong)
-            found["known"] = known
-            return found
+    if known and wrong_entries(reasoner, known):
+        # the solution is the only one: every entry off it is wrong, each confirmed to leave no solution
+        found["wrong"] = tuple(fact for fact in known if fact not in solution)
+        found["known"] = known
+        for fact in found["wrong"]:
+            session.confirm(session.units, (fact,), "no solution")
+        return found
     found["known"] = known
     stepper = Stepper(reasoner, solution, known)
     steps: list[Step] = []

@@ -195,10 +195,16 @@ def test_hint_names_the_wrong_entries(tmp_path) -> None:
     words = Words(model.freeze())
     brit = next(v for v in model.ints if "Brit" in str(v.key))
     partial = tmp_path / "partial.json"
-    partial.write_text(json.dumps(["position of Norwegian is 2", words.fact(brit.eq(3))]))
+    (unique,) = solutions(model)
+    wrong_brit = next(lit for lit in brit.literals if lit not in unique)
+    entries = ["position of Norwegian is 2", words.fact(brit.eq(3)), words.fact(wrong_brit)]
+    partial.write_text(json.dumps(entries))
     found = trisolve.explain(level, hint=True, partial=str(partial))
-    assert words.facts(found.wrong) == ["position of Norwegian is 2"]
+    expected = [entry for entry, lit in zip(entries, found.known) if lit not in unique]
+    assert words.facts(found.wrong) == expected == ["position of Norwegian is 2", words.fact(wrong_brit)]
     assert not found.steps
+    # each wrong entry confirmed by the second paradigm: with the whole puzzle, it leaves no solution
+    assert [c.verdict for c in found.checks] == ["no solution", "no solution"]
 
 
 # ------------------------------------------------------------------ the command
