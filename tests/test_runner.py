@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 
 import fake_backends
 
 from trisolve.backends.base import Limits, Options
-from trisolve.runs import Job, RunRecord, run
+from trisolve.runs import Job, RunRecord, processes, run
 
 LEVEL01_PAIR = [1, 1, None, None, None, None, None]
 
@@ -30,7 +29,7 @@ def test_a_backend_that_ignores_its_limit_is_killed_and_keeps_what_it_streamed(h
     assert record.status == "sat"
     assert record.stopped_by == "killed at time limit"
     assert record.solutions == ({"cells": LEVEL01_PAIR},)
-    assert multiprocessing.active_children() == []
+    assert processes.unreaped() == []
 
 
 def test_a_count_only_backend_killed_at_its_limit_keeps_the_lower_bound_it_reported(hexiom_level):
@@ -40,7 +39,7 @@ def test_a_count_only_backend_killed_at_its_limit_keeps_the_lower_bound_it_repor
     record = run(_job(level_path("hexiom", "level01"), "proves", time=0.5), hexiom_level("level01"), grace=0.5)
     assert (record.count, record.complete, record.status, record.count_text) == (40, False, "sat", "40+")
     assert record.stopped_by == "killed at time limit"
-    assert multiprocessing.active_children() == []
+    assert processes.unreaped() == []
 
 
 def test_a_backends_progress_reports_reach_the_parent_through_the_pipe(hexiom_level):
