@@ -253,6 +253,7 @@ class Child:
         self._ended = False
 
     def start(self) -> None:
+        _flush_standard_streams()  # else the child would print again what the parent has not flushed yet
         pid = os.fork()
         if pid == 0:
             _child_body(self._target, self._args)
@@ -316,13 +317,17 @@ def _child_body(target: Callable[..., Any], args: tuple) -> NoReturn:
         except BaseException:  # noqa: BLE001 - the exit code still says it
             pass
     finally:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                if stream is not None:
-                    stream.flush()
-            except BaseException:  # noqa: BLE001 - a closed or broken stream: nothing more to say
-                pass
+        _flush_standard_streams()
         os._exit(code)
+
+
+def _flush_standard_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except BaseException:  # noqa: BLE001 - a closed or broken stream: nothing more to say
+            pass
 
 
 #: Each message's length, before the pickled message.

@@ -167,3 +167,30 @@ def test_ctrl_c_inside_a_held_stretch_comes_when_it_ends():
             steps.append("a quiet stretch")  # no signal: nothing raised at its end
     finally:
         runner.INTERRUPT.clear()
+
+
+def test_a_runs_child_does_not_print_again_what_the_parent_had_not_flushed(tmp_path):
+    """Each run is a fork: output still in the parent's buffer (block-buffered JSON lines to a file) would be
+    written a second time by the child, at its exit, unless it is flushed before the fork."""
+    import os
+    import subprocess
+    import sys
+
+    from support import ROOT, level_path
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    levels = [level_path("hexiom", "level01"), level_path("hexiom", "level02")]
+    out = tmp_path / "out.jsonl"
+    with open(out, "w", encoding="utf-8") as handle:
+        done = subprocess.run(
+            [sys.executable, "-m", "trisolve", "solve", *levels, "--json", "--backend", "pysat"],
+            stdout=handle,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert [line.count('"instance"') for line in lines] == [1, 1]
