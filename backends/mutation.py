@@ -174,3 +174,43 @@ def record() -> Iterator[dict[tuple[str, int, str], Site]]:
         yield _sites
     finally:
         _sites = previous
+
+
+# ------------------------------------------------------------------ constraint models
+
+
+def rule_shape(label: str) -> str:
+    """A constraint's label with its numbers and quoted names taken out: the rule it instantiates
+    ("a # at row #, place # has # occupied neighbours"), the group a model mutation acts on."""
+    import re
+
+    shape = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", label)
+    return re.sub(r"\d+", "#", shape)
+
+
+def apply_to_model(model: Any) -> Any:
+    """A constraint model (``trisolve.constraints.Model``) with the active mutation applied, for the compilers
+    of constraint models, which call it before compiling: so ``trisolve mutate`` breaks the rules stated once,
+    the same way for every compiler.  A group is a role and rule shape (``rule_shape``): ``drop-group`` leaves
+    out all its constraints, ``bound+1``/``bound-1`` shifts the bound of its linear ones.  Unchanged (the same
+    object) outside ``mutate``."""
+    if _active is None and _sites is None:
+        return model
+    import dataclasses
+
+    from ..constraints import Linear
+
+    groups: dict[str, list[Any]] = {}
+    for constraint in model.constraints:
+        groups.setdefault(f"model {constraint.role}: {rule_shape(constraint.label)}", []).append(constraint)
+    changed = []
+    for group, members in groups.items():
+        if not keep(group):
+            continue
+        linear = [c for c in members if isinstance(c, Linear)]
+        shift = bound(group, 0) if linear else 0
+        changed += [dataclasses.replace(c, bound=c.bound + shift) if isinstance(c, Linear) else c for c in members]
+    if len(changed) == len(model.constraints) and all(a is b for a, b in zip(changed, model.constraints)):
+        return model
+    copy = dataclasses.replace(model, constraints=changed, _frozen=False)
+    return copy.freeze()
