@@ -19,8 +19,8 @@ level unique).
 ``table`` folds the runs into one row per (family, task, backend): runs
 solved, the median, p90 and worst wall and CPU seconds (an unsolved run
 counts as slower than any), the largest instance solved.  Rows are ranked by
-``backends.defaults.rank_key``: that table, shipped as
-``backends/portfolio.json``, is where ``solve`` takes its defaults.
+``selection.table.rank_key``: that table, shipped as
+``selection/portfolio.json``, is where ``solve`` takes its defaults.
 
 Runs are one at a time (timings are not shared with a neighbour run), in
 round-robin order within an instance, the order rotating from instance to
@@ -41,17 +41,16 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from trisolve.backends import defaults
-from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
 from trisolve.models.family import Ladder, Rung
 from trisolve.runs import INTERRUPT, grace_for
 from trisolve.runs.executors import warm_machine
+from trisolve.selection import choose, table, usable
 
 from .runner import BenchRun, Settings, Trial, run_trial
 from .summary import distribution, machine
 
-TASKS = defaults.TASKS
+TASKS = table.TASKS
 #: Where a checkout keeps its instances and docs (absent in an installed wheel).
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVELS_DIR = os.path.join(ROOT, "levels")
@@ -177,39 +176,22 @@ def generate_rung(family: str, index: int, rung: Rung, seeds: int, folder: str) 
 def backends_for(
     family: str, task: str, specs: Sequence[str] = (), sat_command: str | None = None
 ) -> tuple[list[str], list[str]]:
-    """(backend:variant names to measure, notes on those left out): the registry's backends (their default
-    variants) or those named, each with a translator for the family, able to do the task, usable here."""
+    """(backend:variant names to measure, notes on those left out): the selection policy's (``portfolio``:
+    every backend needing nothing outside Python whose ``TASKS`` hold the task, each one's default variant;
+    dimacs with a SAT command), or those named, each with a translator for the family and usable here."""
     from trisolve.backends import registry
 
-    # every backend that needs nothing outside Python, run by default or not (mip, ganak), for the tasks it
-    # declares (ganak: counts); dimacs when a SAT binary is named
-    candidates = list(specs) or list(registry.in_python(task)) + (["dimacs"] if sat_command else [])
+    if not specs:
+        chosen = choose(family, "portfolio", task, sat_command=sat_command)
+        return list(chosen.backends), [f"{note} (not usable here)" for note in chosen.left_out]
     names, notes = [], []
-    for spec in candidates:
-        try:
-            name = registry.resolve(spec, family)
-            offered = registry.catalog(Spec.parse(name).backend, family)
-        except registry.UnsupportedFamily:
-            offered = None
-        if offered is None:
-            if specs:
-                notes.append(f"{spec}: no translator for {family}")
-            continue
-        if not defaults.usable(name, family):
-            notes.append(f"{name}: not usable here ({_why_not(name, family)})")
-            continue
-        names.append(name)
+    for spec in specs:
+        why = usable(spec, family)
+        if why is None:
+            names.append(registry.resolve(spec, family))
+        else:
+            notes.append(f"{spec}: {why}")
     return list(dict.fromkeys(names)), notes
-
-
-def _why_not(name: str, family: str) -> str:
-    from trisolve.backends import registry
-
-    try:
-        registry.get(name, family)
-    except Exception as problem:  # noqa: BLE001 - the reason, whatever it is
-        return str(problem)
-    return "unknown reason"
 
 
 # ------------------------------------------------------------------ running
@@ -442,7 +424,7 @@ def measured_backends(outcome: Outcome) -> dict[tuple[str, str], tuple[str, ...]
 
 
 def table(outcome: Outcome, header: Mapping[str, Any]) -> dict[str, Any]:
-    """One row per (family, task, backend), ranked by ``defaults.rank_key``; the JSON that ships."""
+    """One row per (family, task, backend), ranked by ``table.rank_key``; the JSON that ships."""
     families: dict[str, Any] = {}
     for (family, task), names in measured_backends(outcome).items():
         runs = [r for t, r in outcome.runs if t == task and r.family == family]
@@ -475,7 +457,7 @@ def table(outcome: Outcome, header: Mapping[str, Any]) -> dict[str, Any]:
                     **({"errors": errors[:3]} if errors else {}),
                 }
             )
-        rows.sort(key=defaults.rank_key)
+        rows.sort(key=table.rank_key)
         sizes = ladder(family)
         families.setdefault(family, {})[task] = {
             "unit": sizes.unit if sizes else None,
@@ -558,7 +540,7 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
     lines = [
         "# The measured portfolio: which backend for which task",
         "",
-        "Written by `trisolve bench --portfolio --write-defaults`, with `backends/portfolio.json` (the table "
+        "Written by `trisolve bench --portfolio --write-defaults`, with `selection/portfolio.json` (the table "
         "`solve` takes its defaults from). Regenerate both with the same command; do not edit by hand.",
         "",
         f"- Command: `{head.get('command') or 'trisolve bench --portfolio --write-defaults'}`",
@@ -588,7 +570,7 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
         for task in TASKS:
             if task in tasks:
                 ranked = [row["backend"] for row in tasks[task]["rows"]]
-                cells += [f"**{ranked[0]}**", ", ".join(ranked[: defaults.RACE_SIZE[task]])]
+                cells += [f"**{ranked[0]}**", ", ".join(ranked[: table.RACE_SIZE[task]])]
             else:
                 cells += ["(not measured)", ""]
         lines.append(f"| {family} | " + " | ".join(cells) + " |")

@@ -3,8 +3,9 @@
 A cross-check of a family's shipped levels with its defaults must end in minutes with complete, agreeing
 counts.  Running every registered variant does not: the listing backends (SAT, ASP, CP) enumerate
 solutions one by one, and on levels with 10^5 solutions, or few solutions on a large board, they run for
-many minutes.  So a family may name, in its record (``Family.crosscheck``, measured:
-docs/bench/crosscheck-defaults.md), a few backends of different paradigms that finish:
+many minutes.  So the selection policy (``trisolve.selection``) runs a family's own few backends of
+different paradigms that finish, when its record names them (``Family.crosscheck``, measured:
+docs/bench/crosscheck-defaults.md):
 
 * each runs on every instance, except where the instance's ``expected.json`` entry names it in
   ``"slow_for"`` (measured there: it takes minutes).  There the others' counts are checked against each
@@ -12,8 +13,9 @@ docs/bench/crosscheck-defaults.md), a few backends of different paradigms that f
 * an entry with ``"slow": "why"`` names an instance the default limit leaves incomplete (say, a level
   whose one complete counter alone takes over a minute).
 
-The command prints this up front (``DefaultPlan.describe``).  A family whose record names none runs every
-registered variant.  Named backends (``--backends``) run everywhere, as asked.
+The command prints this up front (``DefaultPlan.describe``).  A family whose record names none runs what
+the policy says of it (every variant of the backends run by default that a cross-check runs unnamed).
+Named backends (``--backends``) run everywhere, as asked.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from dataclasses import dataclass
 
 from trisolve.backends.base import UsageError
 from trisolve.backends.spec import Spec
-from trisolve.models import FAMILIES
+from trisolve.selection import choose
 
 from .compare import expected_for
 
@@ -61,21 +63,19 @@ class DefaultPlan:
         return lines
 
 
-def default_plan(paths_and_families: Sequence[tuple[str, str]], choose: Callable[[str, str], str]) -> DefaultPlan:
-    """The default plan for these instances; ``choose(spec, family)`` makes a bare name full and checks it usable
-    (raising ``UsageError`` when not: a default that cannot run here is left out)."""
+def default_plan(paths_and_families: Sequence[tuple[str, str]], check: Callable[[str, str], str]) -> DefaultPlan:
+    """The default plan for these instances: per family, what the selection policy cross-checks
+    (``selection.choose(family, "crosscheck")``), each backend checked by ``check(spec, family)`` (raising
+    ``UsageError`` when it cannot run here: a default that cannot run is left out)."""
     backends: dict[str, tuple[str, ...]] = {}
     left_out: dict[str, tuple[str, ...]] = {}
     slow: dict[str, str] = {}
     for path, family in paths_and_families:
-        chosen = FAMILIES[family].crosscheck
-        if chosen is None:
-            continue
         if family not in backends:
             names = []
-            for spec in chosen:
+            for spec in choose(family, "crosscheck").backends:
                 try:
-                    names.append(choose(spec, family))
+                    names.append(check(spec, family))
                 except UsageError:
                     continue
             backends[family] = tuple(names)

@@ -158,7 +158,7 @@ def run_campaign(
     *,
     seed: int = 0,
     params: Mapping[str, Any] | None = None,
-    backends: Sequence[str] | None = None,
+    backends: Sequence[str],
     timeout: float = 10.0,
     executor: str = "local",
     scheduler: str | None = None,
@@ -174,11 +174,9 @@ def run_campaign(
     ``progress`` (optional) gets ``generated(done, count)`` calls while instances are made,
     then ``start(total runs)`` and ``advance(record)`` once per finished run.
     """
-    from trisolve.backends import registry
-
     params = dict(params or {})
     folder = instance_folder(jsonl)
-    names = list(backends) if backends else registry.variants(family)
+    names = list(backends)
     began = time.monotonic()
     on_instance = (lambda index: progress.generated(index + 1, count)) if progress is not None else None
     instances, fresh, unique = prepare_instances(family, count, seed, folder, params, on_instance)

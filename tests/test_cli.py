@@ -11,9 +11,10 @@ import pytest
 from support import ROOT, level_path, run_cli
 
 from trisolve.backends import registry
+from trisolve.selection import declaring
 
 #: each paradigm's backend (the portfolio): SAT, ASP, CP
-BACKENDS = list(registry.portfolio())
+BACKENDS = list(declaring("PORTFOLIO"))
 
 
 def trisolve(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:

@@ -21,6 +21,7 @@ from trisolve.models import FAMILIES
 from trisolve.models.logic import model as logic
 from trisolve.models.sigils import model as sigils
 from trisolve.runs import Job, run
+from trisolve.selection import declaring
 
 pytestmark = pytest.mark.skipif(registry.available("exactcover") is not None, reason="xcover is not installed")
 
@@ -94,7 +95,7 @@ def test_a_cross_check_runs_exactcover_on_logic_grids_only_when_named():
     assert "exactcover:colours" not in api.backend_names([], "logic")
     assert "exactcover:quadrant" in api.backend_names([], "sigils")
     assert api.backend_names(["exactcover"], "logic") == ["exactcover:colours"]
-    assert "exactcover:colours" in registry.variants("logic")
+    assert "exactcover:colours" in registry.variants("logic", declaring("BY_DEFAULT"))
 
 
 # ------------------------------------------------------------------ export, read back by xcover

@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing mach
     from trisolve.crosscheck.compare import Verdict
     from trisolve.crosscheck.mutate import Report as MutationReport
     from trisolve.runs import RunRecord
+    from trisolve.selection import Selection
 
 
 # ------------------------------------------------------------------ levels and solutions
@@ -236,9 +237,9 @@ def _backend_list(backends: str | Sequence[str] | None) -> list[str]:
 def backend_name(spec: str | None, family: str, task: str = "first", symmetry_breaking: bool = False) -> str:
     """The full ``backend:variant`` a spec stands for, checked usable.
 
-    None stands for the measured default of the task (``first``, ``count`` or ``all``): the portfolio
-    table's winner (among those that break symmetries, if asked), else the family's fallback
-    (``backends/defaults.py``).
+    None stands for the default of the task (``first``, ``count`` or ``all``): the selection policy's
+    (``trisolve.selection``: the measured table's winner, among those that break symmetries if asked, else
+    the family's fallback).
     """
     from trisolve.backends import registry
 
@@ -253,22 +254,24 @@ def backend_name(spec: str | None, family: str, task: str = "first", symmetry_br
 def _resolved(spec: str | None, family: str, task: str = "first", symmetry_breaking: bool = False) -> str:
     """``backend_name`` without making the backend (so without importing its solver): the run's child makes
     it after reading the level, so a bad file is refused before any solver library is imported."""
-    from trisolve.backends import defaults, registry
+    from trisolve.backends import registry
+    from trisolve.selection import choose
 
     try:
-        chosen = spec or defaults.default_backend(family, task, symmetry_breaking=symmetry_breaking)
+        chosen = spec or choose(family, "solve", task, symmetry_breaking=symmetry_breaking).first
         return registry.resolve(chosen, family)
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
         raise UsageError(str(problem)) from None
 
 
-def backend_names(specs: Sequence[str], family: str) -> list[str]:
-    """A backends list made full (a bare name means all its variants); empty: every registered variant a
-    cross-check runs unnamed (``Catalog.cross_check``)."""
+def backend_names(specs: Sequence[str], family: str, purpose: str = "crosscheck") -> list[str]:
+    """A backends list made full (a bare name means all its variants); empty: what the selection policy runs
+    for ``purpose`` (a cross-check's, by default)."""
     from trisolve.backends import registry
+    from trisolve.selection import choose
 
     try:
-        return registry.expand(list(specs), family) if specs else registry.variants(family, checking=True)
+        return registry.expand(list(specs), family) if specs else list(choose(family, purpose).backends)
     except (registry.UnknownBackend, registry.UnsupportedFamily) as problem:
         raise UsageError(str(problem)) from None
 
@@ -276,15 +279,15 @@ def backend_names(specs: Sequence[str], family: str) -> list[str]:
 def portfolio(family: str, sat_command: str | None = None, task: str = "first") -> tuple[list[str], list[str]]:
     """What ``backend="auto"`` races: (usable backends, notes on those left out).
 
-    The portfolio table's top backends for the task (three for a first solution, two for a count),
-    else the registry's ``portfolio()``; ``sat_command`` adds the dimacs backend.
+    The selection policy's race (``trisolve.selection``): the measured table's top backends for the task
+    (three for a first solution, two for a count), else those that say ``PORTFOLIO``; ``sat_command`` adds
+    the dimacs backend.
     """
-    from trisolve.backends import defaults, registry
+    from trisolve.selection import choose
 
-    names, left_out = [], []
-    measured = defaults.race_backends(family, task)
-    # the dimacs backend is the one --sat-command is for: named, its binary joins the race
-    for backend in tuple(measured or registry.portfolio()) + (("dimacs",) if sat_command else ()):
+    chosen = choose(family, "race", task, sat_command=sat_command)
+    names, left_out = [], [f"auto: leaving out {note}" for note in chosen.left_out]
+    for backend in chosen.backends:
         try:
             names.append(backend_name(backend, family))
         except UsageError as problem:
@@ -332,24 +335,26 @@ class BackendInfo:
 
 def list_backends(family: str | None = None) -> list[BackendInfo]:
     """Every backend variant of every family (or of ``family``), shipped and registered (plugins)."""
-    from trisolve.backends import defaults, registry
+    from trisolve.backends import registry
+    from trisolve.selection import TASKS, choose
 
     rows = []
     for name in [_family(family).name] if family else list(FAMILIES):
-        picks = defaults.describe(name)
+        picks = {task: choose(name, "solve", task).first for task in TASKS}
         for spec, text, is_default in registry.describe_all(name):
-            tasks = tuple(task for task, pick in picks.items() if pick["backend"] == spec)
+            tasks = tuple(task for task, pick in picks.items() if pick == spec)
             rows.append(BackendInfo(name, spec, is_default, text, registry.available(Spec.parse(spec).backend), tasks))
     return rows
 
 
-def default_choices(family: str | None = None) -> tuple[dict, dict[str, dict]]:
-    """The measured portfolio table's header (date, command, load) and, per family, the backend each task
-    (first, count, all) runs without --backend, with ``from`` saying whether the table or the fallback chose it."""
-    from trisolve.backends import defaults
+def default_choices(family: str | None = None) -> tuple[dict, list[Selection]]:
+    """The measured table's header (date, command, load) and every answer of the selection policy for the
+    family (or every family): per purpose and task, the backends that run without a named one, and where the
+    choice comes from (``trisolve.selection.Selection``)."""
+    from trisolve.selection import everything, table
 
     names = [_family(family).name] if family else list(FAMILIES)
-    return defaults.header(), {name: defaults.describe(name) for name in names}
+    return table.header(), everything(names)
 
 
 @dataclass(frozen=True)
@@ -391,8 +396,9 @@ def export(
 def _format_and_backend(format: str | None, spec: str | None) -> tuple[str, str]:
     """The format and the backend spec, each filled in from the other; a mismatch is a usage error."""
     from trisolve.backends import registry
+    from trisolve.selection import writers as exporters
 
-    writers = registry.exporters()
+    writers = exporters()
     if format is not None and format not in writers:
         raise UsageError(f"unknown format {shorten(format)!r}; known: {', '.join(writers)}")
     if spec is None:
@@ -510,7 +516,7 @@ def solve(
 
     ``backend`` is ``"pysat"``, ``"clingo:count"``, ``"auto"`` (race the
     portfolio table's top three for a first solution, top two for a count),
-    ... (None: the table's winner for the task, ``backends/defaults.py``).  ``limit``
+    ... (None: the selection policy's default for the task, ``trisolve.selection``).  ``limit``
     stops an enumeration after that many solutions; ``timeout`` is seconds of
     wall clock.  With ``isolate`` (the default) the run is a forked child
     with a hard kill behind the backend's own time limit, and the solver is
@@ -1005,9 +1011,10 @@ def benchmark(
 def bench_backends(
     family: str, specs: Sequence[str], sat_command: str | None, mode: str, skipped: Callable[[str], None] | None = None
 ) -> list[str]:
-    """The backends to benchmark on a family: those asked for (all checked now), or every usable
-    default (the three paradigms; ``dp`` too when counting). ``skipped`` hears of unusable defaults."""
-    from trisolve.backends import registry
+    """The backends to benchmark on a family: those asked for (all checked now), or the selection policy's
+    (``bench``: the paradigms' defaults; those run by default when counting). ``skipped`` hears of unusable
+    defaults."""
+    from trisolve.selection import choose
 
     if specs:
         names = backend_names(specs, family)
@@ -1016,8 +1023,12 @@ def bench_backends(
             if name.startswith("dimacs:"):
                 check_sat_command(sat_command)
         return names
+    chosen = choose(family, "bench", mode)
+    for note in chosen.left_out:
+        if skipped is not None:
+            skipped(f"skipping {note}")
     names = []
-    for backend in registry.by_default() if mode == "count" else registry.portfolio():
+    for backend in chosen.backends:
         try:
             names.append(backend_name(backend, family))
         except UsageError as problem:
@@ -1149,7 +1160,7 @@ def campaign(
     if executor == "dask":
         _needs_dask()
     params = {**_sizes(kind, sizes), "unique": unique}
-    names = backend_names(_backend_list(backends), kind.name) if backends else None
+    names = backend_names(_backend_list(backends), kind.name, purpose="campaign")
     if scheduler:  # before any level or journal is written
         from trisolve.runs.executors import check_scheduler
 
@@ -1234,7 +1245,7 @@ def mutate(
     import tempfile
 
     from trisolve.backends import registry
-    from trisolve.crosscheck.mutate import run_mutate
+    from trisolve.crosscheck.mutate import default_references, run_mutate
 
     kind = _family(family)
     timeout = numbers.TIMEOUT.check(timeout, "timeout")
@@ -1256,7 +1267,7 @@ def mutate(
         raise UsageError(f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings")
     backend_names([backend], kind.name)
     backend_name(backend, kind.name)
-    chosen = _backend_list(references) or list(registry.portfolio())
+    chosen = _backend_list(references) or default_references(kind.name)
     for spec in chosen:
         backend_name(spec, kind.name)
     params = _sizes(kind, sizes) if (generate or retry) else {}

@@ -114,7 +114,7 @@ from .progress import for_command
 @click.option(
     "--write-defaults",
     is_flag=True,
-    help="--portfolio: also write the shipped table (backends/portfolio.json) and docs/bench/portfolio.md.",
+    help="--portfolio: also write the shipped table (selection/portfolio.json) and docs/bench/portfolio.md.",
 )
 @click.pass_context
 def command(

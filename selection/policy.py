@@ -1,0 +1,285 @@
+"""Which backends run when nobody names one: the one selection policy.
+
+``choose(family, purpose, task)`` answers for every caller: ``solve`` and
+``--backend auto`` (``race``), ``crosscheck``, ``campaign``, ``bench`` (a
+timing), ``portfolio`` (``bench --portfolio``), ``mutate`` (the unmutated
+references) and ``counting`` (the solution counter a family's generator is
+handed).  It is fed by two things only:
+
+* what each backend declares it can do: its roles (``PORTFOLIO``,
+  ``OPTIONAL``, ``BY_DEFAULT``, ``TASKS``: ``backends/TEMPLATE/__init__.py``
+  says what each means) and its catalogs (``cross_check``, ``count_only``,
+  ``symmetry_breaking``), read through the registry without importing a solver;
+* what was measured: the table (``table.py``, ``portfolio.json``), and the
+  family's own record where a measurement chose for it (``Family.crosscheck``,
+  docs/bench/crosscheck-defaults.md; ``Family.default_backend`` and
+  ``Family.counting_backend``, its fallbacks).
+
+The rules, per purpose:
+
+* ``solve`` — the table's best usable row for the task (``first``, ``count``,
+  or ``all``: a listing, which a count-only backend does not do; with symmetry
+  breaking, the best that can break the family's symmetries); else the
+  family's ``default_backend``;
+* ``race`` — the table's top usable rows (``table.RACE_SIZE``: three for a
+  first solution, two for a count); else the backends that say
+  ``PORTFOLIO``; ``dimacs`` joins when a SAT command is given;
+* ``crosscheck`` — the family's own few backends (``Family.crosscheck``),
+  else every variant of the backends run by default (needing nothing outside
+  Python, not ``BY_DEFAULT = False``) whose catalog says ``cross_check``;
+* ``campaign`` — every variant of the backends run by default whose catalog
+  says ``cross_check``;
+* ``bench`` — for first solutions the ``PORTFOLIO`` backends, for counts the
+  backends run by default (each one's default variant);
+* ``portfolio`` — every backend needing nothing outside Python whose
+  ``TASKS`` hold the task (``dimacs`` too with a SAT command);
+* ``mutate`` — the ``PORTFOLIO`` backends;
+* ``counting`` — the family's ``counting_backend``.
+
+And for ``trisolve export --format F`` without a backend, ``writers(F)``: the
+backends whose ``EXPORTS`` say F, those run by default first.
+
+Each answer holds full ``backend:variant`` names usable here, and says which
+candidates were left out and why (a solver not installed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from trisolve.backends import registry
+from trisolve.backends.spec import Spec
+from trisolve.models import FAMILIES
+from trisolve.models.errors import TrisolveError, UsageError
+
+from . import table
+
+#: What a choice is for, in the order ``trisolve backends`` and docs/backends.md show them.
+PURPOSES: tuple[str, ...] = ("solve", "race", "crosscheck", "campaign", "bench", "portfolio", "mutate", "counting")
+#: What is asked: a first solution, an exact count, or every solution listed.
+TASKS: tuple[str, ...] = ("first", "count", "all")
+#: The tasks a purpose distinguishes (the others answer the same for every task).
+TASKS_OF: dict[str, tuple[str, ...]] = {
+    "solve": TASKS,
+    "race": ("first", "count"),
+    "bench": ("first", "count"),
+    "portfolio": table.TASKS,
+}
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The backends a purpose runs on a family for a task, best first, and why others are not among them."""
+
+    family: str
+    purpose: str
+    task: str
+    #: full ``backend:variant`` names, each usable here
+    backends: tuple[str, ...]
+    #: where the choice comes from: "table" (measured), "family" (the family's record), "declared" (the backends'
+    #: own declarations), or "fallback" (the family's fallback, the table knowing nothing usable)
+    source: str
+    #: "spec: why" for each candidate left out (not usable here)
+    left_out: tuple[str, ...] = ()
+
+    @property
+    def first(self) -> str:
+        """The one backend a single run takes."""
+        if not self.backends:
+            raise UsageError(f"no usable backend for the {self.family} family ({self.purpose}, {self.task})")
+        return self.backends[0]
+
+
+def choose(
+    family: str, purpose: str, task: str = "first", *, symmetry_breaking: bool = False, sat_command: str | None = None
+) -> Selection:
+    """The backends ``purpose`` runs on ``family`` for ``task`` when none is named (see the module docstring)."""
+    if purpose not in PURPOSES:
+        raise ValueError(f"unknown purpose {purpose!r}; known: {', '.join(PURPOSES)}")
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
+    chooser = _CHOOSERS[purpose]
+    return chooser(family, task, symmetry_breaking=symmetry_breaking, sat_command=sat_command)
+
+
+# ------------------------------------------------------------------ what the backends declare
+
+
+def declaring(role: str, task: str | None = None) -> tuple[str, ...]:
+    """The shipped backends that say ``role`` (``PORTFOLIO``; ``BY_DEFAULT``: run by default, which also means
+    needing nothing outside Python; ``IN_PYTHON``: needing nothing outside Python, run by default or not), of
+    those whose ``TASKS`` hold ``task`` when it is given."""
+    found = []
+    for name in registry.shipped():
+        in_python = not registry.role(name, "OPTIONAL")
+        said = {"PORTFOLIO": registry.role(name, "PORTFOLIO"), "IN_PYTHON": in_python}
+        said["BY_DEFAULT"] = in_python and registry.role(name, "BY_DEFAULT")
+        if said[role] and (task is None or task in registry.role(name, "TASKS")):
+            found.append(name)
+    return tuple(found)
+
+
+def writers(format_: str | None = None) -> dict[str, tuple[str, ...]]:
+    """Format -> the backends whose ``export`` writes it (``EXPORTS``), the default writer first: a backend run
+    by default, then one that runs only when named, then one that needs something outside Python (pysat's CNF
+    before ganak's and dimacs's); one format if given."""
+    found: dict[str, list[str]] = {}
+    order = {
+        name: (registry.role(name, "OPTIONAL"), not registry.role(name, "BY_DEFAULT")) for name in registry.names()
+    }
+    for name in sorted(order, key=order.__getitem__):
+        written = registry.role(name, "EXPORTS")
+        if written and (format_ is None or written == format_):
+            found.setdefault(written, []).append(name)
+    return {f: tuple(n) for f, n in found.items()}
+
+
+def usable(name: str, family: str) -> str | None:
+    """None when ``name`` can run ``family`` here (registered, solver installed, a translator offering the
+    variant), else why not.  Checked without importing a solver: choosing costs nothing."""
+    try:
+        spec = Spec.parse(name)
+        hint = registry.available(spec.backend)
+        if hint is not None:
+            return hint
+        offered = registry.catalog(spec.backend, family)
+    except TrisolveError as problem:
+        return str(problem)
+    if offered is None:
+        return f"backend {spec.backend} has no translator for {family}"
+    if spec.variant is not None and spec.variant_name not in offered.variants:
+        return f"{spec.backend} has no variant {spec.variant_name} for {family}"
+    return None
+
+
+def _full(name: str, family: str) -> str:
+    """``clingo`` as ``clingo:count`` (the backend's default variant for the family)."""
+    try:
+        return registry.resolve(name, family)
+    except TrisolveError:
+        return name
+
+
+def _usable_ones(names: Iterable[str], family: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(the full names usable here, "name: why" for the others), in order, without repeats."""
+    chosen, left_out = [], []
+    for name in dict.fromkeys(names):
+        why = usable(name, family)
+        if why is None:
+            chosen.append(_full(name, family))
+        else:
+            left_out.append(f"{name}: {why}")
+    return tuple(dict.fromkeys(chosen)), tuple(left_out)
+
+
+def _variants(backends: Iterable[str], family: str) -> list[str]:
+    """Every variant the backends offer for the family, defaults first, that a cross-check runs unnamed
+    (``Catalog.cross_check``)."""
+    return [
+        name
+        for name in registry.variants(family, backends)
+        if registry.catalog(Spec.parse(name).backend, family).cross_check
+    ]
+
+
+# ------------------------------------------------------------------ the purposes
+
+
+def _solve(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+    for name in table.ranking(family, task):
+        if usable(name, family) is None and (not symmetry_breaking or registry.breaks_symmetries(name, family)):
+            return Selection(family, "solve", task, (name,), "table")
+    return Selection(family, "solve", task, (_full(_record(family).default_backend, family),), "fallback")
+
+
+def _race(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+    task = "count" if task == "all" else task
+    extra = ("dimacs",) if sat_command else ()
+    if table.knows(family, task):
+        measured = [name for name in table.ranking(family, task) if usable(name, family) is None]
+        chosen, left_out = _usable_ones([*measured[: table.RACE_SIZE[task]], *extra], family)
+        if measured:
+            return Selection(family, "race", task, chosen, "table", left_out)
+    chosen, left_out = _usable_ones([*declaring("PORTFOLIO"), *extra], family)
+    return Selection(family, "race", task, chosen, "declared", left_out)
+
+
+def _crosscheck(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+    own = _record(family).crosscheck
+    if own is None:
+        chosen, left_out = _usable_ones(_variants(declaring("BY_DEFAULT"), family), family)
+        return Selection(family, "crosscheck", task, chosen, "declared", left_out)
+    chosen, left_out = _usable_ones(own, family)
+    return Selection(family, "crosscheck", task, chosen, "family", left_out)
+
+
+def _campaign(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+    chosen, left_out = _usable_ones(_variants(declaring("BY_DEFAULT"), family), family)
+    return Selection(family, "campaign", task, chosen, "declared", left_out)
+
+
+def _bench(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+    role = "PORTFOLIO" if task == "first" else "BY_DEFAULT"
+    names = [name for name in declaring(role) if registry.catalog(name, family) is not None]
+    chosen, left_out = _usable_ones(names, family)
+    return Selection(family, "bench", task, chosen, "declared", left_out)
+
+
+def _portfolio(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+    task = "count" if task == "all" else task
+    names = [name for name in declaring("IN_PYTHON", task) if registry.catalog(name, family) is not None]
+    chosen, left_out = _usable_ones([*names, *(["dimacs"] if sat_command else [])], family)
+    return Selection(family, "portfolio", task, chosen, "declared", left_out)
+
+
+def _mutate(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+    names = [name for name in declaring("PORTFOLIO") if registry.catalog(name, family) is not None]
+    chosen, left_out = _usable_ones(names, family)
+    return Selection(family, "mutate", task, chosen, "declared", left_out)
+
+
+def _counting(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+    chosen, left_out = _usable_ones([_record(family).counting_backend], family)
+    return Selection(family, "counting", task, chosen, "family", left_out)
+
+
+_CHOOSERS = {
+    "solve": _solve,
+    "race": _race,
+    "crosscheck": _crosscheck,
+    "campaign": _campaign,
+    "bench": _bench,
+    "portfolio": _portfolio,
+    "mutate": _mutate,
+    "counting": _counting,
+}
+
+
+def _record(family: str):
+    if family not in FAMILIES:
+        raise UsageError(f"unknown family {family!r}; known: {', '.join(FAMILIES)}")
+    return FAMILIES[family]
+
+
+# ------------------------------------------------------------------ what it says, for people
+
+
+def everything(families: Iterable[str] | None = None) -> list[Selection]:
+    """Every answer of the policy: per family, per purpose, per task the purpose distinguishes."""
+    return [
+        choose(family, purpose, task)
+        for family in (FAMILIES if families is None else families)
+        for purpose in PURPOSES
+        for task in TASKS_OF.get(purpose, ("first",))
+    ]
+
+
+def markdown(families: Iterable[str] | None = None) -> str:
+    """The defaults as a table (docs/backends.md's, written by ``scripts/write_docs.py``)."""
+    lines = ["| family | purpose | task | runs without a named backend | from |", "|---|---|---|---|---|"]
+    for selection in everything(families):
+        task = selection.task if selection.purpose in TASKS_OF else "any"
+        shown = ", ".join(f"`{name}`" for name in selection.backends) or "none"
+        lines.append(f"| {selection.family} | {selection.purpose} | {task} | {shown} | {selection.source} |")
+    return "\n".join(lines) + "\n"
