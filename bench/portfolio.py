@@ -45,12 +45,13 @@ from trisolve.models import FAMILIES
 from trisolve.models.family import Ladder, Rung
 from trisolve.runs import INTERRUPT, grace_for
 from trisolve.runs.executors import warm_machine
-from trisolve.selection import choose, table, usable
+from trisolve.selection import choose, usable
+from trisolve.selection import table as shipped
 
 from .runner import BenchRun, Settings, Trial, run_trial
 from .summary import distribution, machine
 
-TASKS = table.TASKS
+TASKS = shipped.TASKS
 #: Where a checkout keeps its instances and docs (absent in an installed wheel).
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVELS_DIR = os.path.join(ROOT, "levels")
@@ -424,7 +425,7 @@ def measured_backends(outcome: Outcome) -> dict[tuple[str, str], tuple[str, ...]
 
 
 def table(outcome: Outcome, header: Mapping[str, Any]) -> dict[str, Any]:
-    """One row per (family, task, backend), ranked by ``table.rank_key``; the JSON that ships."""
+    """One row per (family, task, backend), ranked by ``selection.table.rank_key``; the JSON that ships."""
     families: dict[str, Any] = {}
     for (family, task), names in measured_backends(outcome).items():
         runs = [r for t, r in outcome.runs if t == task and r.family == family]
@@ -457,7 +458,7 @@ def table(outcome: Outcome, header: Mapping[str, Any]) -> dict[str, Any]:
                     **({"errors": errors[:3]} if errors else {}),
                 }
             )
-        rows.sort(key=table.rank_key)
+        rows.sort(key=shipped.rank_key)
         sizes = ladder(family)
         families.setdefault(family, {})[task] = {
             "unit": sizes.unit if sizes else None,
@@ -570,7 +571,7 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
         for task in TASKS:
             if task in tasks:
                 ranked = [row["backend"] for row in tasks[task]["rows"]]
-                cells += [f"**{ranked[0]}**", ", ".join(ranked[: table.RACE_SIZE[task]])]
+                cells += [f"**{ranked[0]}**", ", ".join(ranked[: shipped.RACE_SIZE[task]])]
             else:
                 cells += ["(not measured)", ""]
         lines.append(f"| {family} | " + " | ".join(cells) + " |")

@@ -103,8 +103,12 @@ def readers(modules: dict) -> list[str]:
                 found.append(f"{where}: the role {node.value}")
             if isinstance(node, ast.Attribute) and node.attr in CHOOSING_FIELDS:
                 found.append(f"{where}: .{node.attr}")
-            if isinstance(node, ast.Attribute) and node.attr in RANKING and ast.unparse(node.value) == "table":
-                found.append(f"{where}: table.{node.attr}")
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in RANKING
+                and ast.unparse(node.value) in ("table", "shipped")
+            ):
+                found.append(f"{where}: {ast.unparse(node)}")
     return found
 
 
