@@ -47,7 +47,8 @@ class Catalog:
     #: tests and ``bench --portfolio`` take it still)
     cross_check: bool = True
     #: a generic translator (one file serving every family that has what it needs, ``backends/<b>/compiled.py``):
-    #: what a family must offer, "constraints" (a constraint model); None: a translator of one family
+    #: what a family must offer, "constraints" (a constraint model) or "asp" (its own ASP rules, ``Family.asp``:
+    #: ``backends/clingo/hand.py``); None: a translator of one family
     generic: str | None = None
     #: for a generic translator of constraint models: the constraint kinds it compiles
     #: (``trisolve.constraints.KINDS``); a family whose model uses another kind is left out, with the reason

@@ -301,6 +301,8 @@ def _refusal(offered: Catalog, family: str) -> str | None:
     from ..models import FAMILIES
 
     record = FAMILIES.get(family)
+    if offered.generic == "asp":
+        return None if record is not None and record.asp is not None else f"{family} has no rules of its own"
     if offered.generic == "constraints":
         if record is None or record.constraints is None:
             return f"{family} has no constraint model"

@@ -109,8 +109,25 @@ def _finish(plt: Any, figure: Any, axes: Any, path: str, xlabel: str, ylabel: st
     axes.grid(True, which="both", alpha=0.3)
     axes.legend(loc="lower right", fontsize=8)
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    _save(plt, figure, path, 120)
+
+
+def _png(plt: Any, figure: Any, dpi: int) -> bytes:
+    """The figure as PNG bytes (then closed): drawn in memory, so a file is only ever written whole."""
+    import io
+
+    buffer = io.BytesIO()
+    try:
+        figure.savefig(buffer, format="png", dpi=dpi)
+    finally:
+        plt.close(figure)
+    return buffer.getvalue()
+
+
+def _save(plt: Any, figure: Any, path: str, dpi: int) -> None:
+    from trisolve.models import files
+
+    files.write_bytes(path, _png(plt, figure, dpi), what="plot")
 
 
 def scatter(summary: Mapping[str, Any], first: str, second: str, timeout: float, path: str) -> None:
@@ -148,8 +165,7 @@ def scatter(summary: Mapping[str, Any], first: str, second: str, timeout: float,
     if points:
         axes.legend(loc="upper left", fontsize=8)
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    _save(plt, figure, path, 120)
 
 
 def ecdf(runs: Sequence[Any], backends: Sequence[str], timeout: float, path: str, title: str = "") -> None:
@@ -185,8 +201,9 @@ def ecdf(runs: Sequence[Any], backends: Sequence[str], timeout: float, path: str
     )
 
 
-def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, path: str, columns: int = 2) -> None:
-    """Each paradigm's time against instance size: one panel per family and task (``portfolio.panels``).
+def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, columns: int = 2) -> bytes:
+    """Each paradigm's time against instance size, as PNG bytes: one panel per family and task
+    (``portfolio.panels``).  Bytes, not a file: the caller writes them with the table they belong to.
 
     Every run is a point (slightly offset per backend so they do not hide each other); an unsolved run is a
     cross on the dotted limit line; the line joins each backend's median per size, an unsolved run counting
@@ -234,5 +251,4 @@ def portfolio(panels: Sequence[Mapping[str, Any]], timeout: float, path: str, co
         axes.set_visible(False)
     figure.suptitle(f"Time against instance size (limit {timeout:g} s, dotted; x: unsolved)", fontsize=11)
     figure.tight_layout()
-    figure.savefig(path, dpi=80)
-    plt.close(figure)
+    return _png(plt, figure, 80)

@@ -41,6 +41,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
 from trisolve.models.family import Ladder, Rung
 from trisolve.runs import INTERRUPT, grace_for
@@ -536,8 +537,11 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
         row["total"] - row["not_run"]
         for tasks in data["families"].values()
         for t in tasks.values()
+        if not t.get("measured")
         for row in t["rows"]
+        if not row.get("measured")
     )
+    elsewhen = other_measurements(data)
     lines = [
         "# The measured portfolio: which backend for which task",
         "",
@@ -553,6 +557,7 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
         f"- Run time: {head.get('seconds', '?')} s for {runs} runs (generating levels included); time limit "
         f"{head.get('timeout', '?')} s per run; {head.get('seeds', '?')} generated level(s) per size; sizes "
         + "; ".join(f"{family} {', '.join(map(str, sizes))}" for family, sizes in head.get("sizes", {}).items()),
+        *(f"- Measured at another time: {phrase}" for phrase in elsewhen),
         "",
         RULE,
         "",
@@ -600,6 +605,8 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
                     notes.append(f"{row['invalid']} invalid solution(s)")
                 if row.get("errors"):
                     notes.append("e.g. " + row["errors"][0].replace("|", "/"))
+                if row.get("measured") and row["measured"] != entry.get("measured"):
+                    notes.append(f"measured {row['measured'].get('date') or 'at another time'}")
                 largest = "–" if row.get("largest_size") is None else str(row["largest_size"])
                 lines.append(
                     f"| {rank} | {row['backend']} | {row['solved']}/{row['total']} | "
@@ -614,7 +621,8 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
             "## Time against instance size",
             "",
             "One panel per family and task; each point is a run (a cross at the limit: unsolved), "
-            "the line joins the median per size (unsolved counting as beyond the limit).",
+            "the line joins the median per size (unsolved counting as beyond the limit)."
+            + (f" It shows the runs of the measurement of {head.get('date', '?')} only." if elsewhen else ""),
             "",
             f"![time against size per backend]({plot})",
         ]
@@ -720,6 +728,7 @@ def readme_table(data: Mapping[str, Any]) -> str:
         f"Measured {head.get('date', '?')} by `{head.get('command') or 'trisolve bench --portfolio'}` "
         f"(time limit {head.get('timeout', '?')} s per run, load average {_load(load)} at the start); "
         "every backend, all instances and sizes: [docs/bench/portfolio.md](docs/bench/portfolio.md).",
+        *(f"Measured at another time: {phrase}." for phrase in other_measurements(data)),
         README_END,
     ]
     return "\n".join(lines) + "\n"
@@ -733,10 +742,103 @@ def replace_readme_table(readme: str, data: Mapping[str, Any]) -> str:
     return readme[:start] + readme_table(data) + readme[end + len(README_END) + 1 :]
 
 
-def write_table(data: Mapping[str, Any], path: str) -> None:
-    """The JSON table, written whole or not at all (a kill mid-write keeps the old table)."""
-    temporary = path + ".tmp"
-    with open(temporary, "w", encoding="utf-8") as handle:
-        json.dump(data, handle, indent=1)
-        handle.write("\n")
-    os.replace(temporary, path)
+def table_text(data: Mapping[str, Any]) -> str:
+    """The JSON table as it is written (``backends/portfolio.json``, OUT/portfolio.json)."""
+    return json.dumps(data, indent=1) + "\n"
+
+
+# ------------------------------------------------------------------ merging into the shipped table
+
+
+def stamp(header: Mapping[str, Any]) -> dict[str, Any]:
+    """What a table entry or row measured at another time than the table's header says of its measurement."""
+    return {key: header.get(key) for key in ("command", "date", "timeout", "seeds", "load")}
+
+
+def merge(old: Mapping[str, Any] | None, new: Mapping[str, Any]) -> dict[str, Any]:
+    """The shipped table after a measurement ``new``: a partial measurement merges, it never replaces.
+
+    Per family and task, a measured entry replaces the table's; the entries
+    not measured stay as they were.  Within an entry, the rows of backends
+    this measurement did not run (``--backends``, or a solver not installed
+    here) stay too, ranked with the new ones, when they were measured on as
+    many instances; otherwise they cannot be ranked together, and the merge
+    is refused (a ``UsageError``).  Rows of backends trisolve no longer has
+    are dropped.
+
+    The header stays the old one unless the measurement covers every entry of
+    the old table; whatever was measured at another time than the header says
+    carries its own ``measured`` stamp (entry or row), which the page and the
+    README show.
+    """
+    if not old or not isinstance(old.get("families"), dict) or not old["families"]:
+        return dict(new)
+    covers_all = all(task in new["families"].get(f, {}) for f, tasks in old["families"].items() for task in tasks)
+    old_stamp, new_stamp = stamp(old["header"]), stamp(new["header"])
+    families = {family: dict(tasks) for family, tasks in old["families"].items()}
+    for family, tasks in new["families"].items():
+        for task, entry in tasks.items():
+            earlier = old["families"].get(family, {}).get(task)
+            merged = _merge_entry(family, task, earlier, entry, (earlier or {}).get("measured", old_stamp))
+            if not covers_all:
+                merged["measured"] = new_stamp
+            families.setdefault(family, {})[task] = merged
+    header = new["header"] if covers_all else old["header"]
+    return {"header": dict(header), "rule": new.get("rule", RULE), "families": families}
+
+
+def _merge_entry(
+    family: str, task: str, earlier: Mapping[str, Any] | None, entry: Mapping[str, Any], earlier_stamp: Any
+) -> dict[str, Any]:
+    rows = [dict(row) for row in entry["rows"]]
+    ran = {row["backend"] for row in rows}
+    kept = [row for row in (earlier or {}).get("rows", ()) if row["backend"] not in ran and _still_offered(row, family)]
+    if kept:
+        assert earlier is not None
+        if earlier.get("instances") != entry["instances"]:
+            from trisolve.models.errors import UsageError
+
+            names = ", ".join(row["backend"] for row in kept)
+            raise UsageError(
+                f"{family} {task}: this measurement has {entry['instances']} instances, the table's rows of {names} "
+                f"have {earlier.get('instances')}: they cannot be ranked together (measure every backend, "
+                "or leave out --write-defaults); nothing was written"
+            )
+        rows += [{**row, "measured": row.get("measured") or earlier_stamp} for row in kept]
+        rows.sort(key=shipped.rank_key)
+    return {**entry, "default": rows[0]["backend"], "rows": rows}
+
+
+def _still_offered(row: Mapping[str, Any], family: str) -> bool:
+    """Whether trisolve still has the row's backend for the family (installed here or not)."""
+    from trisolve.backends import registry
+
+    try:
+        return registry.catalog(Spec.parse(row["backend"]).backend, family) is not None
+    except Exception:  # noqa: BLE001 - an unknown name, whatever the registry raises for it
+        return False
+
+
+def other_measurements(data: Mapping[str, Any]) -> list[str]:
+    """One phrase per entry, and per row, measured at another time than the table's header says."""
+    found = []
+    for family, tasks in data["families"].items():
+        for task in TASKS:
+            entry = tasks.get(task)
+            if entry is None:
+                continue
+            what = f"{family} {'first solution' if task == 'first' else '`--count`'}"
+            if entry.get("measured"):
+                found.append(f"{what}: {_when(entry['measured'])}")
+            for row in entry["rows"]:
+                if row.get("measured") and row["measured"] != entry.get("measured"):
+                    found.append(f"{what}, row {row['backend']}: {_when(row['measured'])}")
+    return found
+
+
+def _when(measured: Mapping[str, Any]) -> str:
+    start = (measured.get("load") or {}).get("start")
+    return (
+        f"{measured.get('date') or '?'} by `{measured.get('command') or 'trisolve bench --portfolio'}` "
+        f"(time limit {measured.get('timeout', '?')} s per run, load average {_load(start)} at the start)"
+    )

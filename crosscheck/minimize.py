@@ -147,18 +147,6 @@ def write_minimised(
             continue  # neither shrunk nor writable: the verdict says it all
         stem = os.path.splitext(os.path.basename(verdict.path))[0]
         target = os.path.join(folder, f"{stem}-min{family.suffix}")
-        try:
-            files.make_folder(folder, "minimise folder")
-            files.write_text(
-                target,
-                result.text if result is not None else family.format_level(instance.level),
-                what="minimised instance",
-            )
-        except files.FileProblem as problem:
-            if problems is None:
-                raise
-            problems.append(f"{problem} (minimised {verdict.path}; not written)")
-            continue
         parts = ["trisolve", "crosscheck", target, "--backends", ",".join(involved), "--no-expected"]
         parts += ["--family", family.name] + (["--timeout", f"{timeout:g}"] if timeout is not None else [])
         parts += (["--limit", str(limit)] if limit is not None else []) + (
@@ -171,12 +159,20 @@ def write_minimised(
         repro = [f"# {stem}: {verdict.status}\n\n"]
         repro += [f"- {finding.kind}: {finding.message}\n" for finding in verdict.findings]
         repro.append(f"\nReproduce with:\n\n    {command}\n")
-        try:
-            files.write_text(os.path.splitext(target)[0] + ".repro.md", "".join(repro), what="repro note")
+        text = result.text if result is not None else family.format_level(instance.level)
+        try:  # the instance and its note: both or neither
+            files.make_folder(folder, "minimise folder")
+            files.write_files(
+                [
+                    files.Change.text(target, text, "minimised instance"),
+                    files.Change.text(os.path.splitext(target)[0] + ".repro.md", "".join(repro), "repro note"),
+                ]
+            )
         except files.FileProblem as problem:
             if problems is None:
                 raise
-            problems.append(f"{problem} (the repro note of {verdict.path}; not written)")
+            problems.append(f"{problem} (minimised {verdict.path}; not written)")
+            continue
         out.append(
             {
                 "instance": verdict.path,

@@ -265,7 +265,9 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
         if os.path.exists(sidecar):
             with open(sidecar, encoding="utf-8") as handle:
                 markers = handle.read()
-        stem = os.path.splitext(name)[0]
+        # a family's own rules (clingo:hand) are named by their absolute path: label them from the package root
+        label = os.path.relpath(name, _package_root()) if os.path.isabs(name) else name
+        stem = os.path.splitext(label)[0]
         files.make_folder(os.path.join(folder, stem), "mutants folder")
         for lp in lp_mutants.mutants(source, markers, file=os.path.basename(sidecar)):
             ident = f"{lp.line}:{lp.operator}" + (f"#{lp.index}" if lp.index else "")
@@ -273,7 +275,7 @@ def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Muta
             files.write_text(target, lp.text, what="mutant encoding")
             out.append(
                 Mutant(
-                    id=f"{name}:{ident}",
+                    id=f"{label}:{ident}",
                     base=f"clingo:{variant}",
                     change=f"lp:{name}={target}",
                     file=os.path.relpath(path, _package_root()),
@@ -746,8 +748,10 @@ def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Refere
     (what ``crosscheck`` and a later ``mutate --levels`` check against)."""
     files.make_folder(folder, "--suite folder")
     expected: dict[str, dict] = {}
+    changes = []  # the instances and their counts: all or none
     for path in paths:
-        files.write_bytes(os.path.join(folder, os.path.basename(path)), files.read_bytes(path), what="suite instance")
+        target = os.path.join(folder, os.path.basename(path))
+        changes.append(files.Change(target, files.read_bytes(path), "suite instance"))
         ref = agreed[path]
         stem = os.path.splitext(os.path.basename(path))[0]
         expected[stem] = {
@@ -757,7 +761,8 @@ def _write_suite(folder: str, paths: Sequence[str], agreed: Mapping[str, _Refere
         }
     if expected:
         text = files.dumps(expected, indent=1, sort_keys=True) + "\n"
-        files.write_text(os.path.join(folder, "expected.json"), text, what="expected.json")
+        changes.append(files.Change.text(os.path.join(folder, "expected.json"), text, "expected.json"))
+    files.write_files(changes)
 
 
 __all__ = [

@@ -79,11 +79,15 @@ def write_generated(generated: Generated, folder: str, stem: str) -> str:
         **dict(generated.info),
         "solution": generated.solution.to_json(),
     }
-    # each written whole through a temporary file: a kill mid-write leaves the old file or none, never half
+    # both or neither, each whole: a kill or a full disk never leaves a level without its solution
     # ``updating``: the generator's own files, which a campaign reads back and rewrites when a kill tore them
     sidecar_text = files.dumps(sidecar, indent=1) + "\n"
-    files.write_text(os.path.join(folder, stem + ".solution.json"), sidecar_text, updating=True)
-    files.write_text(path, generated.text, what="generated level", updating=True)
+    files.write_files(
+        [
+            files.Change.text(os.path.join(folder, stem + ".solution.json"), sidecar_text, "solution", updating=True),
+            files.Change.text(path, generated.text, "generated level", updating=True),
+        ]
+    )
     return path
 
 

@@ -61,6 +61,33 @@ class InstanceTooLarge(LevelSyntaxError):
     """Refused before anything is built, so bad input never exhausts memory."""
 
 
+#: What an error about a web address given instead of a file calls it (the address itself may be long).
+ADDRESS_NAME = "the URL"
+
+
+class AddressError(LevelSyntaxError):
+    """A web address (a puzz.link link given instead of a file) that cannot be read.
+
+    Names "the URL" and the position of the fault (characters counted from 1); a link read from a
+    line of a file is the same problem at that file, line and column (``relocated``).
+    """
+
+    def __init__(self, position: int | None, message: str) -> None:
+        self.position = position
+        self.reason = message
+        super().__init__(ADDRESS_NAME, None, message if position is None else f"position {position}: {message}")
+
+    def relocated(self, file: str, line: int, column_offset: int = 0) -> LevelSyntaxError:
+        """The problem as it shows in a file: the link starts on ``line`` after ``column_offset`` characters."""
+        column = None if self.position is None else column_offset + self.position
+        kind = InstanceTooLarge if isinstance(self, InstanceTooLarge) else LevelSyntaxError
+        return kind(file, line, self.reason, column=column)
+
+
+class AddressTooLarge(AddressError, InstanceTooLarge):
+    """A link whose grid (or length) is over the limits, refused before anything is built."""
+
+
 def shorten(name: object, width: int = 60) -> str:
     """A user's name or value cut to ``width`` characters for a message: a 300 kB name is not echoed back."""
     text = str(name)

@@ -13,10 +13,19 @@ folder; ``models.register`` adds a family at run time.  See docs/adding-a-family
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Protocol
+
+#: A web address (``https://...``): what a command reads as a link, not as a file name.
+ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S*", re.ASCII)
+
+
+def is_address(text: str) -> bool:
+    """Whether an argument is a web address (a puzz.link link) rather than a file name."""
+    return ADDRESS.fullmatch(text) is not None
 
 
 @dataclass(frozen=True)
@@ -29,6 +38,42 @@ class Parameter:
     high: float
     help: str
     low_open: bool = False  # low itself is not allowed
+
+
+@dataclass(frozen=True)
+class AspRules:
+    """A family's own answer-set program, written by hand beside its model, independent of any translator.
+
+    ``rules`` is a real ``.lp`` file a person can run with the ``clingo`` command next to the facts
+    ``facts(level)`` writes (integers only: nothing a user typed reaches the program).  The rules'
+    ``#show`` statements are the projection: answer sets differing only in hidden atoms are one solution.
+    ``decode(level, atoms)`` turns a model's shown atoms, each a plain tuple ``(name, int, ...)``, into the
+    family's Solution.  The clingo backend offers these rules as its variant ``hand``
+    (``backends/clingo/hand.py``) for every family that declares them.
+    """
+
+    rules: str  # absolute path of the .lp file
+    facts: Callable[[Any], str]
+    decode: Callable[[Any, Sequence[tuple]], Any]
+
+
+@dataclass(frozen=True)
+class UrlFormat:
+    """A family's puzzles written as web addresses (a puzz.link link): read, and written back.
+
+    The loader hands an argument that ``is_address`` to the family whose ``genres`` hold the genre
+    ``genre(address)`` finds in it; ``parse`` reads it (errors name "the URL" and the position),
+    ``write`` gives a level's own address back (``trisolve export --format <format>``).
+    """
+
+    format: str  # the export format's name, e.g. "puzzlink"
+    genres: tuple[str, ...]  # the genre names in addresses this family reads
+    #: address -> (the genre it names, its 1-based position), or None: not an address of this format
+    genre: Callable[[str], tuple[str, int] | None]
+    parse: Callable[[str], Any]
+    write: Callable[[Any], str]
+    #: what an address of this format looks like, for messages
+    example: str = ""
 
 
 @dataclass(frozen=True)
@@ -140,6 +185,10 @@ class Family:
     #: the constraint kinds that model uses (``trisolve.constraints.KINDS``), declared so that the registry can
     #: tell which compilers take the family without building a model; a test checks it against the shipped levels
     constraint_kinds: frozenset[str] = frozenset()
+    #: the family's own hand-written ASP rules (clingo's variant ``hand``), or None
+    asp: AspRules | None = None
+    #: how the family reads and writes its puzzles as web addresses, or None
+    url: UrlFormat | None = None
 
 
 def first_line(text: str) -> str:

@@ -14,8 +14,10 @@ has to remember them:
   its type (``fields``);
 * writing: a failure (disk full, permission denied, a missing folder, a file
   where a folder should be) is a ``FileProblem`` naming the file, exit 2;
-  a file this command reads is never overwritten (``protect``); a rewrite
-  goes through a temporary file, so a failed write leaves the old file whole;
+  a file this command reads is never overwritten (``protect``); a file is
+  written whole or not at all (a temporary file beside it, fsync, rename),
+  and an update of several files changes all of them or none
+  (``write_files``); a journal's line is appended whole or not at all, and
   an append never truncates what it did not write.
 
 Every problem is a ``FileProblem`` (a ``LevelSyntaxError``, so ``file:line:
@@ -28,10 +30,12 @@ import errno
 import json
 import math
 import os
+import secrets
 import stat
 import tempfile
-from collections.abc import Iterator, Mapping
-from typing import IO, Any
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from .errors import MAX_FILE_BYTES, InstanceTooLarge, LevelSyntaxError, TrisolveError, shorten
 
@@ -424,62 +428,281 @@ def _open_for_writing(path: str, what: str, flags: int) -> int:
     return fd
 
 
+def _write_fd(fd: int, data: bytes) -> None:
+    """All of ``data`` to ``fd``: ``os.write`` may write less than it was given."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.EIO, "the file took no more bytes")
+        view = view[written:]
+
+
+def _write_record(fd: int, data: bytes) -> None:
+    """``data`` (one journal line) added whole or not at all: a write that fails part-way (disk full) is cut off
+    again, so a regular file ends where it ended before.  A device takes what it takes."""
+    info = os.fstat(fd)
+    start = info.st_size if stat.S_ISREG(info.st_mode) else None
+    try:
+        _write_fd(fd, data)
+    except OSError:
+        if start is not None:
+            try:
+                os.ftruncate(fd, start)
+                os.lseek(fd, start, os.SEEK_SET)
+            except OSError:
+                pass  # the reader skips a torn last line
+        raise
+
+
 def write_text(path: str | os.PathLike, text: str, *, what: str = "file", updating: bool = False) -> None:
-    """Write ``path`` whole: through a temporary file beside it and a rename, so a failure (disk full)
-    leaves the old file as it was.  A device (``/dev/stdout``) is written directly.  ``updating``: the
-    new text is the file's own, read and merged (``--record-expected``), so it may be an input."""
+    """Write ``path`` whole or not at all (``write_files``).  ``updating``: the new text is the file's own,
+    read and merged (``--record-expected``), so it may be an input of this command."""
     write_bytes(path, text.encode("utf-8"), what=what, updating=updating)
 
 
 def write_bytes(path: str | os.PathLike, data: bytes, *, what: str = "file", updating: bool = False) -> None:
+    """Write ``path`` whole or not at all (``write_files``); a device or a pipe (``/dev/stdout``) has no
+    rename: it is written directly."""
     path = os.fspath(path)
     existing = _writable_target(path, what, regular_only=False, may_be_input=updating)
+    if not existing and os.path.exists(path):
+        _folder_of(path)
+        fd = _open_for_writing(path, what, os.O_TRUNC)
+        try:
+            _write_fd(fd, data)
+        except OSError as exc:
+            raise FileProblem(path, None, f"cannot write: {os_problem(exc, what)}") from None
+        finally:
+            os.close(fd)
+        return
+    write_files([Change(path, data, what, updating)])
+
+
+@dataclass(frozen=True)
+class Change:
+    """One file of an update: the whole of its new content."""
+
+    path: str
+    data: bytes
+    what: str = "file"
+    #: the content is the file's own, read and merged (``--record-expected``): it may be an input
+    updating: bool = False
+
+    @classmethod
+    def text(cls, path: str | os.PathLike, text: str, what: str = "file", updating: bool = False) -> Change:
+        return cls(os.fspath(path), text.encode("utf-8"), what, updating)
+
+
+@dataclass
+class _Target:
+    """A file about to be replaced: where, its old metadata (None: it is new), the temporary and backup."""
+
+    change: Change
+    path: str
+    folder: str
+    old: os.stat_result | None
+    temporary: str | None = None
+    backup: str | None = None
+    replaced: bool = False
+
+
+def write_files(changes: Sequence[Change]) -> None:
+    """Write every file whole, or change none of them.
+
+    Why: a file half written (a full disk) or one file of a set rewritten
+    without the others (a README whose table no longer matches the data it
+    shows) is a lost file.  So:
+
+    1. every target is checked first: not an input of this command, a regular
+       file or none yet, its folder there and writable, the file itself not
+       read-only, room on the disk for all the new bytes;
+    2. every new content goes to a temporary file beside its target
+       (``.trisolve-*.tmp``), flushed to the disk (fsync) and given the
+       target's permissions (and owner, where allowed);
+    3. only then is each renamed over its target (atomic: a reader sees the
+       old file or the new, never a part).  With several files, each old file
+       is first kept under a second name (a hard link), so a rename that
+       fails puts back the ones already done.
+
+    Any failure is a ``FileProblem`` naming the file, after the temporary
+    files are removed: the targets are as they were.  (A kill -9 in the
+    middle can leave a ``.trisolve-*`` file beside a target, never a target
+    cut short.)
+    """
+    targets = [_prepare(change) for change in changes]
+    seen: set[str] = set()
+    for target in targets:
+        if target.path in seen:
+            raise ValueError(f"{target.path} is written twice in one update")
+        seen.add(target.path)
+    _check_room(targets)
+    current = targets[0] if targets else None
+    try:
+        for current in targets:
+            current.temporary = _temporary_copy(current.folder, current.change.data, current.old)
+        if len(targets) > 1:
+            for current in targets:
+                current.backup = _keep_old(current)
+        for current in targets:
+            assert current.temporary is not None
+            os.replace(current.temporary, current.path)
+            current.temporary, current.replaced = None, True
+    except BaseException as exc:  # a Ctrl-C too: never some files new and others old
+        kept = _undo(targets)
+        if not isinstance(exc, OSError) or current is None:
+            raise
+        message = f"cannot write: {os_problem(exc, current.change.what)}"
+        if kept:
+            message += "; could not put back " + ", ".join(f"{t.path} (its old content is in {t.backup})" for t in kept)
+        raise FileProblem(current.path, None, message) from None
+    finally:
+        for target in targets:
+            _remove(target.temporary)
+    for target in targets:
+        _remove(target.backup)
+    for folder in dict.fromkeys(t.folder for t in targets):
+        _sync_folder(folder)
+
+
+def _prepare(change: Change) -> _Target:
+    """The checks before anything is written (``write_files``, step 1), bar the room on the disk."""
+    path, what = os.fspath(change.path), change.what
+    existing = _writable_target(path, what, regular_only=True, may_be_input=change.updating)
     if existing and os.path.islink(path):  # the file the link names is rewritten, and the link kept
         path = os.path.realpath(path)
+    folder = _folder_of(path)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileProblem(path, None, f"cannot write: permission denied (the folder {folder} is not writable)")
+    old = os.stat(path) if existing else None
+    # no write bit for anyone is read-only for root too (root's os.access says yes to every file)
+    if old is not None and (not old.st_mode & 0o222 or not os.access(path, os.W_OK)):
+        raise FileProblem(path, None, "cannot write: the file is read-only (make it writable, or give another file)")
+    return _Target(change, path, folder, old)
+
+
+def _folder_of(path: str) -> str:
     folder = os.path.dirname(os.path.abspath(path))
     if not os.path.isdir(folder):
         raise FileProblem(path, None, f"cannot write: {_missing_folder(folder)}")
-    if not existing and os.path.exists(path):  # a device or a pipe: no rename over it
-        fd = _open_for_writing(path, what, os.O_TRUNC)
+    return folder
+
+
+def _check_room(targets: Sequence[_Target]) -> None:
+    """Room for every new file at once (they sit beside the old ones until the renames), per file system."""
+    needed: dict[int, list] = {}  # device -> [first target there, its statvfs, bytes, files]
+    for target in targets:
         try:
-            with open(fd, "wb") as handle:
-                handle.write(data)
-        except OSError as exc:
-            raise FileProblem(path, None, f"cannot write: {os_problem(exc, what)}") from None
-        return
-    temporary = None
+            device = os.stat(target.folder).st_dev
+            room = needed.get(device, [target, os.statvfs(target.folder), 0, 0])
+        except OSError:
+            continue
+        block = max(room[1].f_frsize, 1)
+        room[2] += (-(-len(target.change.data) // block) + 1) * block
+        room[3] += 2  # the temporary file and the backup's name
+        needed[device] = room
+    for first, room, size, count in needed.values():
+        free = room.f_bavail * room.f_frsize
+        if size > free or (room.f_files and count > room.f_favail):
+            raise FileProblem(
+                first.path, None, f"cannot write: no space left on the device ({size} bytes needed, {free} free)"
+            )
+
+
+def _temporary_copy(folder: str, data: bytes, old: os.stat_result | None) -> str:
+    """``data`` in a new temporary file in ``folder``, on the disk (fsync), with ``old``'s permissions
+    and owner (a new file: the usual ones, 0666 less the umask)."""
+    fd, temporary = tempfile.mkstemp(prefix=".trisolve-", suffix=".tmp", dir=folder)
     try:
-        fd, temporary = tempfile.mkstemp(prefix=".trisolve-", suffix=".tmp", dir=folder)
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if existing:
-            try:
-                os.chmod(temporary, stat.S_IMODE(os.stat(path).st_mode))
-            except OSError:
-                pass
+        _write_fd(fd, data)
+        os.fsync(fd)
+        if old is not None:
+            os.fchmod(fd, stat.S_IMODE(old.st_mode))
+            if (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
+                try:
+                    os.fchown(fd, old.st_uid, old.st_gid)
+                except OSError:
+                    pass  # only root may give a file away: the new one is the writer's
         else:
             umask = os.umask(0)
             os.umask(umask)
-            os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-        temporary = None
-    except OSError as exc:
-        raise FileProblem(path, None, f"cannot write: {os_problem(exc, what)}") from None
+            os.fchmod(fd, 0o666 & ~umask)
+    except BaseException:
+        os.close(fd)
+        _remove(temporary)
+        raise
+    os.close(fd)
+    return temporary
+
+
+def _keep_old(target: _Target) -> str | None:
+    """A second name for the old file (a hard link; a copy where links are not allowed), so that a later
+    rename that fails can put it back; None for a file that is new."""
+    if target.old is None:
+        return None
+    for _ in range(100):
+        backup = os.path.join(target.folder, f".trisolve-{secrets.token_hex(6)}.old")
+        try:
+            os.link(target.path, backup)
+            return backup
+        except FileExistsError:
+            continue
+        except OSError as exc:
+            if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EMLINK, errno.EXDEV, errno.ENOSYS):
+                raise
+            with open(target.path, "rb") as handle:
+                return _temporary_copy(target.folder, handle.read(), target.old)
+    raise OSError(errno.EEXIST, "no free name for a backup")
+
+
+def _undo(targets: Sequence[_Target]) -> list[_Target]:
+    """Put back every target already replaced and drop the other backups; the targets that could not be put
+    back are returned, their backups kept (they hold the old content)."""
+    failed = []
+    for target in targets:
+        try:
+            if target.replaced and target.backup is not None:
+                os.replace(target.backup, target.path)
+                target.backup = None
+            elif target.replaced:
+                os.unlink(target.path)  # it was not there before
+        except OSError:
+            failed.append(target)
+            continue
+        target.replaced = False
+        _remove(target.backup)
+        target.backup = None
+    return failed
+
+
+def _remove(path: str | None) -> None:
+    if path is not None:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _sync_folder(folder: str) -> None:
+    """The renames on the disk too (a crash right after keeps the new names)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
     finally:
-        if temporary is not None:
-            try:
-                os.unlink(temporary)
-            except OSError:
-                pass
+        os.close(fd)
 
 
 class Output:
     """A text file written line by line as results come (``solve --jsonl``): created or emptied at open.
 
-    A write that fails raises a FileProblem naming the file; ``failed`` keeps it, and later writes are
-    skipped, so a command can print its answer first and report the failure after.
+    Each ``write`` is one line (or a few), added whole or not at all.  A write that fails raises a
+    FileProblem naming the file; ``failed`` keeps it, and later writes are skipped, so a command can print
+    its answer first and report the failure after.
     """
 
     def __init__(self, path: str | os.PathLike, *, what: str = "output file") -> None:
@@ -487,34 +710,38 @@ class Output:
         self.what = what
         self.failed: FileProblem | None = None
         _writable_target(self.path, what, regular_only=False)
-        folder = os.path.dirname(os.path.abspath(self.path))
-        if not os.path.isdir(folder):
-            raise FileProblem(self.path, None, f"cannot write: {_missing_folder(folder)}")
-        fd = _open_for_writing(self.path, what, os.O_TRUNC)
-        self.handle: IO[str] | None = open(fd, "w", encoding="utf-8")
+        _folder_of(self.path)
+        self.fd: int | None = _open_for_writing(self.path, what, os.O_TRUNC)
 
     def write(self, text: str) -> None:
-        if self.handle is None or self.failed is not None:
+        if self.fd is None or self.failed is not None:
             return
         try:
-            self.handle.write(text)
-            self.handle.flush()
+            _write_record(self.fd, text.encode("utf-8"))
         except OSError as exc:
             self.failed = FileProblem(self.path, None, f"cannot write: {os_problem(exc, self.what)}")
             raise self.failed from None
 
     def close(self) -> None:
-        if self.handle is not None:
-            handle, self.handle = self.handle, None
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
             try:
-                handle.close()
+                os.close(fd)
             except OSError as exc:
                 if self.failed is None:
                     self.failed = FileProblem(self.path, None, f"cannot write: {os_problem(exc, self.what)}")
 
 
+def _last_byte(path: str) -> bytes:
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        return os.pread(fd, 1, os.fstat(fd).st_size - 1)
+    finally:
+        os.close(fd)
+
+
 class Appender:
-    """An append-only text file (a journal): every write is durable at once.
+    """An append-only text file (a journal): every write is one whole line (or none of it), on the disk at once.
 
     The file must be a regular file (or not exist yet; its folder is made, as a campaign's journal
     names a new folder of runs).  If its last line has no newline (a kill
@@ -526,35 +753,31 @@ class Appender:
         self.what = what
         existing = _writable_target(self.path, what, regular_only=True, may_be_input=True)
         make_folder(os.path.dirname(os.path.abspath(self.path)))
-        self.handle: IO[bytes] | None = open(_open_for_writing(self.path, what, os.O_APPEND), "ab")
+        self.fd: int | None = _open_for_writing(self.path, what, os.O_APPEND)
         try:
-            if existing and self.handle.tell() > 0:
-                with open(self.path, "rb") as reader:
-                    reader.seek(-1, os.SEEK_END)
-                    if reader.read(1) != b"\n":
-                        self.handle.write(b"\n")
-                        self._sync()
+            if existing and os.fstat(self.fd).st_size > 0 and _last_byte(self.path) != b"\n":
+                self._add(b"\n")
         except OSError as exc:
+            self.close()
             raise FileProblem(self.path, None, f"cannot write: {os_problem(exc, what)}") from None
 
-    def _sync(self) -> None:
-        assert self.handle is not None
-        self.handle.flush()
-        os.fsync(self.handle.fileno())
+    def _add(self, data: bytes) -> None:
+        assert self.fd is not None
+        _write_record(self.fd, data)
+        os.fsync(self.fd)
 
     def write(self, text: str) -> None:
-        if self.handle is None:
+        if self.fd is None:
             return
         try:
-            self.handle.write(text.encode("utf-8"))
-            self._sync()
+            self._add(text.encode("utf-8"))
         except OSError as exc:
             raise FileProblem(self.path, None, f"cannot write: {os_problem(exc, self.what)}") from None
 
     def close(self) -> None:
-        if self.handle is not None:
-            handle, self.handle = self.handle, None
+        if self.fd is not None:
+            fd, self.fd = self.fd, None
             try:
-                handle.close()
+                os.close(fd)
             except OSError:
                 pass

@@ -35,6 +35,8 @@ import sys
 import tempfile
 import time
 
+from trisolve.models import files
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FOLDER = os.path.join(ROOT, "levels", "generated", "hexiom")
 TRISOLVE = os.path.join(os.path.dirname(sys.executable), "trisolve")
@@ -143,8 +145,7 @@ def main(argv: list[str] | None = None) -> int:
         text = json.dumps(dict(sorted(expected.items())), indent=1)
         # each list of numbers on one line
         text = re.sub(r"\[\s*(-?\d+(?:,\s*-?\d+)*)\s*\]", lambda m: "[" + re.sub(r"\s+", " ", m[1]) + "]", text)
-        with open(expected_path, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+        files.write_text(expected_path, text + "\n", what="expected.json", updating=True)  # whole or not at all
         empties = open(path, encoding="utf-8").read().count(".")
         rows.append(
             f"| {name} | {empties} | {entry['count']:,} | {entry['orbits']:,} | {m['count'][0]} / {m['count'][1]} "

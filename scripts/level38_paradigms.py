@@ -35,7 +35,7 @@ from typing import Any
 from trisolve.backends import registry
 from trisolve.bench.runner import BenchRun, Settings, Trial, run_trial
 from trisolve.bench.summary import distribution
-from trisolve.models import FAMILIES
+from trisolve.models import FAMILIES, files
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVEL = os.path.join("levels", "hexiom", "level38.txt")
@@ -83,7 +83,7 @@ def run(path: str, backends: Sequence[str], seeds: int, timeout: float, log=None
                 raise SystemExit(f"{name}: counted {done.count}, expected.json says {expected}")
             runs[name].append(done)
             if log is not None:
-                print(json.dumps(_row(done)), file=log, flush=True)
+                log.write(json.dumps(_row(done)) + "\n")  # one whole line, on the disk at once
     return runs
 
 
@@ -157,7 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     backends = [b.strip() for b in args.backends.split(",") if b.strip()]
     began = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load_before = load_average()
-    log = open(args.jsonl, "a", encoding="utf-8") if args.jsonl else None  # noqa: SIM115 - closed below
+    log = files.Appender(args.jsonl) if args.jsonl else None
     try:
         runs = run(args.level, backends, args.seeds, args.timeout, log)
     finally:

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from trisolve.bench.summary import distribution
+from trisolve.models import files
 
 
 def _children_cpu() -> float:
@@ -162,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         commands[label] = shlex.split(command)
     backends = [b for b in args.backends.split(",") if b]
     rows = []
-    journal = open(args.jsonl, "a", encoding="utf-8") if args.jsonl else None
+    journal = files.Appender(args.jsonl) if args.jsonl else None
     try:
         for seed in _seeds(args.seeds):
             for level in args.levels:
@@ -173,8 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                         ]
                         rows.extend(found)
                         if journal:
-                            journal.writelines(json.dumps(row) + "\n" for row in found)
-                            journal.flush()
+                            journal.write("".join(json.dumps(row) + "\n" for row in found))
                         worst = max((r["solve"] or 0.0 for r in found), default=0.0)
                         print(
                             f"{label} {os.path.basename(level)} {backend} seed {seed}: {len(found)} level(s), "

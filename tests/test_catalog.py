@@ -16,6 +16,7 @@ import sys
 import pytest
 
 from trisolve.backends import catalog, registry
+from trisolve.backends.base import Options
 from trisolve.models import FAMILIES
 
 BACKENDS_DIR = os.path.dirname(registry.__file__)
@@ -37,13 +38,35 @@ def _translator_files() -> list[tuple[str, str]]:
 TRANSLATORS = _translator_files()
 
 
+#: (backend, family) pairs a generic translator serves (clingo's ``hand`` for each family with rules of its own)
+GENERIC = sorted((b, f) for b in registry.shipped() for f in FAMILIES if registry._generic_for(b, f))
+#: the families that state their rules once more, as ASP of their own (``Family.asp``)
+OWN_RULES = sorted(name for name, record in FAMILIES.items() if record.asp is not None)
+
+
 def test_the_registry_finds_the_shipped_backends_by_their_folders() -> None:
     folders = {
         os.path.basename(os.path.dirname(path)) for path in glob.glob(os.path.join(BACKENDS_DIR, "*", "__init__.py"))
     }
     assert set(registry.shipped()) == {name for name in folders if name.islower()}
     assert "TEMPLATE" in folders and "TEMPLATE" not in registry.names()  # the template is not a backend
-    assert {(b, f) for b in registry.shipped() for f in FAMILIES if registry.catalog(b, f)} == set(TRANSLATORS)
+    found = {(b, f) for b in registry.shipped() for f in FAMILIES if registry.catalog(b, f)}
+    assert found == set(TRANSLATORS) | set(GENERIC)
+
+
+@pytest.mark.parametrize("family", OWN_RULES)
+def test_a_family_with_rules_of_its_own_gets_clingos_hand_variant(family: str) -> None:
+    assert ("clingo", family) in GENERIC
+    assert "hand" in registry.catalog("clingo", family).variants
+    translator = registry.translator("clingo", family, "hand")
+    assert translator.CATALOG.generic == "asp"
+    assert translator.rules("hand", Options()) == [FAMILIES[family].asp.rules]
+    assert os.path.isfile(FAMILIES[family].asp.rules)
+
+
+def test_a_family_without_rules_of_its_own_has_no_hand_variant() -> None:
+    assert "hand" not in registry.catalog("clingo", "hexiom").variants
+    assert "clingo:hand: hexiom has no rules of its own" in registry.left_out("clingo", "hexiom")
 
 
 def test_the_template_reads_like_a_backend() -> None:

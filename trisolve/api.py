@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 from trisolve.backends import numbers
 from trisolve.backends.spec import Spec
-from trisolve.models import FAMILIES, detect_family
+from trisolve.models import FAMILIES, address_list, check_address_list, detect_family, is_address
 from trisolve.models.errors import LevelSyntaxError, TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
 
@@ -170,24 +170,48 @@ def _sniff(text: str) -> Family:
     )
 
 
+def named(argument: str | os.PathLike) -> str | os.PathLike:
+    """An instance argument as ``load`` takes it: a web address (a puzz.link link) as it is, anything else as a
+    ``Path`` (a file whose name holds a line break is still a file; a ``Path`` would fold a link's ``//``)."""
+    if isinstance(argument, str) and is_address(argument):
+        return argument
+    from pathlib import Path
+
+    return Path(argument)
+
+
 def instance_files(paths: Iterable[str | os.PathLike]) -> list[str]:
-    """Files named, and instance files inside named folders (sorted), for many-instance runs."""
+    """Files named, and instance files inside named folders (sorted), for many-instance runs.
+
+    A web address is an instance of its own; a file listing web addresses, one per line, is a collection of
+    them, as a folder is of its files (every link is read first: a bad one is refused at its line)."""
     found: list[str] = []
     for path in map(os.fspath, paths):
-        if os.path.isdir(path):
+        if is_address(path):
+            found.append(path)
+        elif os.path.isdir(path):
             for root, dirs, files in os.walk(path):
                 dirs.sort()
                 for name in sorted(files):
                     if name.startswith(".") or name.endswith((".json", ".jsonl", ".md")):
                         continue
-                    found.append(os.path.join(root, name))
+                    found.extend(_listed(os.path.join(root, name)))
         elif os.path.lexists(path):  # a broken link or a loop is the reader's to explain
-            found.append(path)
+            found.extend(_listed(path))
         else:
             raise UsageError(f"{path}: no such file or folder")
     if not found:
         raise UsageError("no instance files found in " + ", ".join(map(os.fspath, paths)))
     return found
+
+
+def _listed(path: str) -> list[str]:
+    """A file as instances: itself, or the links it lists."""
+    links = address_list(path)
+    if links is None:
+        return [path]
+    check_address_list(path, links)
+    return [link for _, link in links]
 
 
 def _levels(
@@ -199,8 +223,6 @@ def _levels(
 
     With ``unreadable``, a file found inside a folder that cannot be read goes there (path, problem)
     instead of stopping everything; a file named by itself always raises."""
-    from pathlib import Path
-
     if isinstance(levels, (Level, str, os.PathLike)):
         levels = [levels]
     out: list[Level] = []
@@ -211,7 +233,7 @@ def _levels(
         inside_folder = unreadable is not None and os.path.isdir(item)
         for path in instance_files([item]):
             try:
-                out.append(load(Path(path), family))  # a Path: a name with a line break is still a name
+                out.append(load(named(path), family))  # a file name with a line break is still a name
             except TrisolveError as problem:
                 if not inside_folder:
                     raise
@@ -379,11 +401,19 @@ def export(
 ) -> Export:
     """``level`` as DIMACS, ASP facts, a CP-SAT model, exact cover or an LP file (``format``; the backends that
     say so with ``EXPORTS``), from ``backend`` (default: the format's first writer).  ``command`` says how to run the
-    text once written to ``file`` (clingo's facts need the shipped rules beside them)."""
+    text once written to ``file`` (clingo's facts need the shipped rules beside them).  A family's own link format
+    (``puzzlink``: ``Family.url``) gives the puzzle's web address, written by the family, no backend."""
     from trisolve.backends import registry
     from trisolve.backends.base import Options
 
     level = level if isinstance(level, Level) else load(level, family)
+    if format in _link_formats():
+        if level.kind.url is None or level.kind.url.format != format:
+            having = ", ".join(name for name, kind in FAMILIES.items() if kind.url and kind.url.format == format)
+            raise UsageError(f"{level.family} puzzles have no {format} links (the families that have: {having})")
+        if backend is not None:
+            raise UsageError(f"a {format} link is the puzzle's own address, written without a backend")
+        return Export(level.kind.url.write(level.model) + "\n", format, "")
     format, spec = _format_and_backend(format, backend)
     name = backend_name(spec, level.family)
     options = Options(symmetry_breaking=symmetry_breaking)
@@ -393,6 +423,11 @@ def export(
     return Export(text, format, name, runner(level.model, options, file) if runner else None)
 
 
+def _link_formats() -> list[str]:
+    """The link formats families write (``Family.url``), for ``export``."""
+    return sorted({kind.url.format for kind in FAMILIES.values() if kind.url is not None})
+
+
 def _format_and_backend(format: str | None, spec: str | None) -> tuple[str, str]:
     """The format and the backend spec, each filled in from the other; a mismatch is a usage error."""
     from trisolve.backends import registry
@@ -400,7 +435,7 @@ def _format_and_backend(format: str | None, spec: str | None) -> tuple[str, str]
 
     writers = exporters()
     if format is not None and format not in writers:
-        raise UsageError(f"unknown format {shorten(format)!r}; known: {', '.join(writers)}")
+        raise UsageError(f"unknown format {shorten(format)!r}; known: {', '.join([*writers, *_link_formats()])}")
     if spec is None:
         if format is None:
             raise UsageError(f"give a format ({'|'.join(writers)}) or a backend")

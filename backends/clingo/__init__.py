@@ -3,7 +3,9 @@
 Nothing here imports clingo: ``make`` loads ``engine`` (and the family's
 translator) only when a backend is actually wanted.  A family plugs in by
 adding ``backends/clingo/<family>.py`` (CATALOG, rules, encode) and its
-``encodings/<family>*.lp`` files.
+``encodings/<family>*.lp`` files, or by declaring rules of its own on its
+record (``Family.asp``), which the generic translator ``hand.py`` runs as the
+variant ``hand``.
 """
 
 from __future__ import annotations

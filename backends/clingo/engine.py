@@ -25,6 +25,7 @@ from typing import Any
 
 import clingo
 
+from ...models.comments import comment_text
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 ENCODINGS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "encodings")
@@ -389,13 +390,14 @@ class ClingoBackend:
     def export(self, level: Any, options: Options) -> str:
         """The level's facts, headed by the ``clingo`` command that solves them."""
         program = self.encode(level, options)
-        # a level's name comes from its file name: keep it out of the program text
-        name = re.sub(r"[^A-Za-z0-9_.-]", "_", getattr(level, "name", "") or "") or self.family
+        # a level's name comes from its file name: in comment lines only, one line each (comment_text)
+        name = comment_text(getattr(level, "name", "") or self.family)
         facts_file = f"{name}.lp"
+        command = comment_text(command_line(program, options, facts_file), width=None)
         header = [
             f"% {self.family} {name}: facts for {self.name}.",
             f"% Save as {facts_file} and run (`python -m clingo` works where the clingo binary is missing):",
-            f"%   {command_line(program, options, facts_file)}",
+            f"%   {command}",
             "% (0 enumerates every solution, 1 stops at the first; --project counts boards, not auxiliaries)",
             "",
         ]

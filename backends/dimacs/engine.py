@@ -63,6 +63,7 @@ class DimacsBackend:
                 f"dimacs variants name a CNF encoding only (the solver is --sat-command): {shorten(variant)!r}"
             )
         self.family = family
+        self.backend = "dimacs"  # export borrows PysatBackend.export, which names the backend
         self.name = f"dimacs:{variant}"
         self.encoding = variant
         self.translator = cnf_translator(family)

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...models.comments import comment_text
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 Cover = Sequence[int]
@@ -289,9 +290,12 @@ def to_text(problem: ExactCover, comments: Sequence[str] = ()) -> str:
 
     Lines starting with ``|`` are comments.  The first other line names the
     items: primary ones, then ``|``, then secondary ones.  Each further line
-    is one option: its items, a secondary item's colour after ``:``.
+    is one option: its items, a secondary item's colour after ``:``.  The
+    comments and notes (a logic grid's notes name its categories and values)
+    pass through ``comment_text``: a name cannot end its line and become the
+    items line.
     """
-    lines = [f"| {text}" for text in (*comments, *problem.notes)]
+    lines = [f"| {comment_text(text, width=None)}" for text in (*comments, *problem.notes)]
     items = " ".join(problem.primary)
     if problem.secondary:
         items += " | " + " ".join(problem.secondary)

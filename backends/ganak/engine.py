@@ -370,8 +370,7 @@ class GanakBackend:
         from ..pysat.engine import to_dimacs
 
         cnf = self.translator.encode(level, self.variant, options)
-        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} ganak:{self.variant}"]
-        return to_dimacs(cnf, header)
+        return to_dimacs(cnf, [f"trisolve {self.family} {getattr(level, 'name', '') or 'level'} ganak:{self.variant}"])
 
     def _unknown(self, stats: dict, watch: Stopwatch, why: str) -> Result:
         return Result(self.name, self.family, Status.UNKNOWN, (), False, 0, stats, dict(watch.times), stopped_by=why)

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...models.comments import comment_text
 from ...models.errors import TrisolveError
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
@@ -487,8 +488,12 @@ def no_good(encoding: MipEncoding, true: frozenset[int]) -> tuple[list[tuple[int
 
 
 def to_lp(model: LinearModel, comments: Iterable[str] = ()) -> str:
-    """The model as CPLEX LP text; a ranged row becomes two rows, a contradiction one impossible row."""
-    lines = [f"\\ {text}" for text in comments]
+    """The model as CPLEX LP text; a ranged row becomes two rows, a contradiction one impossible row.
+
+    ``comments`` (the level's name among them) pass through ``comment_text``, without backslashes: a name
+    cannot end its comment line and add a row."""
+    marker = "\\"  # an LP comment runs from a backslash to the end of its line
+    lines = [f"{marker} {comment_text(text, avoid=marker)}" for text in comments]
     lines += ["Minimize", " obj: 0 " + (model.names[0] if model.names else "nothing"), "Subject To"]
 
     def expression(row_terms: Sequence[tuple[int, float]]) -> str:

@@ -24,6 +24,7 @@ from pysat.solvers import Solver
 
 from trisolve.runs.processes import interrupts_held
 
+from ...models.comments import comment_text
 from ...models.errors import TrisolveError, shorten
 from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
@@ -176,8 +177,8 @@ class PysatBackend:
     def export(self, level: Any, options: Options) -> str:
         with python_sigint():
             cnf = self.translator.encode(level, self.encoding, options)
-        header = [f"c trisolve {self.family} {getattr(level, 'name', '') or 'level'} {self.backend}:{self.encoding}"]
-        return to_dimacs(cnf, header)
+        name = getattr(level, "name", "") or "level"
+        return to_dimacs(cnf, [f"trisolve {self.family} {name} {self.backend}:{self.encoding}"])
 
 
 # ------------------------------------------------------------------ solving
@@ -414,12 +415,16 @@ def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
     models, which differ by the auxiliaries of cardinality encodings (Hexiom
     level 10: 8 solutions, 2,357,103,969,959,936 models).  SAT solvers read
     both lines as comments.
+
+    ``comments`` are texts for comment lines after the type line; they and the
+    keys (a logic grid's keys hold its names) pass through ``comment_text``:
+    nothing in a name can end its line and start a header or a clause.
     """
-    lines = ["c t pmc", *comments]
+    lines = ["c t pmc", *(f"c {comment_text(text)}" for text in comments)]
     for var in cnf.projection:
         key = cnf.key_of(var)
         words = key if isinstance(key, tuple) else (key,)
-        lines.append("c " + " ".join(str(w) for w in (var, *words)))
+        lines.append("c " + comment_text(" ".join(str(w) for w in (var, *words)), width=None))
     lines.append(f"p cnf {cnf.variables} {len(cnf.clauses)}")
     lines.append(" ".join(["c p show", *map(str, sorted(cnf.projection)), "0"]))
     lines.extend(" ".join(map(str, clause)) + " 0" for clause in cnf.clauses)

@@ -114,7 +114,8 @@ from .progress import for_command
 @click.option(
     "--write-defaults",
     is_flag=True,
-    help="--portfolio: also write the shipped table (selection/portfolio.json) and docs/bench/portfolio.md.",
+    help="--portfolio: also write the shipped table (selection/portfolio.json), docs/bench/portfolio.md and the "
+    "README's table, all or none; a measurement of some families or tasks merges into the table.",
 )
 @click.pass_context
 def command(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 from dataclasses import asdict
 
@@ -175,71 +174,89 @@ def _read_journal(path: str) -> tuple[dict, dict]:
 
 
 def _finish(outcome, head: dict, timeout: float, out_dir: str, write_defaults: bool, plots: bool, say) -> None:
-    """Write OUT/ (portfolio.json, results.json, portfolio.md, the plot), print the page; the defaults if asked."""
+    """Write OUT/ (portfolio.json, results.json, portfolio.md, the plot) all or nothing, print the page; then,
+    if asked, the defaults (``_write_defaults``)."""
     from trisolve.bench import portfolio
+    from trisolve.models import files
     from trisolve.runs import interrupted
     from trisolve.selection import table
 
     data = portfolio.table(outcome, head)
     if not data["families"]:
         raise UsageError("no run finished: no table to write")
-    portfolio.write_table(data, os.path.join(out_dir, "portfolio.json"))
-    with open(os.path.join(out_dir, "results.json"), "w", encoding="utf-8") as handle:
-        json.dump({"header": head, **portfolio.outcome_to_json(outcome)}, handle, indent=1)
-        handle.write("\n")
-    plot = None
+    png = None
     if plots and not interrupted():
-        plot = _draw(portfolio.panels(outcome), timeout, os.path.join(out_dir, portfolio.PLOT_FILE))
-    page = portfolio.markdown(data, plot, portfolio.findings(outcome))
-    with open(os.path.join(out_dir, "portfolio.md"), "w", encoding="utf-8") as handle:
-        handle.write(page)
+        png = _draw(portfolio.panels(outcome), timeout)
+    found = portfolio.findings(outcome)
+    page = portfolio.markdown(data, portfolio.PLOT_FILE if png else None, found)
+    results = {"header": head, **portfolio.outcome_to_json(outcome)}
+    changes = [
+        files.Change.text(os.path.join(out_dir, "portfolio.json"), portfolio.table_text(data), "portfolio table"),
+        files.Change.text(os.path.join(out_dir, "results.json"), json.dumps(results, indent=1) + "\n", "results"),
+        files.Change.text(os.path.join(out_dir, "portfolio.md"), page, "portfolio page"),
+    ]
+    if png:
+        changes.append(files.Change(os.path.join(out_dir, portfolio.PLOT_FILE), png, "plot"))
+    files.write_files(changes)
     click.echo(page, nl=False)
     say(f"portfolio: {len(outcome.runs)} runs; results in {out_dir}/")
     interrupted_exit()  # a cut-short table is never written as the defaults
     if write_defaults:
         if outcome.interrupted:
             raise UsageError("the run was cut short: its table is not written as the defaults")
-        _write_defaults(data, page, plot, out_dir, table.TABLE_PATH, portfolio.DOCS_DIR, say)
+        _write_defaults(data, found, png, out_dir, table.TABLE_PATH, portfolio.DOCS_DIR, say)
 
 
 def _config_json(config) -> dict:
     return {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(config).items()}
 
 
-def _draw(panels, timeout: float, path: str) -> str | None:
+def _draw(panels, timeout: float) -> bytes | None:
     from trisolve.bench.plots import PlotsUnavailable, portfolio
 
     try:
-        portfolio(panels, timeout, path)
+        return portfolio(panels, timeout)
     except PlotsUnavailable as problem:
         click.echo(f"portfolio: no plot: {problem}", err=True)
         return None
-    return os.path.basename(path)
 
 
-def _write_defaults(data, page: str, plot: str | None, out_dir: str, table_path: str, docs_dir: str, say) -> None:
-    """The shipped table, and the page with its plot beside the other measurements (in a checkout)."""
+def _write_defaults(
+    data: dict, found: list[str], png: bytes | None, out_dir: str, table_path: str, docs_dir: str, say
+) -> None:
+    """The shipped table, and in a checkout the page, its plot and the README's table: all or none of them.
+
+    A measurement of some families or tasks merges into the shipped table (``portfolio.merge``).  Every
+    file is checked, then written whole (``files.write_files``): a full disk or a read-only README leaves
+    all of them as they were.
+    """
     from trisolve.bench import portfolio
+    from trisolve.models import files
 
-    portfolio.write_table(data, table_path)
-    say(f"portfolio: wrote the defaults table {_shown(table_path)}")
-    if not os.path.isdir(docs_dir):
+    old = files.read_json(table_path, what="portfolio table") if os.path.lexists(table_path) else None
+    merged = portfolio.merge(old, data)
+    changes = [files.Change.text(table_path, portfolio.table_text(merged), "defaults table", updating=True)]
+    readme = os.path.normpath(os.path.join(docs_dir, os.pardir, os.pardir, "README.md"))
+    checkout = os.path.isdir(docs_dir)
+    if checkout:
+        # the plot shows one measurement's runs: a partial one leaves the last full measurement's plot
+        plot_path = os.path.join(docs_dir, portfolio.PLOT_FILE)
+        whole = merged["header"] == data["header"]
+        if whole and png:
+            changes.append(files.Change(plot_path, png, "plot"))
+        shown = portfolio.PLOT_FILE if (whole and png) or (not whole and os.path.isfile(plot_path)) else None
+        page = portfolio.markdown(merged, shown, found)
+        changes.append(files.Change.text(os.path.join(docs_dir, portfolio.DOCS_PAGE), page, "portfolio page"))
+        if os.path.isfile(readme):
+            text = files.read_text(readme, what="README")
+            updated = portfolio.replace_readme_table(text, merged)
+            if updated != text:
+                changes.append(files.Change.text(readme, updated, "README", updating=True))
+    files.write_files(changes)
+    for change in changes:
+        say(f"portfolio: wrote {_shown(change.path)}")
+    if not checkout:
         say(f"portfolio: no {_shown(docs_dir)} here (not a source checkout): the page stays in {out_dir}/")
-        return
-    with open(os.path.join(docs_dir, portfolio.DOCS_PAGE), "w", encoding="utf-8") as handle:
-        handle.write(page)
-    if plot:
-        shutil.copyfile(os.path.join(out_dir, plot), os.path.join(docs_dir, portfolio.PLOT_FILE))
-    say(f"portfolio: wrote {_shown(os.path.join(docs_dir, portfolio.DOCS_PAGE))}")
-    readme = os.path.join(docs_dir, os.pardir, os.pardir, "README.md")
-    if os.path.isfile(readme):
-        with open(readme, encoding="utf-8") as handle:
-            text = handle.read()
-        updated = portfolio.replace_readme_table(text, data)
-        if updated != text:
-            with open(readme, "w", encoding="utf-8") as handle:
-                handle.write(updated)
-            say(f"portfolio: rewrote the table in {_shown(readme)}")
 
 
 def _shown(path: str) -> str:

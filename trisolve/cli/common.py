@@ -199,11 +199,9 @@ def load_level(path: str, family_name: str | None = None):
 
     A file argument is always a path, even one whose name holds a line break (``api.load`` reads
     a ``str`` with a line break as level text, a ``Path`` never)."""
-    from pathlib import Path
-
     from .. import api
 
-    return api.load(Path(path), family_name)
+    return api.load(api.named(path), family_name)
 
 
 def instance_files(paths: Iterable[str]) -> list[str]:

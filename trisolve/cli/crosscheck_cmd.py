@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import click
 
@@ -85,7 +84,7 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, quiet, c
 
     with for_command("crosscheck", quiet=quiet or as_json, colour=colour) as progress:
         report = api.cross_check(
-            [Path(path) for path in paths],  # a file in a folder that cannot be read: its instance's ERROR
+            [api.named(path) for path in paths],  # a file in a folder that cannot be read: its instance's ERROR
             backends,
             minimise_to=minimize_dir if minimise_ else None,
             on_planned=progress.start,

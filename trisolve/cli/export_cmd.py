@@ -6,14 +6,14 @@ a model counter needs; ganak writes the CNF it counts), ASP facts from clingo
 (they run with the shipped ``.lp`` rules under the plain ``clingo`` command,
 printed to stderr), the CP-SAT model proto as text from cpsat, exact cover in
 Knuth's format (items line, then one option per line) from exactcover, the
-0-1 model in CPLEX LP from mip.
+0-1 model in CPLEX LP from mip.  A family with links (``Family.url``) writes its
+own: ``--format puzzlink`` prints the puzzle's puzz.link address.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
 import click
 
@@ -26,10 +26,11 @@ from .common import load_plugins, plugin_option
     "--format",
     "-f",
     "format_",
-    metavar="dimacs|asp|cpsat|xc|lp",
+    metavar="dimacs|asp|cpsat|xc|lp|puzzlink",
     default=None,
     help="dimacs (CNF with its projection line), asp (facts for the .lp rules), cpsat (model proto, text), "
-    "xc (exact cover, Knuth's format) or lp (the 0-1 model, CPLEX LP). Default: the --backend's format.",
+    "xc (exact cover, Knuth's format), lp (the 0-1 model, CPLEX LP) or puzzlink (the puzzle's puzz.link link, "
+    "for the families that have one). Default: the --backend's format.",
 )
 @click.option(
     "--output",
@@ -51,12 +52,13 @@ from .common import load_plugins, plugin_option
 @click.option("--family", default=None, help="Puzzle family, when it cannot be told from the file.")
 @plugin_option
 def command(level, format_, output, backend_spec, symmetry_breaking, family, plugins):
-    """Write LEVEL as DIMACS CNF, ASP facts, a CP-SAT model, exact cover or an LP file (export L -f dimacs -o L.cnf)."""
+    """Write LEVEL as DIMACS CNF, ASP facts, a CP-SAT model, exact cover, an LP file or a puzz.link link
+    (export L -f dimacs -o L.cnf)."""
     from .. import api
 
     load_plugins(plugins)
     exported = api.export(
-        Path(level),  # a file argument is a path, even with a line break in its name
+        api.named(level),  # a file argument is a path, even with a line break in its name (a link stays a link)
         backend_spec,
         format=format_,
         symmetry_breaking=symmetry_breaking,

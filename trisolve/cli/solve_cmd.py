@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import click
@@ -210,7 +209,7 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
         # the file is parsed in the run's child, so --timeout covers parsing too, and before the backend is
         # made there (its solver imported): a bad file is refused at once; an unusable backend, before any output
         result = api.solve(
-            Path(path),  # a path, even with a line break in its name
+            api.named(path),  # a path, even with a line break in its name (a link stays a link)
             backend_spec,
             family=kind.name,
             # a count shows no boards: the run ships them only for --all (and a count's progress is its tally)

@@ -1,0 +1,244 @@
+"""Rectangular grids of cells, as the puzz.link families (slither, nurikabe, sudoku) share them.
+
+Three things live here so that each family states them once:
+
+* the text format's frame: a header line ``<genre> <W>x<H>`` (width, then
+  height), then H rows of W cells, each row either tokens separated by spaces
+  or, when every token is one character, the characters written together;
+  ``#`` starts a comment; blank lines are skipped.  The family says what a cell's
+  number may be (``cell_value``).
+* the symmetries of a rectangle: turns by 180 degrees and the two mirrors, and
+  on a square also the quarter turns and the two diagonal mirrors.  Each acts on
+  positions ``(row, col)`` of any array of positions over the grid (its cells, or
+  its points, one more each way).
+* the family record built from a model module that names its functions alike
+  (``family_record``), with the orbit functions from the model's symmetries.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from types import ModuleType
+from typing import Any, TypeVar
+
+from . import puzzlink
+from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
+from .family import AspRules, Family, from_model, is_address
+from .files import read_instance_text
+
+Level = TypeVar("Level")
+
+#: The header: the genre, then the size as WxH.
+HEADER = re.compile(r"([A-Za-z]+)\s+([0-9]+)\s*[xX]\s*([0-9]+)", re.ASCII)
+
+Position = tuple[int, int]  # (row, col)
+
+
+@dataclass(frozen=True)
+class Token:
+    """One cell of a row as written, with where it is (line and 1-based column) for messages."""
+
+    text: str
+    line: int
+    column: int
+
+
+@dataclass(frozen=True)
+class GridText:
+    """A grid file's header and its cells' tokens in reading order."""
+
+    width: int
+    height: int
+    tokens: tuple[Token, ...]
+
+
+def _content(line: str) -> str:
+    return line.split("#", 1)[0]
+
+
+def is_header(text: str, genre: str) -> bool:
+    """Whether a file's first meaningful line is ``<genre> WxH`` (how a file of the genre is recognised)."""
+    for line in text.splitlines():
+        stripped = _content(line).strip()
+        if stripped:
+            found = HEADER.fullmatch(stripped)
+            return found is not None and found.group(1).lower() == genre
+    return False
+
+
+def read_grid(
+    text: str,
+    file: str,
+    genre: str,
+    max_side: int,
+    example: str,
+    size_problem: Callable[[int, int], str | None] | None = None,
+) -> GridText:
+    """The header and the rows of a grid file, checked for shape: the size is checked (1 to ``max_side``, and
+    ``size_problem(width, height)``, the genre's own word on it) before the rows are read, and every row must
+    have W cells, H rows in all."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    content = [(number, _content(line)) for number, line in enumerate(lines, 1) if _content(line).strip()]
+    if not content:
+        raise LevelSyntaxError(file, None, f"empty file: expected '{genre} WxH' (e.g. '{example}') on the first line")
+    header_line, header = content[0]
+    found = HEADER.fullmatch(header.strip())
+    if found is None or found.group(1).lower() != genre:
+        raise LevelSyntaxError(
+            file,
+            header_line,
+            f"expected '{genre} WxH' (e.g. '{example}') on the first line, found {shorten(header.strip(), 40)!r}",
+        )
+    width, height = whole_number(found.group(2)), whole_number(found.group(3))
+    if width < 1 or height < 1:
+        raise LevelSyntaxError(file, header_line, f"a grid is at least 1x1, found {width}x{height}")
+    if width > max_side or height > max_side:
+        raise InstanceTooLarge(
+            file,
+            header_line,
+            f"a {shorten(found.group(2), 12)}x{shorten(found.group(3), 12)} grid: {genre} grids are at most "
+            f"{max_side}x{max_side}",
+        )
+    problem = size_problem(width, height) if size_problem is not None else None
+    if problem is not None:
+        raise LevelSyntaxError(file, header_line, problem)
+    rows = content[1:]
+    if len(rows) > height:
+        raise LevelSyntaxError(
+            file, rows[height][0], f"a {width}x{height} grid has {height} rows; this is row {height + 1}"
+        )
+    if len(rows) < height:
+        last = rows[-1][0] if rows else header_line
+        raise LevelSyntaxError(file, last, f"a {width}x{height} grid has {height} rows, found {len(rows)}")
+    tokens: list[Token] = []
+    for row, (number, line) in enumerate(rows, 1):
+        words = [(match.group(), match.start() + 1) for match in re.finditer(r"\S+", line)]
+        if len(words) == 1 and len(words[0][0]) == width:
+            text_, start = words[0]
+            words = [(char, start + i) for i, char in enumerate(text_)]
+        if len(words) != width:
+            raise LevelSyntaxError(
+                file, number, f"row {row} of a {width}x{height} grid has {width} cells, found {len(words)}"
+            )
+        tokens.extend(Token(word, number, column) for word, column in words)
+    return GridText(width, height, tuple(tokens))
+
+
+def cell_value(
+    token: Token,
+    file: str,
+    expected: str,
+    problem: Callable[[int, str], str | None],
+    unknown: str | None = None,
+) -> int | None:
+    """One cell of a grid file: ``.`` None, ``?`` ``puzzlink.UNKNOWN`` (or, when the genre gives ``unknown``, an
+    error saying that), ASCII digits a number that ``problem(number, text)`` finds nothing wrong with; anything
+    else is unexpected (``expected`` says what is).  Errors name the line and column."""
+    if token.text == ".":
+        return None
+    if token.text == "?" and unknown is None:
+        return puzzlink.UNKNOWN
+    if token.text == "?":
+        raise LevelSyntaxError(file, token.line, unknown, token.column)
+    number = whole_number(token.text)
+    if number is None:
+        raise LevelSyntaxError(
+            file, token.line, f"unexpected {shorten(token.text, 12)!r}: expected {expected}", token.column
+        )
+    wrong = problem(number, shorten(token.text, 12))
+    if wrong is not None:
+        raise LevelSyntaxError(file, token.line, wrong, token.column)
+    return number
+
+
+def read_level(path: str, parse_text: Callable[..., Level], parse_link: Callable[[str], Level]) -> Level:
+    """A level file, named after it, or a puzz.link link given in its place (``Family.parse``)."""
+    if is_address(path):
+        return parse_link(path)
+    return parse_text(read_instance_text(path), file=path, name=os.path.splitext(os.path.basename(path))[0])
+
+
+def format_rows(header: str, width: int, cells: list[str]) -> str:
+    """A grid file: the header, then the rows, each token right-aligned to the widest."""
+    wide = max((len(c) for c in cells), default=1)
+    rows = [" ".join(c.rjust(wide) for c in cells[r : r + width]) for r in range(0, len(cells), width)]
+    return header + "\n" + "\n".join(rows) + "\n"
+
+
+# ------------------------------------------------------------------ symmetries
+
+
+@dataclass(frozen=True)
+class Move:
+    """A turn or mirror of the grid: ``at(row, col, last_row, last_col)`` is where a position of an array
+    whose last row and column are those goes."""
+
+    name: str
+    at: Callable[[int, int, int, int], Position]
+    #: whether it swaps rows and columns (so it needs a square)
+    transposes: bool = False
+
+
+MOVES: tuple[Move, ...] = (
+    Move("identity", lambda r, c, lr, lc: (r, c)),
+    Move("turn 180", lambda r, c, lr, lc: (lr - r, lc - c)),
+    Move("mirror left-right", lambda r, c, lr, lc: (r, lc - c)),
+    Move("mirror top-bottom", lambda r, c, lr, lc: (lr - r, c)),
+    Move("turn 90", lambda r, c, lr, lc: (c, lr - r), transposes=True),
+    Move("turn 270", lambda r, c, lr, lc: (lc - c, r), transposes=True),
+    Move("mirror diagonal", lambda r, c, lr, lc: (c, r), transposes=True),
+    Move("mirror antidiagonal", lambda r, c, lr, lc: (lc - c, lr - r), transposes=True),
+)
+
+
+def moves(width: int, height: int) -> tuple[Move, ...]:
+    """The moves that map a width x height grid onto itself, identity first."""
+    return tuple(move for move in MOVES if width == height or not move.transposes)
+
+
+def permutation(move: Move, rows: int, cols: int) -> tuple[int, ...]:
+    """The move on an array of rows x cols positions numbered in reading order: ``perm[i]`` is where ``i`` goes."""
+    result = []
+    for index in range(rows * cols):
+        r, c = move.at(*divmod(index, cols), rows - 1, cols - 1)
+        result.append(r * cols + c)
+    return tuple(result)
+
+
+# ------------------------------------------------------------------ the family record
+
+
+def family_record(model: ModuleType, rules: AspRules, picture: Callable[[Any, Any], str], **declared: Any) -> Family:
+    """The ``Family`` of a puzz.link genre from its model module, which names its functions alike: ``parse``,
+    ``parse_text``, ``parse_link``, ``write_link``, ``validate``, ``render``, ``canonical``, ``solution_from_json``,
+    ``describe``, ``format_level``, ``shrink_candidates``, and for the symmetries (``Level.symmetries``, identity
+    first) ``apply_symmetry(level, perm, solution)`` and ``symmetry_key(level, solution)``, the vector the lex-leader
+    convention compares (the leader is the orbit's smallest).  ``declared`` holds what differs (an obstruction)."""
+
+    def images(level: Any, solution: Any) -> list:
+        return [model.apply_symmetry(level, perm, solution) for perm in level.symmetries]
+
+    def orbit_representative(level: Any, solution: Any) -> Hashable:
+        return min(model.symmetry_key(level, image) for image in images(level, solution))
+
+    def is_lex_leader(level: Any, solution: Any) -> bool:
+        return model.symmetry_key(level, solution) == orbit_representative(level, solution)
+
+    return from_model(
+        model.GENRE,
+        model,
+        sniff=lambda path, text: is_header(text, model.GENRE) or puzzlink.names_genre(text, model.GENRE),
+        symmetries=lambda level: level.symmetries,
+        images=images,
+        orbit_representative=orbit_representative,
+        is_lex_leader=is_lex_leader,
+        picture=picture,
+        default_backend="clingo",
+        counting_backend="clingo",
+        asp=rules,
+        url=puzzlink.url_format(model.GENRE, model.parse_link, model.write_link),
+        **declared,
+    )
