@@ -13,11 +13,12 @@ import random
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
 
-from ..models.errors import UsageError
+from ..models.errors import TrisolveError, UsageError
 
 
 class Status(str, Enum):
@@ -58,8 +59,8 @@ class Options:
     workers: int | None = None
     #: external SAT solver command line for the ``dimacs`` backend (e.g. ``"kissat"``)
     sat_command: str | None = None
-    #: bytes the ``dp`` counter may use for its layers, and Ganak's counting process's address space (None: their
-    #: defaults); the other solvers ignore it
+    #: bytes the ``dp`` counter may use for its layers, ``exactcover`` for the problem it builds, and Ganak's
+    #: counting process's address space (None: their defaults); backends without ``MIN_MEMORY`` never get one
     memory: int | None = None
 
 
@@ -129,6 +130,37 @@ def report_progress(done: int, total: int | None, text: str) -> None:
 def set_progress_sink(sink: Callable[[int, int | None, str], None] | None) -> None:
     global _progress_sink
     _progress_sink = sink
+
+
+class OutOfTime(TrisolveError):
+    """The run's time limit passed while its model was being built (``check_time``)."""
+
+
+#: When the model being built in this context must be done (None: no limit), set by each engine's ``run``.
+_BUILD_DEADLINE: ContextVar[float | None] = ContextVar("build_deadline", default=None)
+
+
+def check_time() -> None:
+    """Raise ``OutOfTime`` once the run's time is up; translators and compilers call it in their long loops.
+
+    The time limit covers the whole run, and building a large model in Python
+    (a 40x40 sigils frame: tens of thousands of placements; a compiled model's
+    reachability levels) can take longer than the limit itself: the run then
+    ends as "stopped by the time limit".
+    """
+    deadline = _BUILD_DEADLINE.get()
+    if deadline is not None and time.monotonic() >= deadline:
+        raise OutOfTime
+
+
+@contextmanager
+def building(deadline: float | None) -> Iterator[None]:
+    """Models built inside stop at ``deadline`` (``check_time``)."""
+    token = _BUILD_DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _BUILD_DEADLINE.reset(token)
 
 
 class SolutionSink(Protocol):
@@ -312,6 +344,18 @@ def install_hint(module: str, hint: str, *, load: bool = False) -> str | None:
     return None if found else hint
 
 
+def default_memory(most: int) -> int:
+    """A backend's memory budget when ``--memory`` says none: half the machine's memory, from 1 GiB up to ``most``
+    (``most`` where the machine does not say)."""
+    import os
+
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return most
+    return max(min(1 << 30, most), min(most, physical // 2))
+
+
 class UnsupportedFamily(UsageError):
     """A backend was asked for a family it has no translator for."""
 
@@ -356,6 +400,23 @@ def finish(
         times=dict(times),
         duplicates=duplicates,
         stopped_by=stopped_by,
+    )
+
+
+def without_symmetry_breaking(backend: str, family: str, options: Options, catalog: Any) -> Result | None:
+    """The run's answer when it asks for symmetry breaking that its translator's ``catalog`` says it cannot
+    give (``symmetry_breaking=False``, as the compiled variants): unknown, saying why, never every solution
+    counted as a symmetry class.  None: the run goes ahead."""
+    if not options.symmetry_breaking or catalog.symmetry_breaking:
+        return None
+    return finish(
+        backend,
+        family,
+        [],
+        exhausted=False,
+        stats={},
+        times={},
+        stopped_by=f"symmetry breaking is not supported by {backend} on {family}",
     )
 
 

@@ -7,6 +7,7 @@ holds; the lazy compilers use them to find what to cut from a candidate.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 
 def adjacency(vertex_count: int, edges: Iterable[tuple[int, int]]) -> list[list[int]]:
@@ -71,3 +72,53 @@ def is_single_cycle(vertex_count: int, chosen_edges: Sequence[tuple[int, int]]) 
     if any(d not in (0, 2) for d in degrees(vertex_count, chosen_edges)):
         return False
     return len(edge_components(vertex_count, chosen_edges)) == 1
+
+
+# ------------------------------------------------------------------ what a lazy compiler cuts
+
+#: With many components, each is separated from this many others (the largest), not from all.
+PARTNERS = 4
+
+
+@dataclass(frozen=True)
+class Separation:
+    """Vertices ``u`` and ``w`` lie in different components of a candidate, and ``fence`` separates them: any
+    connected set (or cycle) holding both also holds a member of ``fence``, which the candidate left out.
+
+    A compiler states it in its own terms: for a connected set, "u and w are not both chosen, or a vertex of the
+    fence is"; for a cycle (``fence`` holds edge indices), "u or w is unused, or an edge of the fence is chosen".
+    Every solution satisfies it, so a candidate cut by it is never a solution lost."""
+
+    u: int
+    w: int
+    fence: tuple[int, ...]
+
+
+def vertex_separations(chosen: Sequence[bool], neighbours: Sequence[Sequence[int]]) -> list[Separation]:
+    """For a chosen vertex set in several components K, L, ...: u in K, w in L, and the vertices next to K."""
+    parts = components(chosen, neighbours)
+    found = []
+    for k, part in enumerate(parts):
+        fence = tuple(boundary(part, neighbours))
+        found.extend(Separation(part[0], other[0], fence) for other in _partners(parts, k))
+    return found
+
+
+def cycle_separations(vertex_count: int, edges: Sequence[tuple[int, int]], chosen: Sequence[bool]) -> list[Separation]:
+    """For chosen edges in several components K, L, ...: a vertex of K, one of L, and the edges (indices into
+    ``edges``) with one end in K."""
+    picked = [edge for edge, on in zip(edges, chosen) if on]
+    parts = [sorted({v for i in group for v in picked[i]}) for group in edge_components(vertex_count, picked)]
+    found = []
+    for k, part in enumerate(parts):
+        inside = set(part)
+        fence = tuple(i for i, (a, b) in enumerate(edges) if (a in inside) != (b in inside))
+        found.extend(Separation(part[0], other[0], fence) for other in _partners(parts, k))
+    return found
+
+
+def _partners(parts: Sequence[Sequence[int]], k: int) -> list[Sequence[int]]:
+    others = [p for i, p in enumerate(parts) if i != k]
+    if len(others) > PARTNERS:
+        others = sorted(others, key=len, reverse=True)[:PARTNERS]
+    return others

@@ -188,6 +188,9 @@ class Model:
     own: list[int] = field(default_factory=list)
     ints: list[IntVar] = field(default_factory=list)
     decoder: Callable[[Assignment], Any] | None = None
+    #: permutations of the own variables that map every solution to a solution (a turn of the board), each as
+    #: {own variable: its image}; a compiler may search among lex-leaders for a first solution
+    symmetries: list[Mapping[int, int]] = field(default_factory=list)
     _index: dict[Hashable, int] = field(default_factory=dict, repr=False)
     _frozen: bool = field(default=False, repr=False)
 
@@ -309,6 +312,12 @@ class Model:
             )
         )
 
+    def symmetry(self, image: Mapping[int, int]) -> None:
+        """A symmetry of the puzzle: ``image[v]`` is the own variable that own variable ``v`` becomes, for every
+        own variable (a permutation of them that maps each solution to a solution)."""
+        self._open()
+        self.symmetries.append(dict(image))
+
     def decode_with(self, decoder: Callable[[Assignment], Any]) -> None:
         """How a solution is read back from the own variables' values."""
         self._open()
@@ -350,8 +359,13 @@ class Model:
                 raise ModelError(f"{self.name}: constraint {shorten(constraint.label, 120)!r}: {problem}")
         if len(set(self.own)) != len(self.own):
             raise ModelError(f"{self.name}: a variable is named own twice")
+        own = set(self.own)
+        for number, image in enumerate(self.symmetries, start=1):
+            if set(image) != own or set(image.values()) != own:
+                raise ModelError(f"{self.name}: symmetry {number} is not a permutation of the own variables")
         self.constraints = tuple(self.constraints)  # type: ignore[assignment]
         self.own = tuple(self.own)  # type: ignore[assignment]
+        self.symmetries = tuple(self.symmetries)  # type: ignore[assignment]
         self._frozen = True
         return self
 

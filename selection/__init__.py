@@ -4,9 +4,23 @@ and ``trisolve backends`` print it."""
 
 from __future__ import annotations
 
-from .policy import PURPOSES, TASKS, TASKS_OF, Selection, choose, declaring, everything, markdown, usable, writers
+from .policy import (
+    KERNELS,
+    PURPOSES,
+    TASKS,
+    TASKS_OF,
+    Selection,
+    choose,
+    declaring,
+    everything,
+    markdown,
+    small,
+    usable,
+    writers,
+)
 
 __all__ = [
+    "KERNELS",
     "PURPOSES",
     "TASKS",
     "TASKS_OF",
@@ -15,6 +29,7 @@ __all__ = [
     "declaring",
     "everything",
     "markdown",
+    "small",
     "usable",
     "writers",
 ]

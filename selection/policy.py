@@ -17,10 +17,18 @@ handed).  It is fed by two things only:
 
 The rules, per purpose:
 
-* ``solve`` — the table's best usable row for the task (``first``, ``count``,
-  or ``all``: a listing, which a count-only backend does not do; with symmetry
-  breaking, the best that can break the family's symmetries); else the
-  family's ``default_backend``;
+* ``solve`` — the table's usable rows for the task, best first (``first``,
+  ``count``, or ``all``: a listing, which a count-only backend does not do;
+  with symmetry breaking, those that can break the family's symmetries); else
+  the family's ``default_backend``.  The first runs; a level it refuses
+  (``Catalog.refuses``, ``registry.refusal``: a board beyond what it can
+  represent) goes to the next row that takes it (``runs.child.route``).  Given
+  the level (``level=``), a small one (``small``: at most the family's first
+  generated size, a Hexiom board of side 3, a 4x4 frame) takes the best row
+  whose backend loads no compiled kernels (``KERNELS``): dp and exactcover
+  spend about half a CPU second loading theirs, where pysat counts such a
+  level in milliseconds.  The table ranks over every size, so it cannot say
+  this itself;
 * ``race`` — the table's top usable rows (``table.RACE_SIZE``: three for a
   first solution, two for a count); else the backends that say
   ``PORTFOLIO``; ``dimacs`` joins when a SAT command is given;
@@ -45,8 +53,9 @@ candidates were left out and why (a solver not installed).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from trisolve.backends import registry
 from trisolve.backends.spec import Spec
@@ -66,6 +75,8 @@ TASKS_OF: dict[str, tuple[str, ...]] = {
     "bench": ("first", "count"),
     "portfolio": table.TASKS,
 }
+#: Backends that load compiled kernels (numba's) in every run: about half a CPU second before anything is counted.
+KERNELS: tuple[str, ...] = ("dp", "exactcover")
 
 
 @dataclass(frozen=True)
@@ -84,6 +95,12 @@ class Selection:
     left_out: tuple[str, ...] = ()
 
     @property
+    def shown(self) -> tuple[str, ...]:
+        """What runs, as people are told: for ``solve`` the one that runs (the others are only where it refuses
+        a level), for the other purposes all of them."""
+        return self.backends[:1] if self.purpose == "solve" else self.backends
+
+    @property
     def first(self) -> str:
         """The one backend a single run takes."""
         if not self.backends:
@@ -91,16 +108,47 @@ class Selection:
         return self.backends[0]
 
 
+@dataclass(frozen=True)
+class _Asked:
+    """What a caller may add to a question: symmetry breaking, an external SAT command, the level itself."""
+
+    symmetry_breaking: bool = False
+    sat_command: str | None = None
+    #: the parsed level, or a function giving it (None: not at hand), read only where the answer turns on it
+    level: Any = None
+
+
 def choose(
-    family: str, purpose: str, task: str = "first", *, symmetry_breaking: bool = False, sat_command: str | None = None
+    family: str,
+    purpose: str,
+    task: str = "first",
+    *,
+    symmetry_breaking: bool = False,
+    sat_command: str | None = None,
+    level: Any | Callable[[], Any] = None,
 ) -> Selection:
-    """The backends ``purpose`` runs on ``family`` for ``task`` when none is named (see the module docstring)."""
+    """The backends ``purpose`` runs on ``family`` for ``task`` when none is named (see the module docstring).
+
+    ``level`` is the parsed level the answer is for, or a function giving it (or None) when asked: reading a
+    file is left to the one answer that turns on it (``solve`` on a small level)."""
     if purpose not in PURPOSES:
         raise ValueError(f"unknown purpose {purpose!r}; known: {', '.join(PURPOSES)}")
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}; known: {', '.join(TASKS)}")
-    chooser = _CHOOSERS[purpose]
-    return chooser(family, task, symmetry_breaking=symmetry_breaking, sat_command=sat_command)
+    return _CHOOSERS[purpose](family, task, _Asked(symmetry_breaking, sat_command, level))
+
+
+def small(family: str, level: Any | Callable[[], Any]) -> bool:
+    """Whether ``level`` (parsed, or a function giving it or None, called only for a family with sizes) is small
+    for its family: at most the first size ``bench --portfolio`` generates (the family's ``ladder``: a Hexiom
+    board of side 3, a 4x4 frame), where a kernel backend's load costs more than a plain solver's whole count
+    (side 3: at most 459 solutions among the shipped levels)."""
+    kind = FAMILIES.get(family)
+    ladder = kind.ladder if kind is not None else None
+    if ladder is None or not ladder.rungs:
+        return False
+    model = level() if callable(level) else level
+    return model is not None and ladder.measure(model) <= ladder.rungs[0].size
 
 
 # ------------------------------------------------------------------ what the backends declare
@@ -186,16 +234,24 @@ def _variants(backends: Iterable[str], family: str) -> list[str]:
 # ------------------------------------------------------------------ the purposes
 
 
-def _solve(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
-    for name in table.ranking(family, task):
-        if usable(name, family) is None and (not symmetry_breaking or registry.breaks_symmetries(name, family)):
-            return Selection(family, "solve", task, (name,), "table")
-    return Selection(family, "solve", task, (_full(_record(family).default_backend, family),), "fallback")
+def _solve(family: str, task: str, asked: _Asked) -> Selection:
+    ranked = [
+        name
+        for name in table.ranking(family, task)
+        if usable(name, family) is None and (not asked.symmetry_breaking or registry.breaks_symmetries(name, family))
+    ]
+    if not ranked:
+        return Selection(family, "solve", task, (_full(_record(family).default_backend, family),), "fallback")
+    light = [name for name in ranked if Spec.parse(name).backend not in KERNELS]
+    if light and light[0] != ranked[0] and asked.level is not None and small(family, asked.level):
+        ranked.remove(light[0])
+        ranked.insert(0, light[0])
+    return Selection(family, "solve", task, tuple(ranked), "table")
 
 
-def _race(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+def _race(family: str, task: str, asked: _Asked) -> Selection:
     task = "count" if task == "all" else task
-    extra = ("dimacs",) if sat_command else ()
+    extra = ("dimacs",) if asked.sat_command else ()
     if table.knows(family, task):
         measured = [name for name in table.ranking(family, task) if usable(name, family) is None]
         chosen, left_out = _usable_ones([*measured[: table.RACE_SIZE[task]], *extra], family)
@@ -205,7 +261,7 @@ def _race(family: str, task: str, *, symmetry_breaking: bool, sat_command: str |
     return Selection(family, "race", task, chosen, "declared", left_out)
 
 
-def _crosscheck(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+def _crosscheck(family: str, task: str, asked: _Asked) -> Selection:
     own = _record(family).crosscheck
     if own is None:
         chosen, left_out = _usable_ones(_variants(declaring("BY_DEFAULT"), family), family)
@@ -214,32 +270,32 @@ def _crosscheck(family: str, task: str, *, symmetry_breaking: bool, sat_command:
     return Selection(family, "crosscheck", task, chosen, "family", left_out)
 
 
-def _campaign(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+def _campaign(family: str, task: str, asked: _Asked) -> Selection:
     chosen, left_out = _usable_ones(_variants(declaring("BY_DEFAULT"), family), family)
     return Selection(family, "campaign", task, chosen, "declared", left_out)
 
 
-def _bench(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+def _bench(family: str, task: str, asked: _Asked) -> Selection:
     role = "PORTFOLIO" if task == "first" else "BY_DEFAULT"
     names = [name for name in declaring(role) if registry.catalog(name, family) is not None]
     chosen, left_out = _usable_ones(names, family)
     return Selection(family, "bench", task, chosen, "declared", left_out)
 
 
-def _portfolio(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+def _portfolio(family: str, task: str, asked: _Asked) -> Selection:
     task = "count" if task == "all" else task
     names = [name for name in declaring("IN_PYTHON", task) if registry.catalog(name, family) is not None]
-    chosen, left_out = _usable_ones([*names, *(["dimacs"] if sat_command else [])], family)
+    chosen, left_out = _usable_ones([*names, *(["dimacs"] if asked.sat_command else [])], family)
     return Selection(family, "portfolio", task, chosen, "declared", left_out)
 
 
-def _mutate(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+def _mutate(family: str, task: str, asked: _Asked) -> Selection:
     names = [name for name in declaring("PORTFOLIO") if registry.catalog(name, family) is not None]
     chosen, left_out = _usable_ones(names, family)
     return Selection(family, "mutate", task, chosen, "declared", left_out)
 
 
-def _counting(family: str, task: str, *, symmetry_breaking: bool, sat_command: str | None) -> Selection:
+def _counting(family: str, task: str, asked: _Asked) -> Selection:
     chosen, left_out = _usable_ones([_record(family).counting_backend], family)
     return Selection(family, "counting", task, chosen, "family", left_out)
 
@@ -266,10 +322,10 @@ def _record(family: str):
 
 
 def everything(families: Iterable[str] | None = None) -> list[Selection]:
-    """Every answer of the policy: per family, per purpose, per task the purpose distinguishes."""
+    """Every answer of the policy: per family (by name), per purpose, per task the purpose distinguishes."""
     return [
         choose(family, purpose, task)
-        for family in (FAMILIES if families is None else families)
+        for family in (sorted(FAMILIES) if families is None else families)  # not load order: loaded on demand
         for purpose in PURPOSES
         for task in TASKS_OF.get(purpose, ("first",))
     ]
@@ -280,6 +336,6 @@ def markdown(families: Iterable[str] | None = None) -> str:
     lines = ["| family | purpose | task | runs without a named backend | from |", "|---|---|---|---|---|"]
     for selection in everything(families):
         task = selection.task if selection.purpose in TASKS_OF else "any"
-        shown = ", ".join(f"`{name}`" for name in selection.backends) or "none"
+        shown = ", ".join(f"`{name}`" for name in selection.shown) or "none"
         lines.append(f"| {selection.family} | {selection.purpose} | {task} | {shown} | {selection.source} |")
     return "\n".join(lines) + "\n"

@@ -21,11 +21,13 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from trisolve.backends import registry
 from trisolve.backends.spec import Spec
+from trisolve.models.errors import shorten
 
 #: The shipped table (package data).
 TABLE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "portfolio.json")
@@ -40,7 +42,9 @@ _CACHE: dict[str, tuple[float, Mapping[str, Any] | None]] = {}
 def read_table(path: str | None = None) -> Mapping[str, Any] | None:
     """The portfolio table, or None when there is none (or it cannot be read: the fallbacks apply).
 
-    Read once per process and file version (the file's modification time).
+    Read once per process and file version (the file's modification time).  A file that is there but
+    broken (not JSON, or not shaped as ``bench --portfolio`` writes it: ``_problem``) is said in one
+    warning line on stderr naming the file, and every family keeps its own default.
     """
     path = path or TABLE_PATH
     try:
@@ -53,11 +57,47 @@ def read_table(path: str | None = None) -> Mapping[str, Any] | None:
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
-        table = data if isinstance(data, dict) and isinstance(data.get("families"), dict) else None
-    except (OSError, ValueError):
-        table = None
+        problem = _problem(data)
+    except (OSError, ValueError, RecursionError) as error:
+        data, problem = None, f"cannot be read ({type(error).__name__})"
+    if problem is not None:
+        print(
+            f"trisolve: warning: {path}: {problem}; ignoring the table, each family runs its own default backend",
+            file=sys.stderr,
+            flush=True,
+        )
+    table = data if problem is None else None
     _CACHE[path] = (stamp, table)
     return table
+
+
+def _problem(data: Any) -> str | None:
+    """What is wrong with a table's shape, or None: ``{"families": {family: {task: {"rows": [row, ...]}}}}``,
+    each row ``{"backend": "name:variant", "solved": runs, "wall"/"solved_wall": {"median"/"p90"/"max": s}}``."""
+    if not isinstance(data, dict) or not isinstance(data.get("families"), dict):
+        return 'not a portfolio table (no "families" object)'
+    if not isinstance(data.get("header", {}), dict):
+        return '"header" is not an object'
+    for family, tasks in data["families"].items():
+        if not isinstance(tasks, dict):
+            return f"family {shorten(family, 40)!r} is not an object of tasks"
+        for task, entry in tasks.items():
+            where = f"{shorten(family, 40)} {shorten(task, 40)}"
+            if not isinstance(entry, dict) or not isinstance(entry.get("rows", []), list):
+                return f'{where}: not an object with a "rows" list'
+            for number, row in enumerate(entry.get("rows", []), 1):
+                if not isinstance(row, dict) or not isinstance(row.get("backend"), str):
+                    return f'{where}: row {number} has no "backend" name'
+                if type(row.get("solved", 0)) is not int or row.get("solved", 0) < 0:
+                    return f'{where}: row {number}: "solved" is not a count of runs'
+                for times in ("wall", "solved_wall"):
+                    figures = row.get(times, {})
+                    if not isinstance(figures, dict) or not all(
+                        figures.get(key) is None or type(figures.get(key)) in (int, float)
+                        for key in ("median", "p90", "max")
+                    ):
+                        return f'{where}: row {number}: "{times}" is not an object of seconds'
+    return None
 
 
 def _seconds(value: Any) -> float:

@@ -176,9 +176,13 @@ def _count_asp(path: str, stderr: str) -> int:
 
     line = [x for x in stderr.splitlines() if x.startswith("run it with: ")]
     assert len(line) == 1, stderr
+    from trisolve.backends.clingo.engine import clingo_program
+
     command = shlex.split(line[0][len("run it with: ") :])
-    arguments = [a for a in command[1:] if a.startswith("-") or a.isdigit()]
-    paths = [a for a in command[1:] if a not in arguments]
+    program = clingo_program()  # the clingo binary, else python -m clingo (pip brings the module only)
+    assert command[: len(program)] == program, command
+    arguments = [a for a in command[len(program) :] if a.startswith("-") or a.isdigit()]
+    paths = [a for a in command[len(program) :] if a not in arguments]
     assert path in paths
     control = clingo.Control(["0", *arguments[1:]])
     for name in paths:

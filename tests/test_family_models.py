@@ -55,3 +55,6 @@ def test_the_model_keeps_to_its_declared_kinds_and_a_small_one_counts_what_expec
     assert all(record.validate(level, solution) == [] for solution in solutions)
     if known.get("complete"):
         assert len(solutions) == known["count"]
+    projected = {true & own for true in found}
+    for image in model.symmetries:  # a symmetry the model states maps its solutions onto its solutions
+        assert {frozenset(image[v] for v in true) for true in projected} == projected

@@ -55,7 +55,27 @@ def test_each_caller_runs_what_the_policy_answers(family, purpose, task):
     for name in chosen.backends:
         spec = Spec.parse(name)
         assert spec.variant is not None and usable(name, family) is None, name
-    assert CALLERS[purpose](family, task) == list(chosen.backends)
+    assert CALLERS[purpose](family, task) == list(chosen.shown)
+
+
+@pytest.mark.parametrize("task", ["first", "count"])
+def test_solve_runs_the_policys_first_and_routes_a_refused_level_along_the_rest(task, monkeypatch):
+    """``solve`` without a backend runs the policy's first answer for the level; the others are where a level it
+    refuses goes (``runs.child.route``), in the policy's order."""
+    from support import level_path
+
+    jobs = []
+
+    def caught(job, *rest):
+        jobs.append(job)
+        raise KeyboardInterrupt  # the job is all this test looks at
+
+    monkeypatch.setattr(api, "_run", caught)
+    path = level_path("hexiom", "level32")  # past the small sizes: the table's order as it stands
+    with pytest.raises(KeyboardInterrupt):
+        api.solve(path, count=task == "count")
+    chosen = choose("hexiom", "solve", task)
+    assert (jobs[0].backend, *jobs[0].instead) == chosen.backends
 
 
 def test_the_purposes_follow_what_the_backends_declare():
@@ -106,7 +126,7 @@ def readers(modules: dict) -> list[str]:
             if (
                 isinstance(node, ast.Attribute)
                 and node.attr in RANKING
-                and ast.unparse(node.value) in ("table", "shipped")
+                and ast.unparse(node.value) in ("table", "ranking_table")
             ):
                 found.append(f"{where}: {ast.unparse(node)}")
     return found

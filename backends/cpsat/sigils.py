@@ -18,7 +18,7 @@ docs/bench/timing-notes.md, "cpsat".)
 The orientations are worked out here, from the dihedral group's eight
 matrices, independently of the model's own code.  OR-Tools is imported only
 when a model is built (``engine.cp_model``), and a large frame's model stops
-being built when the run's time is up (``engine.check_time``).
+being built when the run's time is up (``base.check_time``).
 """
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ from typing import TYPE_CHECKING, Any
 
 from ...models.sigils.model import Level, Piece, Solution
 from .. import mutation
-from ..base import Options
+from ..base import Options, check_time
 from ..catalog import Catalog
-from .engine import CpsatModel, check_time, cp_model
+from .engine import CpsatModel, cp_model
 
 if TYPE_CHECKING:
     from ortools.sat.python.cp_model import CpModel

@@ -34,9 +34,11 @@ from ..base import (
     BackendUnavailable,
     Limits,
     Options,
+    OutOfTime,
     Result,
     SolutionSink,
     Stopwatch,
+    building,
     finish,
     luck_stats,
     shuffle_seed,
@@ -66,7 +68,9 @@ class DimacsBackend:
         self.backend = "dimacs"  # export borrows PysatBackend.export, which names the backend
         self.name = f"dimacs:{variant}"
         self.encoding = variant
-        self.translator = cnf_translator(family)
+        # a translator of its own (a compiled model's: pysat's compiler) gives the CNF; a catalog alone
+        # (``backends/dimacs/<family>.py``) means pysat's translator of the family
+        self.translator = translator if hasattr(translator, "encode") else cnf_translator(family)
         if variant not in encodings(self.translator):
             known = ", ".join(encodings(self.translator))
             raise UnknownVariant(f"dimacs has no {family} encoding {shorten(variant)!r}; known: {known}")
@@ -74,14 +78,31 @@ class DimacsBackend:
     # ------------------------------------------------------------------ run
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
-        from ..pysat.engine import blocking_clause, decode_model, parse_dimacs_model, shuffle_text, shuffled, to_dimacs
+        from ..pysat.engine import (
+            blocking_clause,
+            decode_model,
+            parse_dimacs_model,
+            shuffle_text,
+            shuffled,
+            to_dimacs,
+        )
 
         argv = command_line(options.sat_command)
         deadline = limits.deadline()
         watch = Stopwatch()
+        if options.symmetry_breaking and not self.translator.CATALOG.symmetry_breaking:
+            stopped = f"{self.name} cannot break symmetries"
+            return finish(self.name, self.family, [], exhausted=False, stats={}, times={}, stopped_by=stopped)
 
         watch.start("translate")
-        cnf = self.translator.encode(level, self.encoding, options)
+        try:
+            with building(deadline):
+                cnf = self.translator.encode(level, self.encoding, options)
+        except OutOfTime:
+            watch.stop("translate")
+            return finish(
+                self.name, self.family, [], exhausted=False, stats={}, times=watch.times, stopped_by="time limit"
+            )
         # the solver binary's own seed is not known here: --seed reaches it as a shuffle of the file
         seed = shuffle_seed(options, seeded_solver=False)
         if seed is not None:

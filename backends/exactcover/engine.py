@@ -32,7 +32,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...models.comments import comment_text
-from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
+from ...models.errors import UsageError
+from .. import base, numba_cache
+from ..base import (
+    Limits,
+    Options,
+    Result,
+    SolutionSink,
+    Stopwatch,
+    default_memory,
+    finish,
+    luck_stats,
+    shuffle_seed,
+    shuffler,
+)
 
 Cover = Sequence[int]
 
@@ -62,25 +75,79 @@ class ExactCover:
         return [item for item in self.primary if item not in covered]
 
     def arrays(self) -> tuple[Any, Any, Any, int, int]:
-        """xcover's sparse form: item numbers (primary first), option bounds, colour numbers."""
+        """xcover's sparse form: item numbers (primary first), option bounds, colour numbers.
+
+        The first option also covers a secondary item of its own, which no other option names, so it
+        changes no cover: xcover chooses an item only when it has fewer options than the problem has
+        entries, and a problem whose entries all name one item (one free choice) looked covered before
+        any choice was made (it yielded an empty cover, then failed)."""
         import numpy as np
 
         number = {item: i for i, item in enumerate(self.primary + self.secondary)}
+        padding = len(number)
         colours: dict[str, int] = {}
         items, colour_of, bounds = [], [], [0]
-        for option in self.options:
+        for index, option in enumerate(self.options):
             for entry in option:
                 item, _, colour = entry.partition(":")
                 items.append(number[item])
                 colour_of.append(colours.setdefault(colour, len(colours) + 1) if colour else 0)
+            if index == 0:
+                items.append(padding)
+                colour_of.append(0)
             bounds.append(len(items))
         return (
             np.array(items, dtype=np.uint32),
             np.array(bounds, dtype=np.uint32),
             np.array(colour_of, dtype=np.uint32),
-            len(number),
-            len(self.secondary),
+            len(number) + 1,
+            len(self.secondary) + 1,
         )
+
+
+# ------------------------------------------------------------------ sizes
+
+#: Most option entries (one item of one option) a problem is built with: past it a run stops before building
+#: anything (``stopped_by: "size limit"``) and an export is refused.  At ``BYTES_PER_ENTRY``, about 1.2 GB.
+MAX_ENTRIES = 10_000_000
+#: Bytes one option entry costs at the peak of a run: the options as Python tuples of item names, the numbered
+#: arrays handed to xcover and xcover's own working arrays (measured: 97 on frames of 0.26 to 6.5 million
+#: entries; scripts/exactcover_sizes.py), with a margin.
+BYTES_PER_ENTRY = 120
+#: The budget a problem must fit in unless ``--memory`` says otherwise: half the machine's memory, at most 4 GiB.
+DEFAULT_MEMORY = default_memory(4 << 30)
+
+
+class TooLarge(UsageError):
+    """A problem too large to build: over ``MAX_ENTRIES``, or over the memory budget.  ``reason`` is what a run's
+    ``stopped_by`` says ("size limit", "memory budget"); the message says how large and what to do instead."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def check_size(entries: int, memory: int | None = None) -> None:
+    """Refuse (``TooLarge``) a problem of ``entries`` option entries before it is built: past ``MAX_ENTRIES``,
+    or past the memory budget ``memory`` (bytes; None: ``DEFAULT_MEMORY``) at ``BYTES_PER_ENTRY``."""
+    need = entries * BYTES_PER_ENTRY
+    if entries > MAX_ENTRIES:
+        raise TooLarge(
+            "size limit",
+            f"the exact-cover problem would hold {entries:,} option entries (about {_size(need)}), more than the "
+            f"{MAX_ENTRIES:,} exactcover builds; --backend dp counts such frames without a solver",
+        )
+    budget = DEFAULT_MEMORY if memory is None else memory
+    if need > budget:
+        raise TooLarge(
+            "memory budget",
+            f"the exact-cover problem would hold {entries:,} option entries, about {_size(need)}, over the memory "
+            f"budget of {_size(budget)} (--memory)",
+        )
+
+
+def _size(count: int) -> str:
+    return f"{count / (1 << 30):.1f} GB" if count >= 1 << 30 else f"{max(1, round(count / (1 << 20)))} MB"
 
 
 # ------------------------------------------------------------------ the kernel
@@ -125,6 +192,7 @@ def kernel() -> Callable[..., Any]:
                 flush=True,
             )
         began = time.perf_counter()
+        numba_cache.guard()  # a damaged cache entry is compiled again, not raised (backends/numba_cache.py)
         with warnings.catch_warnings():
             # importing xcover compiles its ZDD kernel too (never used here), which warns about a cast
             warnings.filterwarnings("ignore", message="unsafe cast")
@@ -164,13 +232,23 @@ class ExactCoverBackend:
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """First solution, or every one: covers from Algorithm C, each turned into its solutions."""
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
+        if refused is not None:
+            return refused
         started = time.monotonic()
         deadline = limits.deadline(started)
         watch = Stopwatch()
 
         watch.start("translate")
-        problem = self.encode(level, options)
         seed = shuffle_seed(options, seeded_solver=False)
+        try:
+            problem = self.encode(level, options)
+        except TooLarge as refused:  # nothing was built
+            watch.stop("translate")
+            stats = {"solver": "xcover Algorithm C", "refused": str(refused), **luck_stats(options, seed, "")}
+            return finish(
+                self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by=refused.reason
+            )
         if seed is not None:
             problem = shuffled(problem, seed)
         watch.stop("translate")
@@ -244,8 +322,20 @@ class ExactCoverBackend:
     def export(self, level: Any, options: Options) -> str:
         """The translation as a plain exact-cover file (Knuth's format, see ``to_text``)."""
         exported = getattr(self.translator, "export_problem", None)
-        problem = exported(level, self.variant, options) if exported else self.encode(level, options)
         name = getattr(level, "name", "") or "level"
+        try:
+            problem = exported(level, self.variant, options) if exported else self.encode(level, options)
+        except TooLarge as refused:
+            raise UsageError(f"cannot export as exact cover: {refused}") from None
+        if not problem.options:
+            # Knuth's programs and xcover's reader need at least one option; none means no cover at all
+            why = "".join(
+                f": {n.removeprefix('no solution: ')}" for n in problem.notes if n.startswith("no solution: ")
+            )
+            raise UsageError(
+                "cannot export as exact cover: no option at all (nothing fits), and exact-cover readers need one; "
+                f"the level has no solution{why}"
+            )
         header = f"trisolve {self.family} {name} {self.name}"
         if exported:
             header += ": the rows whose covers are the solutions one to one"

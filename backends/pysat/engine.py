@@ -25,9 +25,21 @@ from pysat.solvers import Solver
 from trisolve.runs.processes import interrupts_held
 
 from ...models.comments import comment_text
-from ...models.errors import TrisolveError, shorten
+from ...models.errors import TrisolveError, UsageError, shorten
 from .. import base
-from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
+from ..base import (
+    Limits,
+    Options,
+    OutOfTime,
+    Result,
+    SolutionSink,
+    Stopwatch,
+    building,
+    finish,
+    luck_stats,
+    shuffle_seed,
+    shuffler,
+)
 from ..catalog import UnknownVariant
 from ..spec import Spec
 from .signals import python_sigint
@@ -53,6 +65,9 @@ DEFAULT_SOLVER = "cadical195"
 #: kept with conflict budgets instead.
 NOT_INTERRUPTIBLE: tuple[str, ...] = ("cadical195", "cadical153", "cadical300")
 
+#: Solvers that take an external propagator (IPASIR-UP, ``pysat.engines``): cuts checked inside the search.
+PROPAGATOR_SOLVERS: tuple[str, ...] = ("cadical195",)
+
 #: First conflict budget of a sliced solve, and the wall time one slice aims at.
 FIRST_BUDGET = 1_000
 SLICE_SECONDS = 0.1
@@ -75,6 +90,16 @@ class CnfEncoding:
     block_true_only: bool = False
     #: after a shuffle, each variable's number before it (``pool`` names those)
     renumbered_from: Mapping[int, int] | None = None
+    #: constraints left out of ``clauses``, checked on each candidate instead (lazy connectivity): given the
+    #: candidate's values (``value(literal) -> bool``), the clauses that cut it off, none when it is a solution.
+    #: Every cut must hold in every solution (it may only remove candidates that break a left-out constraint),
+    #: so that a cut candidate is solved again, never counted.  Only the pysat engine can run such a CNF.
+    cuts: Callable[[Callable[[int], bool]], list[list[int]]] | None = None
+    #: the variables ``cuts`` reads and writes (an external propagator observes exactly these)
+    cut_variables: tuple[int, ...] = ()
+    #: check candidates inside the solver's search, through an external propagator (``PROPAGATOR_SOLVERS``),
+    #: rather than between solver calls
+    cuts_in_search: bool = False
 
     def key_of(self, var: int) -> Any:
         """The pool key a variable stands for (``("tile", 3, 4)``), shuffled or not."""
@@ -127,12 +152,23 @@ class PysatBackend:
         deadline = limits.deadline(started)
         watch = Stopwatch()
 
+        if options.symmetry_breaking and not self.translator.CATALOG.symmetry_breaking:
+            stopped = f"{self.name} cannot break symmetries"
+            return finish(self.name, self.family, [], exhausted=False, stats={}, times={}, stopped_by=stopped)
         lex_leaders_only = first_solution_lex_leader(self.translator, options)
         if lex_leaders_only:
             options = dataclasses.replace(options, symmetry_breaking=True)
         watch.start("translate")
-        with python_sigint():  # a plugin's translator calls CardEnc too
-            cnf = self.translator.encode(level, self.encoding, options)
+        try:
+            with python_sigint(), building(deadline):  # a plugin's translator calls CardEnc too
+                cnf = self.translator.encode(level, self.encoding, options)
+        except OutOfTime:
+            watch.stop("translate")
+            stats = {"solver": self.solver, **luck_stats(options, None, shuffle_text(options))}
+            late_stop = "time limit"
+            return finish(
+                self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by=late_stop
+            )
         seed = shuffle_seed(options, seeded_solver=False)
         if seed is not None:
             cnf = shuffled(cnf, seed, renumber=options.shuffle)
@@ -156,10 +192,13 @@ class PysatBackend:
             return finish(
                 self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by="time limit"
             )
-        with solver_of(self.solver, cnf.clauses) as solver:
+        if cnf.cuts is not None:
+            stats.update(cut_candidates=0, cuts=0)
+        propagator = cut_propagator(self.solver, cnf)
+        with solver_of(self.solver, cnf.clauses, propagator) as solver:
             # a solution found is decoded, handed on, then excluded by a blocking clause
             found = base.list_by_exclusion(
-                lambda: solve_until(solver, self.solver, deadline),
+                lambda: solve_checked(solver, self.solver, deadline, cnf, stats),
                 lambda: projected(cnf, solver.get_model()),
                 cnf.decode,
                 lambda true: solver.add_clause(blocking_clause(cnf, true)),
@@ -170,11 +209,14 @@ class PysatBackend:
                 watch=watch,
             )
             stats.update(solver_stats(solver))
+        if propagator is not None:
+            stats.update(propagator_checks=propagator.checked, propagator_cuts=propagator.cut)
         return found.result(self.name, self.family, stats, watch.times, "blocking_clauses")
 
     # --------------------------------------------------------------- export
 
     def export(self, level: Any, options: Options) -> str:
+        refuse_symmetry_breaking(self.name, self.translator.CATALOG, options)
         with python_sigint():
             cnf = self.translator.encode(level, self.encoding, options)
         name = getattr(level, "name", "") or "level"
@@ -182,6 +224,31 @@ class PysatBackend:
 
 
 # ------------------------------------------------------------------ solving
+
+
+def solve_checked(solver: Solver, name: str, deadline: float | None, cnf: CnfEncoding, stats: dict) -> bool | None:
+    """``solve_until``, and for a CNF with ``cuts``: each candidate is checked, and one that breaks a left-out
+    constraint is cut off and the solver runs again, so only solutions come out (never counted, never shown).
+
+    With ``cuts_in_search`` the propagator has checked the candidate already; it is checked again here, which
+    costs one pass over the graph and makes the answer's exactness independent of the propagator."""
+    while True:
+        outcome = solve_until(solver, name, deadline)
+        if outcome is not True or cnf.cuts is None:
+            return outcome
+        model = solver.get_model()
+        cuts = cnf.cuts(functools.partial(_model_value, model))
+        if not cuts:
+            return True
+        stats["cut_candidates"] += 1
+        stats["cuts"] += len(cuts)
+        for clause in cuts:
+            solver.add_clause(clause)
+
+
+def _model_value(model: list[int], literal: int) -> bool:
+    var = abs(literal)
+    return (var <= len(model) and model[var - 1] > 0) == (literal > 0)
 
 
 def projected(cnf: CnfEncoding, model: list[int]) -> frozenset[int]:
@@ -240,19 +307,39 @@ def _solve_in_slices(solver: Solver, deadline: float) -> bool | None:
         budget = max(100, min(int(budget / elapsed * target), 4 * budget, 1_000_000))
 
 
+def cut_propagator(name: str, cnf: CnfEncoding) -> Any:
+    """The external propagator that checks ``cnf``'s cuts inside solver ``name``'s search (``propagator.py``),
+    or None when ``cnf`` does not ask for one; a solver that takes none is refused."""
+    if cnf.cuts is None or not cnf.cuts_in_search:
+        return None
+    if name not in PROPAGATOR_SOLVERS:
+        raise UsageError(
+            f"solver {name} takes no external propagator: checking cuts inside the search needs "
+            f"{' or '.join(PROPAGATOR_SOLVERS)}"
+        )
+    from .propagator import CutPropagator
+
+    return CutPropagator(cnf)
+
+
 @contextlib.contextmanager
-def solver_of(name: str, clauses: Iterable[list[int]]) -> Iterator[Solver]:
-    """A PySAT solver loaded with ``clauses``, deleted in one piece (``runs.processes.interrupts_held``).
+def solver_of(name: str, clauses: Iterable[list[int]], propagator: Any = None) -> Iterator[Solver]:
+    """A PySAT solver loaded with ``clauses`` (and connected to ``propagator``), deleted in one piece
+    (``runs.processes.interrupts_held``).
 
     Why: a Ctrl-C between freeing the solver and PySAT forgetting its pointer makes the solver's
     ``__del__`` free it again, and the process dies by SIGSEGV (docs/bench/timing-notes.md, "pysat").
     """
     with python_sigint():
         solver = Solver(name=name, bootstrap_with=clauses)
+        if propagator is not None:
+            propagator.connect(solver)
     try:
         yield solver
     finally:
         with interrupts_held(), python_sigint():
+            if propagator is not None:
+                solver.disconnect_propagator()
             solver.delete()
 
 
@@ -331,7 +418,24 @@ def shuffled(cnf: CnfEncoding, seed: int, renumber: bool = True) -> CnfEncoding:
         decode=decode_renumbered if renumber else decode,
         block_true_only=cnf.block_true_only,
         renumbered_from={n: earlier.get(o, o) for n, o in old_of.items()} if renumber else cnf.renumbered_from,
+        cuts=None if cnf.cuts is None else _renumbered_cuts(cnf.cuts, new, old_of),
+        cut_variables=tuple(new[v] for v in cnf.cut_variables),
+        cuts_in_search=cnf.cuts_in_search,
     )
+
+
+def _renumbered_cuts(
+    cuts: Callable[[Callable[[int], bool]], list[list[int]]], new: Mapping[int, int], old_of: Mapping[int, int]
+) -> Callable[[Callable[[int], bool]], list[list[int]]]:
+    """A cuts hook over renumbered variables: it reads the candidate and writes its cuts in the new numbers."""
+
+    def renumbered(value: Callable[[int], bool]) -> list[list[int]]:
+        def old_value(literal: int) -> bool:
+            return value(new[literal] if literal > 0 else -new[-literal])
+
+        return [[new[lit] if lit > 0 else -new[-lit] for lit in clause] for clause in cuts(old_value)]
+
+    return renumbered
 
 
 def count_up_to(pool: IDPool, lits: list[int], cap: int, clauses: list[list[int]]) -> list[int]:
@@ -404,6 +508,23 @@ def solver_stats(solver: Solver) -> dict[str, int]:
 # ------------------------------------------------------------------- DIMACS
 
 
+def refuse_symmetry_breaking(name: str, catalog: Any, options: Options) -> None:
+    """An export that asks for symmetry breaking from a catalog that offers none is refused (a run answers
+    unknown instead)."""
+    if options.symmetry_breaking and not catalog.symmetry_breaking:
+        raise UsageError(f"{name} cannot break symmetries: export it without --symmetry-breaking")
+
+
+def require_every_constraint(cnf: CnfEncoding) -> None:
+    """Refuse a CNF that leaves constraints to ``cuts``, for a use that sees its clauses alone (a file, a
+    counter): they would have other solutions."""
+    if cnf.cuts is not None:
+        raise UsageError(
+            "this encoding checks some constraints on each candidate instead of stating them as clauses, "
+            "so its CNF alone has other solutions: export or count an encoding that states every constraint"
+        )
+
+
 def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
     """DIMACS CNF text in the model counting competition's format for projected counts.
 
@@ -419,7 +540,11 @@ def to_dimacs(cnf: CnfEncoding, comments: Iterable[str] = ()) -> str:
     ``comments`` are texts for comment lines after the type line; they and the
     keys (a logic grid's keys hold its names) pass through ``comment_text``:
     nothing in a name can end its line and start a header or a clause.
+
+    A CNF that leaves constraints out (``cuts``: they are checked on each candidate) is refused: on its own it
+    has other solutions.
     """
+    require_every_constraint(cnf)
     lines = ["c t pmc", *(f"c {comment_text(text)}" for text in comments)]
     for var in cnf.projection:
         key = cnf.key_of(var)

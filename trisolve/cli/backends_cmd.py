@@ -30,9 +30,15 @@ def command(family, as_json, plugins):
         missing = "" if row.available else f"  [unavailable: {row.install}]"
         click.echo(f"{row.family:8} {mark} {row.backend:28} {row.description}{missing}")
     click.echo("* default variant of its backend")
+    reasons = api.compilers_left_out(family)
+    if reasons:
+        click.echo("\nCompilers of constraint models that leave a family out, and why:")
+        for fam, said in reasons.items():
+            for reason in said:
+                click.echo(f"{fam:8}   {reason}")
     when = f"table measured {head['date']}" if head.get("date") else "no measured table"
     click.echo(f"\nWithout a named backend ({when}; trisolve bench --portfolio --write-defaults remeasures):")
     for selection in chosen:
         task = f" {selection.task}" if selection.purpose in TASKS_OF else ""
-        shown = ", ".join(selection.backends) or "none usable here"
+        shown = ", ".join(selection.shown) or "none usable here"
         click.echo(f"{selection.family:8}   {selection.purpose + task:16} {shown}  ({selection.source})")
