@@ -368,41 +368,74 @@ def run(
                 add(instance)
                 measure(task, instance, names, turn)
                 turn += 1
-            active = list(names)
-            sizes_run: list[int] = []
-            for index, rung in enumerate(the_plan.rungs[family]):
-                if not active or INTERRUPT.is_set():
-                    break
-                key = (family, index)
-                if key not in generated:
-                    generated[key] = generate_rung(family, index, rung, config.seeds, folder)
-                unsolved: set[str] = set()
-                for instance in generated[key]:
-                    add(instance)
-                    for backend, one in measure(task, instance, active, turn).items():
-                        if not one.solved:
-                            unsolved.add(backend)
-                    turn += 1
-                sizes_run.append(index)
-                if INTERRUPT.is_set():
-                    break
-                for backend in [b for b in active if b in unsolved]:
-                    active.remove(backend)
-                    if index + 1 < len(the_plan.rungs[family]):  # at the largest size there is nothing to stop
-                        outcome.stops.append(Stop(family, task, backend, rung.size))
-            # the sizes a stopped backend skipped count against it (scored as unsolved)
-            last = sizes_run[-1] if sizes_run else -1
-            for position, stop in enumerate(outcome.stops):
-                if stop.family == family and stop.task == task:
-                    stopped_at = next(i for i, r in enumerate(the_plan.rungs[family]) if r.size == stop.size)
-                    skipped = sum(len(generated[family, i]) for i in range(stopped_at + 1, last + 1))
-                    outcome.stops[position] = replace(stop, skipped=skipped)
-                    if on_stop is not None:
-                        on_stop(outcome.stops[position])
+            turn, sizes_run = _climb(
+                family, task, names, the_plan, config, folder, generated, add, measure, turn, outcome
+            )
+            _charge_skipped(outcome, family, task, the_plan.rungs[family], generated, sizes_run, on_stop)
             if INTERRUPT.is_set():
                 outcome.interrupted = True
                 return outcome
     return outcome
+
+
+def _climb(
+    family: str,
+    task: str,
+    names: Sequence[str],
+    the_plan: Plan,
+    config: Config,
+    folder: str,
+    generated: dict[tuple[str, int], list[Instance]],
+    add: Callable[[Instance], None],
+    measure: Callable[[str, Instance, Sequence[str], int], dict[str, BenchRun]],
+    turn: int,
+    outcome: Outcome,
+) -> tuple[int, list[int]]:
+    """The generated sizes, growing, until every backend stopped: a backend that leaves an instance of a size
+    unsolved stops there (``Stop``).  Returns the next turn and the sizes run (their indexes)."""
+    active = list(names)
+    sizes_run: list[int] = []
+    for index, rung in enumerate(the_plan.rungs[family]):
+        if not active or INTERRUPT.is_set():
+            break
+        key = (family, index)
+        if key not in generated:
+            generated[key] = generate_rung(family, index, rung, config.seeds, folder)
+        unsolved: set[str] = set()
+        for instance in generated[key]:
+            add(instance)
+            for backend, one in measure(task, instance, active, turn).items():
+                if not one.solved:
+                    unsolved.add(backend)
+            turn += 1
+        sizes_run.append(index)
+        if INTERRUPT.is_set():
+            break
+        for backend in [b for b in active if b in unsolved]:
+            active.remove(backend)
+            if index + 1 < len(the_plan.rungs[family]):  # at the largest size there is nothing to stop
+                outcome.stops.append(Stop(family, task, backend, rung.size))
+    return turn, sizes_run
+
+
+def _charge_skipped(
+    outcome: Outcome,
+    family: str,
+    task: str,
+    rungs: Sequence[Rung],
+    generated: Mapping[tuple[str, int], list[Instance]],
+    sizes_run: Sequence[int],
+    on_stop: Callable[[Stop], None] | None,
+) -> None:
+    """The sizes a stopped backend skipped count against it (scored as unsolved)."""
+    last = sizes_run[-1] if sizes_run else -1
+    for position, stop in enumerate(outcome.stops):
+        if stop.family == family and stop.task == task:
+            stopped_at = next(i for i, r in enumerate(rungs) if r.size == stop.size)
+            skipped = sum(len(generated[family, i]) for i in range(stopped_at + 1, last + 1))
+            outcome.stops[position] = replace(stop, skipped=skipped)
+            if on_stop is not None:
+                on_stop(outcome.stops[position])
 
 
 # ------------------------------------------------------------------ the table
