@@ -250,7 +250,7 @@ def load_plugin(path: str) -> None:
     previous = sys.modules.get("trisolve_plugin")
     sys.modules["trisolve_plugin"] = module
     try:
-        exec(compile(source, path, "exec"), module.__dict__)  # noqa: S102 - the user's own plugin, by design
+        exec(compile(source, path, "exec"), module.__dict__)  # the user's own plugin, by design
     except SyntaxError as error:
         raise PluginError(f"{path}:{error.lineno}: {error.msg} (in a --plugin file)") from None
     except SystemExit as leaving:

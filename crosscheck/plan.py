@@ -160,9 +160,9 @@ def _in_place(
             name = check(spec, family)
         except UsageError:
             continue
-        if len(found) < wanted and name not in planned and name not in found:
-            if registry.refusal(name, family, level, COUNTING) is None:
-                found.append(name)
+        fresh = len(found) < wanted and name not in planned and name not in found
+        if fresh and registry.refusal(name, family, level, COUNTING) is None:
+            found.append(name)
     return tuple(found)
 
 

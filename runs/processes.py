@@ -186,10 +186,9 @@ def kill_group(process: multiprocessing.Process) -> None:
         try:
             os.killpg(process.pid, sig)
         except (ProcessLookupError, PermissionError):
-            try:  # not its own group yet (killed right after the fork): the child alone
+            # not its own group yet (killed right after the fork): the child alone
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(process.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
         process.join(wait)
         if not process.is_alive():
             return
@@ -201,10 +200,8 @@ def end_groups(pgids: Iterable[int]) -> None:
     The child's own group is killed before it is reaped where possible; after that, its number stays
     reserved as long as any member of the group lives, so the signal reaches no stranger."""
     for pgid in pgids:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
             os.killpg(pgid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
 
 
 def death_of(process: multiprocessing.Process) -> str:

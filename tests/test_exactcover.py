@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from support import ROOT, expected, level_path, run_trisolve
@@ -57,7 +58,7 @@ def test_the_backend_never_names_xcovers_memoised_zdd():
     for name in sorted(os.listdir(PACKAGE)):
         if not name.endswith(".py"):
             continue
-        tree = ast.parse(open(os.path.join(PACKAGE, name), encoding="utf-8").read())
+        tree = ast.parse(Path(os.path.join(PACKAGE, name)).read_text(encoding="utf-8"))
         used = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Name):

@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+from pathlib import Path
 
 import pytest
 from support import assert_listed_once, level_path, run_cli
@@ -363,7 +364,7 @@ def _folder_with(tmp_path, *stems: str):
     folder = tmp_path / "levels"
     folder.mkdir()
     for name in stems:
-        (folder / f"{name}.txt").write_text(open(level_path("hexiom", name), encoding="utf-8").read())
+        (folder / f"{name}.txt").write_text(Path(level_path("hexiom", name)).read_text(encoding="utf-8"))
     return folder
 
 

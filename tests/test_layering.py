@@ -69,7 +69,7 @@ def _name_pattern(argument: ast.expr, name: str, package: str) -> list[str] | No
                 {"__package__": package, "__name__": name},
             )
             text += known if isinstance(known, str) else UNKNOWN
-        except Exception:  # a value known only when it runs
+        except Exception:  # noqa: BLE001 - a value known only when it runs
             text += UNKNOWN
     return [part.replace(UNKNOWN, "*") for part in text.split(".")]
 

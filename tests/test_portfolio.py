@@ -133,10 +133,10 @@ class RecordingContext:
         self.real = real
         self.pids = pids
 
-    def Pipe(self, *args, **kwargs):  # noqa: N802 - multiprocessing's name
+    def Pipe(self, *args, **kwargs):  # multiprocessing's names
         return self.real.Pipe(*args, **kwargs)
 
-    def Process(self, *args, **kwargs):  # noqa: N802
+    def Process(self, *args, **kwargs):
         process = self.real.Process(*args, **kwargs)
         start = process.start
 

@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import stat
+from pathlib import Path
 
 import pytest
 from support import ROOT, level_path, run_cli
@@ -86,7 +87,7 @@ def test_a_clean_update_writes_every_file_and_leaves_no_temporary(tmp_path):
     changes = _three(tmp_path)
     os.chmod(tmp_path / "a" / "old.txt", 0o640)
     files.write_files(changes)
-    assert {os.path.relpath(c.path, tmp_path): open(c.path, "rb").read() for c in changes} == {
+    assert {os.path.relpath(c.path, tmp_path): Path(c.path).read_bytes() for c in changes} == {
         os.path.relpath(c.path, tmp_path): c.data for c in changes
     }
     assert stat.S_IMODE(os.stat(tmp_path / "a" / "old.txt").st_mode) == 0o640, "the file's mode is kept"
