@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -61,15 +60,15 @@ def run_isolated(
     group the backend reported (``track_group``) are killed: no helper outlives its run.
     """
     plugins = tuple(plugins)
-    context = multiprocessing.get_context("fork")
-    parent_conn, child_conn = context.Pipe(duplex=False)
-    process = context.Process(target=in_child, args=(job, level, child_conn, deadline, load, plugins), daemon=True)
+    parent_conn, child_conn = processes.pipe()
+    process = processes.Child(in_child, (job, level, child_conn, deadline, load, plugins))
     with processes.FORK_LOCK, processes.stop_signals_blocked():
         process.start()
+        # under the lock: a run forked next by another thread must not hold this pipe open (its end would wait)
+        child_conn.close()
     # also here, not only in the child: a kill right after the fork must find the group
     with contextlib.suppress(OSError):
         os.setpgid(process.pid, process.pid)
-    child_conn.close()
     groups: list[int] = [process.pid]
     plugins_loaded = not plugins
     if grace is None and deadline.seconds is not None:

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 from model_cases import FAMILY, Case, Chosen, cases, family_of, register, unregister
-from support import expected, level_path, run_cli
+from support import clingo_words, expected, level_path, run_cli
 
 from trisolve import models
 from trisolve.backends import registry
@@ -294,14 +294,10 @@ def test_clingo_exported_facts_with_model_lp_count_the_same_on_the_command_line(
     options = Options(enumerate=True)
     facts = tmp_path / "facts.lp"
     facts.write_text(backend.export(case, options), encoding="utf-8")
-    from trisolve.backends.clingo.engine import clingo_program
-
-    command = shlex.split(backend.run_command(case, options, str(facts)))
-    program = clingo_program()  # the clingo binary, else python -m clingo (pip brings the module only)
-    arguments = command[len(program) :]
-    assert command[: len(program)] == program and arguments[0] == "0" and "--project" in arguments
-    assert os.path.basename(arguments[-2]) == "model.lp"
-    done = subprocess.run([sys.executable, "-m", "clingo", *arguments], capture_output=True, text=True, timeout=120)
+    command = clingo_words(shlex.split(backend.run_command(case, options, str(facts))))
+    assert command[:2] == ["clingo", "0"] and "--project" in command
+    assert os.path.basename(command[-2]) == "model.lp"
+    done = subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True, timeout=120)
     # the clingo binary exits 10, 20 or 30 (sat, unsat, exhausted), python -m clingo 0: the summary decides
     assert done.returncode in (0, 10, 20, 30), done.stderr
     assert int(re.search(r"^Models\s*:\s*(\d+)", done.stdout, re.MULTILINE).group(1)) == expected

@@ -5,7 +5,7 @@ export writes them in comment lines (and DIMACS in its variable map).  Each leve
 under hostile file names (line breaks followed by a DIMACS header and clause, an LP constraint, an
 exact-cover items line, an ASP constraint; carriage returns; U+2028, U+2029, NEL, VT, FF; comment
 markers; a very long name), the logic grid with hostile names inside too, in every format
-``trisolve export`` writes (``selection.writers``), by every backend that writes it.  Then:
+``trisolve export`` writes (``registry.exporters``), by every backend that writes it.  Then:
 
 * with its comment lines left out, the file is the same as the export of the level under a plain name
   (the names changed comments only);
@@ -24,7 +24,7 @@ import shutil
 import subprocess
 
 import pytest
-from support import expected, level_path, run_cli
+from support import clingo_words, expected, level_path, run_cli
 
 #: file names (the level's name) that try to write a formula of their own
 HOSTILE_NAMES = {
@@ -70,11 +70,10 @@ def _level_text(family: str) -> str:
 
 def _writers(family: str) -> list[tuple[str, str]]:
     from trisolve.backends import registry
-    from trisolve.selection import writers
 
     return [
         (format_, backend)
-        for format_, names in writers().items()
+        for format_, names in registry.exporters().items()
         for backend in names
         if registry.available(backend) is None and registry.catalog(backend, family) is not None
     ]
@@ -88,9 +87,9 @@ CASES = [
 
 
 def test_every_format_has_a_reader_here():
-    from trisolve.selection import writers
+    from trisolve.backends import registry
 
-    assert set(writers()) <= set(COMMENT) == set(READERS) == set(ENDING), "a new format needs its reader"
+    assert set(registry.exporters()) <= set(COMMENT) == set(READERS) == set(ENDING), "a new format needs its reader"
 
 
 # ------------------------------------------------------------------ each format's own tool
@@ -176,13 +175,9 @@ def _count_asp(path: str, stderr: str) -> int:
 
     line = [x for x in stderr.splitlines() if x.startswith("run it with: ")]
     assert len(line) == 1, stderr
-    from trisolve.backends.clingo.engine import clingo_program
-
-    command = shlex.split(line[0][len("run it with: ") :])
-    program = clingo_program()  # the clingo binary, else python -m clingo (pip brings the module only)
-    assert command[: len(program)] == program, command
-    arguments = [a for a in command[len(program) :] if a.startswith("-") or a.isdigit()]
-    paths = [a for a in command[len(program) :] if a not in arguments]
+    command = clingo_words(shlex.split(line[0][len("run it with: ") :]))
+    arguments = [a for a in command[1:] if a.startswith("-") or a.isdigit()]
+    paths = [a for a in command[1:] if a not in arguments]
     assert path in paths
     control = clingo.Control(["0", *arguments[1:]])
     for name in paths:
