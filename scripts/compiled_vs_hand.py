@@ -134,7 +134,8 @@ def main() -> None:
         return sum(seeded.get((n, spec, seed), 0.0) for n in levels)
 
     print("\nwall s (median / worst over seeds), CPU s (median); ratio = compiled median / hand median")
-    head = "| level | " + " | ".join(f"{s} wall | CPU" for s in specs) + " | " + " | ".join(f"ratio {Spec.parse(made).backend}" for _, made in pairs)
+    ratios = " | ".join(f"ratio {Spec.parse(made).backend}" for _, made in pairs)
+    head = "| level | " + " | ".join(f"{s} wall | CPU" for s in specs) + " | " + ratios
     print(head + " |")
     print("|---" * (1 + 2 * len(specs) + len(pairs)) + "|")
     worst_ratio: dict[tuple[str, str], tuple[float, str]] = {}
