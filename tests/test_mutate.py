@@ -374,6 +374,46 @@ def test_mutate_a_translator_through_its_hooks_locally_and_on_dask(tmp_path, exe
     assert all(o["reason"] for o in implied)
 
 
+@pytest.mark.slow
+def test_mutate_breaks_a_compiled_model_and_the_cross_check_with_hand_translators_catches_it(tmp_path):
+    """The rules stated once are mutated once (``mutation.apply_to_model``): each mutant is a group of the model's
+    constraints dropped or its bound shifted, run through a compiler, and judged against hand-written translators
+    (``--references``): a broken neighbour rule or tile count is caught by their disagreeing counts."""
+    levels = tmp_path / "levels"
+    levels.mkdir()
+    for name in ("level08.txt", "level10.txt"):
+        (levels / name).write_text(open(os.path.join(LEVELS, name), encoding="utf-8").read())
+    done = _mutate(
+        "hexiom",
+        "--backend",
+        "cpsat:compiled",
+        "--references",
+        "dp,clingo:count,pysat:totalizer",
+        "--levels",
+        str(levels),
+        "--retry",
+        "0",
+        "--json",
+        "--jobs",
+        "1",
+        "--timeout",
+        "30",
+        cwd=tmp_path,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads(done.stdout)
+    assert not report["reference_failures"]
+    outcomes = report["outcomes"]
+    assert outcomes and all(o["mutant"]["file"] == "backends/mutation.py" for o in outcomes)
+    assert all(o["mutant"]["purpose"].startswith("model ") for o in outcomes)
+    by_purpose = {(o["mutant"]["operator"], o["mutant"]["purpose"]): o for o in outcomes}
+    neighbours = "model rule: a # at row #, place # has # occupied neighbours"
+    assert by_purpose["bound+1", neighbours]["status"] == "killed"
+    assert by_purpose["drop-group", neighbours]["status"] == "killed"
+    total = {row["name"]: row for row in report["by_operator"]}["total"]
+    assert total["by_count"] >= 5 and total["killed"] >= 10
+
+
 def test_mutate_refuses_bad_usage(tmp_path):
     assert _mutate("hexiom", "--backend", "dp", cwd=tmp_path).returncode == 2
     assert _mutate("hexiom", "--backend", "nosuch", cwd=tmp_path).returncode == 2
