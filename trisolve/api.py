@@ -1147,7 +1147,7 @@ def benchmark(
     repeat = numbers.COUNT.check(repeat, "repeat")
     timeout = numbers.TIMEOUT.check(timeout, "timeout")
     seed = numbers.seeds(seed, repeat)
-    mode = arguments.choice(mode, "mode", ("first", "count"))
+    mode = arguments.choice(mode, "mode", ("first", "count", "first,count", "count,first"))
     symmetry_breaking, shuffle = (
         arguments.flag(symmetry_breaking, "symmetry_breaking"),
         arguments.flag(shuffle, "shuffle"),
