@@ -1,7 +1,9 @@
 """The measured portfolio (``trisolve bench --portfolio``): every backend, every family, both tasks.
 
 Per family and task (a first solution, an exact count) every usable backend
-runs on the shipped instances (``levels/<family>``) and then on generated
+(its default variant, and its ``compiled`` variant where it compiles the
+family's constraint model: so a default may be a compiled model) runs on
+the shipped instances (``levels/<family>``) and then on generated
 ones of growing size (the family's ``Family.ladder``: board sides, frames of
 growing area, grids of growing size; a few seeds per size).  A backend
 that leaves an instance of some size unsolved within the limit runs no larger
@@ -181,8 +183,9 @@ def backends_for(
     family: str, task: str, specs: Sequence[str] = (), sat_command: str | None = None
 ) -> tuple[list[str], list[str]]:
     """(backend:variant names to measure, notes on those left out): the selection policy's (``portfolio``:
-    every backend needing nothing outside Python whose ``TASKS`` hold the task, each one's default variant;
-    dimacs with a SAT command), or those named, each with a translator for the family and usable here."""
+    every backend needing nothing outside Python whose ``TASKS`` hold the task, each one's default variant and
+    its ``compiled`` one where it compiles the family's constraint model; dimacs with a SAT command), or those
+    named, each with a translator for the family and usable here."""
     from trisolve.backends import registry
 
     if not specs:

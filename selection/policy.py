@@ -40,7 +40,8 @@ The rules, per purpose:
 * ``bench`` — for first solutions the ``PORTFOLIO`` backends, for counts the
   backends run by default (each one's default variant);
 * ``portfolio`` — every backend needing nothing outside Python whose
-  ``TASKS`` hold the task (``dimacs`` too with a SAT command);
+  ``TASKS`` hold the task, with its ``compiled`` variant where it compiles the
+  family's constraint model (``dimacs`` too with a SAT command);
 * ``mutate`` — the ``PORTFOLIO`` backends;
 * ``counting`` — the family's ``counting_backend``.
 
@@ -75,6 +76,8 @@ TASKS_OF: dict[str, tuple[str, ...]] = {
     "bench": ("first", "count"),
     "portfolio": table.TASKS,
 }
+#: The variant every compiler of constraint models offers (``backends/<backend>/compiled.py``).
+COMPILED = "compiled"
 #: Backends that load compiled kernels (numba's) in every run: about half a CPU second before anything is counted.
 KERNELS: tuple[str, ...] = ("dp", "exactcover")
 
@@ -284,7 +287,11 @@ def _bench(family: str, task: str, asked: _Asked) -> Selection:
 
 def _portfolio(family: str, task: str, asked: _Asked) -> Selection:
     task = "count" if task == "all" else task
-    names = [name for name in declaring("IN_PYTHON", task) if registry.catalog(name, family) is not None]
+    names = []
+    for name in declaring("IN_PYTHON", task):
+        offered = registry.catalog(name, family)
+        if offered is not None:  # the compiled model beside the hand-written default: the defaults may follow either
+            names += [name, *([f"{name}:{COMPILED}"] if COMPILED in offered.variants else [])]
     chosen, left_out = _usable_ones([*names, *(["dimacs"] if asked.sat_command else [])], family)
     return Selection(family, "portfolio", task, chosen, "declared", left_out)
 
