@@ -48,6 +48,7 @@ from trisolve.models import files
 from trisolve.models.errors import TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
 from trisolve.runs import INTERRUPT, Job, RunRecord
+from trisolve.selection import choose
 
 from .compare import Verdict, expected_for, judge
 from .run import Instance, Plan, Runs, cross_check
@@ -299,7 +300,10 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
     reached: dict[tuple[str, int, str, str], list[str]] = {}  # site -> every variant reaching it
     for variant in variants:
         backend = registry.get(f"{name}:{variant}", family)
-        for symmetry_breaking in (False, True):
+        # a variant that cannot break symmetries (a compiled model) refuses to be asked to: its sites are all
+        # reached without
+        modes = (False, True) if registry.breaks_symmetries(f"{name}:{variant}", family) else (False,)
+        for symmetry_breaking in modes:
             with hooks.record() as sites:
                 for instance in sample:
                     backend.export(instance.level, Options(symmetry_breaking=symmetry_breaking))
@@ -441,7 +445,7 @@ def run_mutate(
     )
     state = _Pass(
         family,
-        _reference_specs(family.name, mutants, registry.portfolio() if references is None else references),
+        _reference_specs(family.name, mutants, default_references(family.name) if references is None else references),
         any(m.symmetry_breaking for m in mutants),
         runner,
         timeout,
@@ -483,6 +487,11 @@ def run_mutate(
         state.failures,
         interrupted=stopped,
     )
+
+
+def default_references(family: str) -> list[str]:
+    """The unmutated backends a mutant is judged against when none is named: the selection policy's."""
+    return list(choose(family, "mutate").backends)
 
 
 def _reference_specs(family: str, mutants: Sequence[Mutant], references: Sequence[str]) -> list[str]:

@@ -502,43 +502,6 @@ def test_export_writes_the_compiled_cnf_with_every_constraint(chain, capsys):
     assert "checks some constraints on each candidate" in capsys.readouterr().err
 
 
-# ------------------------------------------------------------------ the shipped families, against expected.json
-
-
-def _shipped_cases() -> list:
-    from support import level_path, shipped_families, small_instances
-
-    from trisolve.models import FAMILIES
-
-    found = []
-    for family in shipped_families():
-        if FAMILIES[family].constraints is None:
-            continue
-        for spec in COUNTERS:
-            if spec.split(":")[1] in registry.catalog(spec.split(":")[0], family).variants:
-                found += [
-                    pytest.param(family, spec, level_path(family, s), id=f"{spec}-{family}-{s}")
-                    for s in small_instances(family, most=3, max_count=60)
-                ]
-    return found
-
-
-@pytest.mark.parametrize(("family", "spec", "path"), _shipped_cases())
-def test_a_compiled_family_counts_what_expected_json_says(family, spec, path):
-    from support import assert_listed_once, expected, stem
-
-    from trisolve.models import FAMILIES
-
-    record = FAMILIES[family]
-    level = record.parse(path)
-    result = registry.get(spec, family).run(level, Limits(time=120), Options(enumerate=True))
-    assert result.complete and result.count == expected(family)[stem(path)]["count"]
-    assert_listed_once(record, level, result)
-    first = registry.get(spec, family).run(level, Limits(time=120), Options())
-    if result.count:
-        assert record.validate(level, first.solutions[0]) == []
-
-
 def _count_dimacs(text: str) -> int:
     """Solutions of an exported CNF alone, by blocking clauses over its ``c p show`` projection."""
     from pysat.solvers import Solver

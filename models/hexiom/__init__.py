@@ -21,7 +21,7 @@ FAMILY = from_model(
     orbit_representative=model.orbit_representative,
     is_lex_leader=model.is_lex_leader,
     picture=picture.picture,
-    # fallback only (backends/portfolio.json decides): the shortest first-solution tail over seeds on all 41 levels
+    # fallback only (selection/portfolio.json decides): the shortest first-solution tail over seeds on all 41 levels
     default_backend="clingo",
     generate=generate.generate,
     generator_parameters=(
@@ -35,8 +35,9 @@ FAMILY = from_model(
         unique=True,
     ),
     # dp counts every shipped level but level40 within seconds; clingo (ASP) and pysat (SAT) list 34 of the 41
-    # within seconds each (docs/bench/crosscheck-defaults.md)
-    crosscheck=("dp", "clingo", "pysat"),
+    # within seconds each, their compiled variants (the constraint model below) on the same levels as fast
+    # (docs/bench/crosscheck-defaults.md): hand-written and compiled encodings are set against each other
+    crosscheck=("dp", "clingo", "pysat", "clingo:compiled", "pysat:compiled"),
     constraints=constraints.constraints,
     constraint_kinds=constraints.KINDS,
 )
