@@ -99,7 +99,8 @@ def test_timeout_keeps_a_partial_explanation() -> None:
 
 def hexiom_with_an_extra_lock() -> str:
     """Hexiom level 10 with its 0 at row 2, place 2 locked where it stands (no solution keeps it there)."""
-    lines = open(os.path.join(ROOT, "levels", "hexiom", "level10.txt")).read().split("\n")
+    with open(os.path.join(ROOT, "levels", "hexiom", "level10.txt")) as handle:
+        lines = handle.read().split("\n")
     assert lines[2][3:5] == " 0"
     lines[2] = lines[2][:3] + "+0" + lines[2][5:]
     return "\n".join(lines)
