@@ -3,24 +3,18 @@
 The model is compiled once to CNF with one selector per unit (the pysat
 compiler's ``compile_selected``); a question names the units it switches on
 and the facts it assumes, and an unsatisfiable answer comes with a core.
-What PySAT lacks is written here: the cheapest unsatisfiable subset under a
-side condition ("exactly one of these negated facts", "at least two units"),
-by implicit hitting sets (the hitting sets are PySAT's RC2 MaxSAT solver's;
-a correction set comes from each satisfying assignment), which is what a
-step of an explanation is.  PySAT's own MUSX and OptUx find the MUSes of a
-model with no solution (``diagnose.py``).
+What PySAT lacks is written here: a subset-minimal set of assumptions with
+no solution under the reasoner's time limit (``shrink``: deletion refined by
+cores, as PySAT's MUSX does).  PySAT's OptUx finds further MUSes
+(``diagnose.py``).
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
 
-from pysat.card import CardEnc, EncType
-from pysat.examples.rc2 import RC2
-from pysat.formula import WCNF, IDPool
 from pysat.solvers import Solver
 
 from ..backends.base import OutOfTime, building
@@ -30,15 +24,6 @@ from .units import Unit
 
 #: PySAT's name of the SAT solver asked (Glucose 4: fast on many small calls, cores and interrupts).
 SOLVER = "g4"
-
-
-@dataclass(frozen=True)
-class Item:
-    """One soft element of an unsatisfiable-subset search: a unit (its selector) or a fact (a literal)."""
-
-    literal: int  # the assumption: a unit's selector, or the fact itself
-    weight: int
-    unit: Unit | None = None
 
 
 class Reasoner:
@@ -137,68 +122,3 @@ class Reasoner:
                 core = self.core()
                 kept = [other for other in trial if other in core]
         return kept
-
-    def cheapest(
-        self,
-        fixed: Sequence[int],
-        items: Sequence[Item],
-        *,
-        one_of: Sequence[int] = (),
-        at_least_units: int = 0,
-        below: int | None = None,
-        correction_sets: Iterable[Sequence[int]] = (),
-        on_round: Callable[[], None] | None = None,
-    ) -> list[Item] | None:
-        """The least-weight subset of ``items`` that, with ``fixed``, has no solution, among those holding exactly
-        one of the ``one_of`` literals (when given) and at least ``at_least_units`` units; None when none costs
-        less than ``below``.
-
-        Implicit hitting sets (the OCUS of Gamba, Bogaerts and Guns): the cheapest set hitting every correction
-        set found so far is tried; if it has a solution, the items that solution breaks are a new correction
-        set.  Items are judged on the solution itself (a unit by its constraints' meaning), so a correction
-        set is as small as the solution makes it."""
-        index = {item.literal: i + 1 for i, item in enumerate(items)}
-        pool = IDPool(start_from=len(items) + 1)
-        hitting = WCNF()
-        for i, item in enumerate(items):
-            if item.weight > 0:
-                hitting.append([-(i + 1)], weight=item.weight)
-        picks = [index[lit] for lit in one_of if lit in index]
-        if one_of:
-            if not picks:
-                return None
-            hitting.extend(CardEnc.equals(picks, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
-        unit_vars = [i + 1 for i, item in enumerate(items) if item.unit is not None]
-        if at_least_units:
-            if len(unit_vars) < at_least_units:
-                return None
-            hitting.extend(CardEnc.atleast(unit_vars, at_least_units, vpool=pool, encoding=EncType.seqcounter).clauses)
-        for found in correction_sets:
-            hit = [index[lit] for lit in found if lit in index]
-            if hit:
-                hitting.append(hit)
-        preferred = [item.literal for item in items]
-        with RC2(hitting) as hs:
-            while True:
-                self.check_time()
-                if on_round is not None:
-                    on_round()
-                chosen_vars = hs.compute()
-                if chosen_vars is None:
-                    return None
-                if below is not None and hs.cost >= below:
-                    return None
-                chosen = [items[v - 1] for v in chosen_vars if 0 < v <= len(items)]
-                self.solver.set_phases(preferred)
-                if not self.solve([*fixed, *(item.literal for item in chosen)]):
-                    return chosen
-                true = self.true_variables()
-                broken = [i + 1 for i, item in enumerate(items) if not self._satisfied(item, true)]
-                if not broken:
-                    return None
-                hs.add_clause(broken)
-
-    def _satisfied(self, item: Item, true: set[int]) -> bool:
-        if item.unit is not None:
-            return self.holds(item.unit, true)
-        return (abs(item.literal) in true) == (item.literal > 0)
