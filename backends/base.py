@@ -391,4 +391,21 @@ def finish(
     )
 
 
+def without_symmetry_breaking(backend: str, family: str, options: Options, catalog: Any) -> Result | None:
+    """The run's answer when it asks for symmetry breaking that its translator's ``catalog`` says it cannot
+    give (``symmetry_breaking=False``, as the compiled variants): unknown, saying why, never every solution
+    counted as a symmetry class.  None: the run goes ahead."""
+    if not options.symmetry_breaking or catalog.symmetry_breaking:
+        return None
+    return finish(
+        backend,
+        family,
+        [],
+        exhausted=False,
+        stats={},
+        times={},
+        stopped_by=f"symmetry breaking is not supported by {backend} on {family}",
+    )
+
+
 SolutionDecoder = Callable[..., Any]

@@ -242,10 +242,10 @@ def make_mutants(family: str, backend: str, instances: Sequence[Instance], folde
 def _asp_mutants(family: str, variants: Sequence[str], folder: str) -> list[Mutant]:
     from trisolve.backends.clingo import engine, lp_mutants
 
-    translator = registry.translator("clingo", family)
     owner: dict[str, tuple[str, bool]] = {}  # .lp file -> (first variant loading it, only with symmetry breaking)
     loaders: dict[str, list[str]] = {}  # .lp file -> every variant loading it
     for variant in variants:
+        translator = registry.translator("clingo", family, variant)  # the family's, or the compiler's (model.lp)
         for symmetry_breaking in (False, True):
             for name in translator.rules(variant, Options(symmetry_breaking=symmetry_breaking)):
                 owner.setdefault(name, (variant, symmetry_breaking))

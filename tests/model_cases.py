@@ -3,13 +3,15 @@
 
 ``register()`` adds a family ``cases`` whose levels are these models: a family stated only as a constraint
 model, which every backend with a ``compiled`` translator runs with no file under backends/ naming it.  A
-solution is the tuple of the own variables' keys that are true.
+solution is the tuple of the own variables' keys that are true.  ``cases`` declares every kind, so only the
+compilers that take them all run it; ``family_of(case)`` is a family of the same levels declaring the case's
+kinds only (``cases-<name>``), which every compiler of those kinds takes.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import combinations
 
 from trisolve.constraints import KINDS, Model
@@ -192,6 +194,100 @@ def auxiliary_case() -> Case:
     return Case("auxiliary", build)
 
 
+def latin_case() -> Case:
+    """A 3x3 Latin square with one given: integers under all-different, every value taken (4 squares)."""
+
+    def build() -> Model:
+        model = Model("latin")
+        cell = {(r, c): model.integer(("cell", r, c), range(3), own=True) for r in range(3) for c in range(3)}
+        for r in range(3):
+            model.all_different([cell[r, c] for c in range(3)], label=f"row {r} holds each digit once")
+        for c in range(3):
+            model.all_different([cell[r, c] for r in range(3)], label=f"column {c} holds each digit once")
+        model.fix(cell[0, 0].eq(0), label="the 0 at the top left", role="given")
+        return _decoded(model)
+
+    return Case("latin", build)
+
+
+def choices_case() -> Case:
+    """What exact cover must get right beyond plain items: exactly k in order, a negative unit, an own
+    variable no constraint names (twice the count), auxiliaries (in an at-most-one only, or free in an
+    exactly-one: covers project), all-different over unequal domains, exactly none."""
+
+    def build() -> Model:
+        model = Model("choices")
+        a, b, c, d, e, free = (model.boolean(name, own=True) for name in ("a", "b", "c", "d", "e", "free"))
+        model.exactly(2, [a, b, c, d], label="two of a, b, c, d")
+        model.fix(-a, label="not a")
+        model.at_most(1, [c, e], label="not both c and e")
+        spare = model.boolean("spare")
+        model.at_most(1, [spare, b], label="not both spare and b")
+        left, right = model.boolean("left"), model.boolean("right")
+        model.exactly(1, [left, right], label="left or right")
+        x = model.integer("x", [1, 2, 3], own=True)
+        y = model.integer("y", [2, 3, 4], own=True)
+        model.all_different([x, y], label="x and y differ")
+        never = model.boolean("never", own=True)
+        model.exactly(0, [never], label="never")
+        return _decoded(model)
+
+    return Case("choices", build)
+
+
+def numbers_case(name: str, rows: int, cols: int, tiles: dict[int, int], as_integers: bool) -> Case:
+    """A small Hexiom on a grid: tiles numbered d go on cells with exactly d occupied neighbours, as many of
+    each number as ``tiles`` says.  A cell is an integer (-1: empty) or a Boolean per number under an
+    at-most-one: either way "a tile d has d occupied neighbours" is one enforced count per number, which the
+    compilers may group (a cell's tiles: occupied) and channel (its number is its count)."""
+
+    def build() -> Model:
+        model = Model(name)
+        cells, edges = grid(rows, cols)
+        around: list[list[int]] = [[] for _ in range(cells)]
+        for a, b in edges:
+            around[a].append(b)
+            around[b].append(a)
+        numbers = sorted(tiles)
+        if as_integers:
+            cell = [model.integer(("cell", c), [-1, *numbers], own=True) for c in range(cells)]
+            tile = {(c, d): cell[c].eq(d) for c in range(cells) for d in numbers}
+        else:
+            tile = {(c, d): model.boolean(("tile", c, d), own=True) for c in range(cells) for d in numbers}
+            for c in range(cells):
+                model.at_most(1, [tile[c, d] for d in numbers], label=f"cell {c} holds one tile at most")
+        for d, count in tiles.items():
+            model.exactly(count, [tile[c, d] for c in range(cells)], label=f"{count} tiles numbered {d}")
+        for (c, d), lit in tile.items():
+            occupied = [tile[n, e] for n in around[c] for e in numbers]
+            model.exactly(d, occupied, label=f"a {d} on cell {c} has {d} occupied neighbours", enforce=[lit])
+        return _decoded(model)
+
+    return Case(name, build)
+
+
+def degenerate_cases() -> list[Case]:
+    """Models with nothing to decide: no variable (one solution, the empty one), no own variable (one
+    solution when any assignment holds), an empty clause (none)."""
+
+    def nothing() -> Model:
+        return _decoded(Model("nothing"))
+
+    def nothing_own() -> Model:
+        model = Model("nothing-own")
+        hidden = [model.boolean(("hidden", i)) for i in range(3)]
+        model.exactly(1, hidden, label="one of three hidden")
+        return _decoded(model)
+
+    def never() -> Model:
+        model = Model("empty-clause")
+        model.boolean("a", own=True)
+        model.clause([], label="never")
+        return _decoded(model)
+
+    return [Case("nothing", nothing), Case("nothing-own", nothing_own), Case("empty-clause", never)]
+
+
 def cases() -> list[Case]:
     p4 = (4, [(0, 1), (1, 2), (2, 3)])
     points = grid(3, 3)
@@ -213,6 +309,11 @@ def cases() -> list[Case]:
         cover_case(),
         unsat_case(),
         auxiliary_case(),
+        latin_case(),
+        numbers_case("numbers-int", 2, 3, {1: 2, 2: 2}, as_integers=True),
+        numbers_case("numbers-bool", 2, 2, {1: 2, 2: 1}, as_integers=False),
+        choices_case(),
+        *degenerate_cases(),
     ]
 
 
@@ -235,13 +336,22 @@ FAMILY = Family(
 )
 
 
+def family_of(case: Case) -> str:
+    """The family declaring exactly the kinds ``case`` uses (registered by ``register``)."""
+    return f"{FAMILY_NAME}-{case.name}"
+
+
 def register() -> None:
     from trisolve import models
 
     models.register(FAMILY)
+    for case in cases():
+        models.register(replace(FAMILY, name=family_of(case), constraint_kinds=case.build().kinds()))
 
 
 def unregister() -> None:
     from trisolve import models
 
     models.unregister(FAMILY_NAME)
+    for case in cases():
+        models.unregister(family_of(case))

@@ -7,7 +7,7 @@ kinds each declares it compiles), so a new compiler or variant is tested here wi
 from __future__ import annotations
 
 import pytest
-from model_cases import FAMILY_NAME, cases, register, unregister
+from model_cases import cases, family_of, register, unregister
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
@@ -51,7 +51,7 @@ def _truth(case) -> tuple[int, set]:
 @pytest.mark.parametrize(("spec", "case"), PAIRS)
 def test_a_compiled_count_equals_the_brute_force(spec, case):
     expected, valid = _truth(case)
-    backend = registry.get(spec, FAMILY_NAME)
+    backend = registry.get(spec, family_of(case))
     found = []
     result = backend.run(case, Limits(time=60), Options(enumerate=True), on_solution=found.append)
     assert result.complete, result.stopped_by
@@ -65,7 +65,7 @@ def test_a_compiled_count_equals_the_brute_force(spec, case):
 @pytest.mark.parametrize(("spec", "case"), PAIRS)
 def test_a_compiled_first_solution_exists_exactly_when_the_brute_force_finds_one(spec, case):
     expected, valid = _truth(case)
-    result = registry.get(spec, FAMILY_NAME).run(case, Limits(time=60), Options())
+    result = registry.get(spec, family_of(case)).run(case, Limits(time=60), Options())
     if expected:
         assert result.status is Status.SAT
         assert result.solutions[0] in valid

@@ -106,6 +106,22 @@ SYMMETRY_CASES = [
 ]
 
 
+NO_SYMMETRY_CASES = [
+    case
+    for f in SHIPPED
+    for case in cases(f, small_instances(f)[:1])
+    if not registry.breaks_symmetries(case.values[1], f)
+]
+
+
+@pytest.mark.parametrize("family, spec, stem", NO_SYMMETRY_CASES)
+def test_a_variant_without_symmetry_breaking_says_so_instead_of_counting_classes(family, spec, stem) -> None:
+    _, level = load(family, stem)
+    result = run(spec, family, level, options=Options(enumerate=True, symmetry_breaking=True))
+    assert (result.status, result.complete) == (Status.UNKNOWN, False)
+    assert "symmetry breaking is not supported" in (result.stopped_by or "")
+
+
 @pytest.mark.parametrize("family, spec, stem", SYMMETRY_CASES)
 def test_symmetry_breaking_keeps_one_lex_leader_per_orbit(family: str, spec: str, stem: str) -> None:
     fam, level = load(family, stem)

@@ -365,6 +365,23 @@ def list_backends(family: str | None = None) -> list[BackendInfo]:
     return rows
 
 
+def compilers_left_out(family: str | None = None) -> dict[str, list[str]]:
+    """Per family (or for ``family``), why the compilers of constraint models that do not take it leave it out
+    (``backend:variant: reason``); a family without a constraint model gets that one reason instead of one per
+    compiler."""
+    from trisolve.backends import registry
+
+    found: dict[str, list[str]] = {}
+    for name in [_family(family).name] if family else list(FAMILIES):
+        if FAMILIES[name].constraints is None:
+            found[name] = ["no constraint model, so no compiled variants"]
+            continue
+        reasons = [why for backend in registry.names() for why in registry.left_out(backend, name)]
+        if reasons:
+            found[name] = reasons
+    return found
+
+
 def default_choices(family: str | None = None) -> tuple[dict, dict[str, dict]]:
     """The measured portfolio table's header (date, command, load) and, per family, the backend each task
     (first, count, all) runs without --backend, with ``from`` saying whether the table or the fallback chose it."""

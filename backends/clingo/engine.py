@@ -25,6 +25,7 @@ from typing import Any
 
 import clingo
 
+from .. import base
 from ...models.comments import comment_text
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
@@ -284,6 +285,9 @@ class ClingoBackend:
         options: Options,
         on_solution: SolutionSink | None = None,
     ) -> Result:
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self._translator.CATALOG)
+        if refused is not None:
+            return refused
         deadline = limits.deadline()
         watch = Stopwatch()
         messages: list[str] = []

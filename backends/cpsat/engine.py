@@ -36,12 +36,19 @@ class CpsatModel:
     model in this mode (first solution or enumeration), e.g.
     ``{"linearization_level": 0}``; the engine sets them before its own
     (workers, seed, limits, enumeration), which win.
+
+    ``determined`` False says that some auxiliary variable is not fixed by
+    the projection's values (a flow, a model's free auxiliaries): CP-SAT's
+    own enumeration would then list a solution once per value of its
+    auxiliaries, so the engine lists by exclusion instead (solve, forbid the
+    projection's values, solve again).  That needs a projection of Booleans.
     """
 
     model: Any  # cp_model.CpModel
     projection: list  # list[cp_model.IntVar]
     decode: Callable[[Sequence[int]], Any]
     parameters: Mapping[str, Any] = field(default_factory=dict)
+    determined: bool = True
 
 
 def cp_model() -> ModuleType:
@@ -107,6 +114,9 @@ class CpsatBackend:
     # ------------------------------------------------------------- public
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self._translator.CATALOG)
+        if refused is not None:
+            return refused
         # The limit covers the whole run: building the model spends it too, and
         # the solver gets what is left.
         deadline = limits.deadline()
@@ -128,6 +138,8 @@ class CpsatBackend:
             )
         search = _Search(encoding, deadline, limits, options, on_solution, watch)
         module, solver = self._solver(search)
+        if options.enumerate and not encoding.determined:
+            return self._enumerate_by_exclusion(search, module, solver)
         if options.enumerate:
             return self._enumerate(search, module, solver)
         return self._first(search, module, solver)
@@ -144,13 +156,14 @@ class CpsatBackend:
         """A CP-SAT solver set up for the run's mode: the translator's parameters first, then ours.
 
         One solution: workers from the translator unless options say.  Enumeration: one worker
-        (every solution is reported once, through a callback, de-duplicated on the projection).
+        (every solution is reported once, through a callback, de-duplicated on the projection); by
+        exclusion (``determined`` False), each solve is set up as a first solution's.
         """
         module = cp_model()  # imported by ``run`` already
         solver = module.CpSolver()
         params = solver.parameters
         options = search.options
-        if options.enumerate:
+        if options.enumerate and search.encoding.determined:
             apply_parameters(params, search.encoding.parameters)
             params.enumerate_all_solutions = True
             params.num_workers = 1
@@ -254,6 +267,46 @@ class CpsatBackend:
             duplicates=state["duplicates"],
             stopped_by=stopped_by,
         )
+
+    def _enumerate_by_exclusion(self, search: _Search, module: ModuleType, solver: Any) -> Result:
+        """List every solution one solve at a time, each found forbidden on the projection (a Boolean clause)
+        before the next: for models whose auxiliaries the projection does not fix (``determined`` False)."""
+        encoding, watch = search.encoding, search.watch
+        model, projection = encoding.model, encoding.projection
+        status = None
+        values: list[int] = []
+
+        def solve() -> bool | None:
+            nonlocal status, values
+            if not _time_left(solver.parameters, search.deadline):
+                return None
+            status = solver.solve(model)
+            self._check(module, encoding, status)
+            if status in (module.OPTIMAL, module.FEASIBLE):
+                values = [solver.value(v) for v in projection]
+                return True
+            return False if status == module.INFEASIBLE else None
+
+        def exclude(true: frozenset[int]) -> None:
+            model.add_bool_or([projection[i].Not() if i in true else projection[i] for i in range(len(projection))])
+
+        stopped_by = _why_no_search(search, solver.parameters)
+        if stopped_by is not None:
+            found = base.Listing([], False, stopped_by, True)
+        else:
+            found = base.list_by_exclusion(
+                solve,
+                lambda: frozenset(i for i, value in enumerate(values) if value),
+                lambda true: encoding.decode([int(i in true) for i in range(len(projection))]),
+                exclude,
+                wanted=search.limits.solutions,
+                listing=True,
+                deadline=search.deadline,
+                on_solution=search.on_solution,
+                watch=watch,
+            )
+        stats = self._stats(encoding, solver, status, search.options)
+        return found.result(self.name, self.family, stats, watch.times, "blocking_clauses")
 
     def _check(self, module: ModuleType, encoding: CpsatModel, status: int) -> None:
         if status == module.MODEL_INVALID:

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .. import base
 from ...models.comments import comment_text
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
@@ -62,24 +63,33 @@ class ExactCover:
         return [item for item in self.primary if item not in covered]
 
     def arrays(self) -> tuple[Any, Any, Any, int, int]:
-        """xcover's sparse form: item numbers (primary first), option bounds, colour numbers."""
+        """xcover's sparse form: item numbers (primary first), option bounds, colour numbers.
+
+        The first option also covers a secondary item of its own, which no other option names, so it
+        changes no cover: xcover chooses an item only when it has fewer options than the problem has
+        entries, and a problem whose entries all name one item (one free choice) looked covered before
+        any choice was made (it yielded an empty cover, then failed)."""
         import numpy as np
 
         number = {item: i for i, item in enumerate(self.primary + self.secondary)}
+        padding = len(number)
         colours: dict[str, int] = {}
         items, colour_of, bounds = [], [], [0]
-        for option in self.options:
+        for index, option in enumerate(self.options):
             for entry in option:
                 item, _, colour = entry.partition(":")
                 items.append(number[item])
                 colour_of.append(colours.setdefault(colour, len(colours) + 1) if colour else 0)
+            if index == 0:
+                items.append(padding)
+                colour_of.append(0)
             bounds.append(len(items))
         return (
             np.array(items, dtype=np.uint32),
             np.array(bounds, dtype=np.uint32),
             np.array(colour_of, dtype=np.uint32),
-            len(number),
-            len(self.secondary),
+            len(number) + 1,
+            len(self.secondary) + 1,
         )
 
 
@@ -164,6 +174,9 @@ class ExactCoverBackend:
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """First solution, or every one: covers from Algorithm C, each turned into its solutions."""
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
+        if refused is not None:
+            return refused
         started = time.monotonic()
         deadline = limits.deadline(started)
         watch = Stopwatch()

@@ -6,7 +6,9 @@ columns that are the puzzle's own variables (``projection``) and a decoder.
 The engine loads it into the solver the variant names:
 
 * ``highs``: HiGHS through ``highspy``;
-* ``scip``:  SCIP through OR-Tools' ``pywraplp`` (bundled with OR-Tools).
+* ``scip``:  SCIP through OR-Tools' ``pywraplp`` (bundled with OR-Tools);
+* ``compiled`` and its kin (``compiled-lazy``): a family's constraint model
+  compiled (``compiled.py``), solved by HiGHS.
 
 Both have a zero objective, so the first feasible point is optimal and the
 solver stops there.  Counting adds a no-good cut over the projection after
@@ -38,6 +40,18 @@ from ..catalog import Catalog
 INF = math.inf
 #: Solvers a variant names; the default is the measured faster (docs/bench/mip.md).
 SOLVERS: tuple[str, ...] = ("highs", "scip")
+#: The solver of the variants of the constraint-model compiler (``compiled``, ``compiled-...``).
+COMPILED_SOLVER = "highs"
+
+
+def solver_of(variant: str) -> str:
+    """The solver a variant runs: the one it names, or the compiler's for a ``compiled`` variant."""
+    if variant in SOLVERS:
+        return variant
+    if variant == "compiled" or variant.startswith("compiled-"):
+        return COMPILED_SOLVER
+    raise ValueError(f"mip variant {variant!r} names no solver; known: {', '.join(SOLVERS)}")
+
 
 Terms = Iterable[tuple[int, float]]
 
@@ -119,12 +133,19 @@ class MipEncoding:
     (0-1); ``decode`` gets the set of those at 1.  With ``block_true_only``
     every solution sets the same number of them to 1, so a no-good cut needs
     only those (``sum <= k - 1``).
+
+    ``cuts``, when given, checks each point the solver finds against
+    constraints the rows leave out (lazy ones: a connected region): it
+    returns the rows (terms, lower, upper) the point breaks, none when it is
+    a solution.  The engine adds them and solves again; a point that breaks
+    one is never a solution, so never counted.
     """
 
     model: LinearModel
     projection: list[int]
     decode: Callable[[frozenset[int]], Any]
     block_true_only: bool = False
+    cuts: Callable[[Sequence[float]], list[tuple[list[tuple[int, float]], float, float]]] | None = None
 
 
 def terms(columns: Iterable[int], coefficient: float = 1.0) -> list[tuple[int, float]]:
@@ -199,7 +220,20 @@ def shuffled(encoding: MipEncoding, seed: int) -> MipEncoding:
         sorted(new_of[c] for c in encoding.projection),
         lambda true: decode(frozenset(order[c] for c in true)),
         encoding.block_true_only,
+        None if encoding.cuts is None else _renumbered_cuts(encoding.cuts, order, new_of),
     )
+
+
+def _renumbered_cuts(cuts: Callable, order: list[int], new_of: dict[int, int]) -> Callable:
+    """A shuffled model's ``cuts``: the point's values in the old column order, the rows in the new one."""
+
+    def renumbered(values: Sequence[float]) -> list[tuple[list[tuple[int, float]], float, float]]:
+        old_values = [0.0] * len(values)
+        for new, old in enumerate(order):
+            old_values[old] = values[new]
+        return [([(new_of[c], a) for c, a in row], low, high) for row, low, high in cuts(old_values)]
+
+    return renumbered
 
 
 # ------------------------------------------------------------------ the solvers
@@ -401,11 +435,13 @@ class MipBackend:
         self.name = f"mip:{variant}"
         translator.CATALOG.require(variant, "mip", family)
         self.translator = translator
-        if variant not in SOLVERS:  # pragma: no cover - every catalog variant names a solver
-            raise ValueError(f"mip variant {variant!r} names no solver; known: {', '.join(SOLVERS)}")
+        self.solver = solver_of(variant)
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """First solution, or enumeration by no-good cuts over the projection (complete when infeasible)."""
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
+        if refused is not None:
+            return refused
         started = time.monotonic()
         deadline = limits.deadline(started)
         watch = Stopwatch()
@@ -432,15 +468,30 @@ class MipBackend:
             return finish(self.name, self.family, [], exhausted=True, stats=stats, times=watch.times)
 
         watch.start("load")
-        solver = HighsSolver(model, options.seed) if self.variant == "highs" else ScipSolver(model, options.seed)
+        solver = HighsSolver(model, options.seed) if self.solver == "highs" else ScipSolver(model, options.seed)
         watch.stop("load")
         seen: set[frozenset[int]] = set()
         values: list[float] | None = None
+        #: a no-good cut over no column (an empty projection) excluded every point: nothing is left
+        exhausted = False
+        lazy = 0
 
         def solve() -> bool | None:
-            nonlocal values
-            outcome, values = solver.solve(None if deadline is None else deadline - time.monotonic())
-            return None if outcome == "unknown" else outcome == "sat"
+            nonlocal values, lazy
+            if exhausted:
+                return False
+            while True:
+                outcome, values = solver.solve(None if deadline is None else deadline - time.monotonic())
+                if outcome != "sat" or encoding.cuts is None:
+                    return None if outcome == "unknown" else outcome == "sat"
+                broken = encoding.cuts(values)
+                if not broken:
+                    return True
+                for row in broken:
+                    solver.add_row(*row)
+                lazy += len(broken)
+                if deadline is not None and time.monotonic() >= deadline:
+                    return None
 
         def projected() -> frozenset[int]:
             assert values is not None
@@ -451,8 +502,13 @@ class MipBackend:
             return true
 
         def exclude(true: frozenset[int]) -> None:
+            nonlocal exhausted
             if options.enumerate:
-                solver.add_row(*no_good(encoding, true))
+                row, lower, upper = no_good(encoding, true)
+                if row:
+                    solver.add_row(row, lower, upper)
+                else:
+                    exhausted = True
 
         found = base.list_by_exclusion(
             solve,
@@ -466,11 +522,15 @@ class MipBackend:
             watch=watch,
         )
         stats.update(solver.stats())
+        if encoding.cuts is not None:
+            stats["lazy_cuts"] = lazy
         return found.result(self.name, self.family, stats, watch.times, "no_good_cuts")
 
     def export(self, level: Any, options: Options) -> str:
-        """The model in CPLEX LP format (HiGHS, SCIP, CBC and GLPK read it)."""
-        encoding = self.translator.encode(level, self.variant, options)
+        """The model in CPLEX LP format (HiGHS, SCIP, CBC and GLPK read it).  A translator whose rows leave
+        constraints to lazy cuts gives ``export_encoding``: rows that state them all (a file carries no cuts)."""
+        exported = getattr(self.translator, "export_encoding", None)
+        encoding = (exported or self.translator.encode)(level, self.variant, options)
         name = getattr(level, "name", "") or "level"
         return to_lp(encoding.model, [f"trisolve {self.family} {name} mip (0-1 model, zero objective)"])
 

@@ -27,6 +27,12 @@ def command(family, as_json, plugins):
         missing = "" if row.available else f"  [unavailable: {row.install}]"
         click.echo(f"{row.family:8} {mark} {row.backend:28} {row.description}{missing}")
     click.echo("* default variant of its backend")
+    reasons = api.compilers_left_out(family)
+    if reasons:
+        click.echo("\nCompilers of constraint models that leave a family out, and why:")
+        for fam, said in reasons.items():
+            for reason in said:
+                click.echo(f"{fam:8}   {reason}")
     when = f"measured {head['date']}" if head.get("date") else "no table: every family uses its fallback"
     click.echo(f"\nWithout --backend ({when}; trisolve bench --portfolio --write-defaults remeasures):")
     for fam, picks in chosen.items():

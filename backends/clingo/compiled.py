@@ -1,0 +1,161 @@
+"""Any family's constraint model as ASP: integer facts for the one generic rules file ``encodings/model.lp``.
+
+The facts restate the model's records (variables, literals, weights, bounds,
+graphs) as integers; every rule -- what a clause, a linear constraint, an
+all-different, a connected set and a single cycle mean -- is in
+``model.lp``, so an exported facts file runs under the plain ``clingo``.
+Labels and keys (the puzzle's words, perhaps a user's) never reach the
+program text: a constraint is its index, a variable its number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import clingo
+
+from ...constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle, kind_of
+from ...constraints.compiling import (
+    exclusive_groups,
+    forced,
+    group_index,
+    grouped,
+    implied_total,
+    integers,
+    model_of,
+    stated_once,
+)
+from .. import mutation
+from ..base import Options
+from ..catalog import Catalog
+from .engine import AspProgram
+
+CATALOG = Catalog(
+    default="compiled",
+    variants={
+        "compiled": "the family's constraint model as integer facts for one generic rules file (model.lp): "
+        "#sum aggregates, reachability from the least chosen vertex for connected sets and cycles",
+    },
+    symmetry_breaking=False,
+    generic="constraints",
+    supports=(
+        "unit",
+        "clause",
+        "exactly_one",
+        "at_most_one",
+        "exactly_k",
+        "cardinality",
+        "linear",
+        "all_different",
+        "connected",
+        "single_cycle",
+    ),
+)
+#: The one rules file every family's facts run with.
+RULES = "model.lp"
+#: clingo options: ``crafty`` brings SAT preprocessing, which is what makes Hexiom's hard levels (36, 38, 40)
+#: easy for the hand-written rules too; without it level 38's first solution took over 10 s (0.1 s with it).
+ARGUMENTS: tuple[str, ...] = ("--configuration=crafty",)
+
+
+def _fact(predicate: str, *arguments: int) -> str:
+    # every argument is an int: nothing the user wrote can end up here
+    return f"{predicate}({','.join(str(int(a)) for a in arguments)})."
+
+
+def facts(model: Model) -> str:
+    """The model as facts for model.lp, one line per constraint."""
+    lines = []
+    if model.variables:
+        lines.append(f"var(1..{model.variables}).")
+    if model.own:
+        lines.append(" ".join(_fact("own", v) for v in model.own))
+    fixed = forced(model)
+    if fixed:
+        lines.append(" ".join(_fact("forced", v, int(value)) for v, value in sorted(fixed.items())))
+    number = {variable: x for x, variable in enumerate(integers(model))}
+    for variable, x in number.items():
+        lines.append(" ".join(_fact("int_value", x, k, lit) for k, lit in zip(variable.values, variable.literals)))
+    derived = [(number[variable], variable.literals[0]) for variable in stated_once(model)]
+    if derived:
+        lines.append(" ".join(_fact("first", x, lit) for x, lit in derived))
+    groups = exclusive_groups(model)
+    where = group_index(groups)
+    used: dict[tuple[int, ...], int] = {}
+    # the model's constraints, then the equalities its counts imply (which only help the search)
+    for c, constraint in enumerate([*model.constraints, *implied_total(model)]):
+        lines.append(" ".join(_constraint_facts(c, constraint, number, groups, where, used)))
+    for members, g in used.items():
+        lines.append(" ".join(_fact("group", g, lit) for lit in members))
+    return "\n".join(lines) + "\n"
+
+
+def _constraint_facts(
+    c: int, constraint: Any, number: dict, groups: list, where: dict, used: dict[tuple[int, ...], int]
+) -> list[str]:
+    """One constraint's facts, its index ``c`` naming it."""
+    # --- a clause: its literals
+    if isinstance(constraint, Clause):
+        return [_fact("clause", c), *(_fact("lit", c, lit) for lit in constraint.literals)]
+    # --- a linear constraint: its terms (indexed, so equal terms both count), bounds and enforcing literals;
+    # literals of an exclusive group (an at-most-one elsewhere) that appear with one weight are one term,
+    # "one of them holds" (a Hexiom cell's tiles: the cell is occupied)
+    if isinstance(constraint, Linear):
+        plain, by_group = list(constraint.terms), []
+        if kind_of(constraint) not in ("at_most_one", "exactly_one"):  # never a group's own statement
+            plain, by_group = grouped(constraint.terms, groups, where)
+        found = [_fact("term", c, i, w, lit) for i, (w, lit) in enumerate(plain)]
+        for i, (w, members) in enumerate(by_group):
+            found.append(_fact("group_term", c, len(plain) + i, w, used.setdefault(members, len(used))))
+        if constraint.op in ("==", ">="):
+            found.append(_fact("at_least", c, constraint.bound))
+        if constraint.op in ("==", "<="):
+            found.append(_fact("at_most", c, constraint.bound))
+        return found + [_fact("enforce", c, lit) for lit in constraint.enforce]
+    # --- an all-different: the integers it names (their values are int_value facts)
+    if isinstance(constraint, AllDifferent):
+        return [_fact("differ", c, number[variable]) for variable in constraint.variables]
+    # --- a connected set: its vertices' literals and its edges
+    if isinstance(constraint, Connected):
+        found = [_fact("vertex", c, i, lit) for i, lit in enumerate(constraint.vertices)]
+        return found + [_fact("edge", c, a, b) for a, b in constraint.edges]
+    # --- a single cycle: its vertices and its edges' literals
+    if isinstance(constraint, SingleCycle):
+        found = [_fact("single_cycle", c)]
+        found += [_fact("cycle_vertex", c, i) for i in range(constraint.vertex_count)]
+        return found + [_fact("cycle_edge", c, a, b, lit) for a, b, lit in constraint.edges]
+    raise TypeError(f"{type(constraint).__name__} is not a constraint of the model")
+
+
+def decoder(model: Model) -> Callable[[Sequence[clingo.Symbol]], Any]:
+    """The shown ``true(V)`` atoms of an answer set (own variables only) as the family's solution."""
+
+    def decode(symbols: Sequence[clingo.Symbol]) -> Any:
+        return model.decode(symbol.arguments[0].number for symbol in symbols)
+
+    return decode
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """The compiler as one family's translator (``registry.translator``)."""
+
+    family: str
+    CATALOG: ClassVar[Catalog] = CATALOG
+
+    def rules(self, variant: str, options: Options) -> list[str]:
+        """The ``.lp`` files a variant loads, in order."""
+        return [RULES]
+
+    def encode(self, level: Any, variant: str, options: Options) -> AspProgram:
+        CATALOG.require(variant, "clingo", self.family)
+        model = model_of(self.family, level, CATALOG.supports, "clingo:compiled", mutation.apply_to_model)
+        return AspProgram(
+            rules=self.rules(variant, options), facts=facts(model), decode=decoder(model), arguments=ARGUMENTS
+        )
+
+
+def for_family(family: str) -> Compiled:
+    return Compiled(family)
