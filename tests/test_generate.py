@@ -18,6 +18,9 @@ SIZES = {
     "hexiom": [{"side": 2}, {"side": 3}],
     "logic": [{"positions": 3, "categories": 2}, {"positions": 4, "categories": 3}],
     "sigils": [{"width": 4, "height": 2}, {"width": 4, "height": 4}],
+    "slither": [{"width": 4, "height": 3}, {"width": 6, "height": 6}],
+    "nurikabe": [{"width": 4, "height": 4}, {"width": 7, "height": 5}],
+    "sudoku": [{"size": 4}, {"size": 9}],
 }
 CASES = [(family, params, seed) for family, sizes in SIZES.items() for params in sizes for seed in (0, 1, 2)]
 
@@ -48,6 +51,9 @@ UNIQUE_CASES = (
     + [("hexiom", {"side": 3}, s) for s in (0, 1, 2)]
     + [("logic", {"positions": 4, "categories": 3}, s) for s in (0, 1)]
     + [("sigils", {"width": 4, "height": 2}, 0)]
+    + [("slither", {"width": 5, "height": 5}, s) for s in (0, 1)]
+    + [("nurikabe", {"width": 5, "height": 5}, 1)]
+    + [("sudoku", {"size": 4}, 0), ("sudoku", {"size": 6}, 0)]
 )
 
 

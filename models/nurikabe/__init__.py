@@ -1,6 +1,6 @@
 """Nurikabe (``nurikabe``), one of the puzz.link families: its model (``model.py``: Level, Solution, parsers,
-the validator, text), its constraint model (``constraints.py``), its picture (``picture.py``)
-and its own ASP rules (``nurikabe.lp``, with ``asp.py``).
+the validator, text), its constraint model (``constraints.py``), its generator (``generate.py``), its
+picture (``picture.py``) and its own ASP rules (``nurikabe.lp``, with ``asp.py``).
 
 ``FAMILY`` is the record the commands read (docs/adding-a-family.md); the file and link formats are in
 docs/nurikabe.md.
@@ -9,7 +9,8 @@ docs/nurikabe.md.
 from __future__ import annotations
 
 from .. import grids
-from . import asp, constraints, model, picture
+from ..family import Ladder, Parameter, Rung
+from . import asp, constraints, generate, model, picture
 
 FAMILY = grids.family_record(
     model,
@@ -18,6 +19,19 @@ FAMILY = grids.family_record(
     obstruction=lambda level: level.obstruction,
     constraints=constraints.constraints,
     constraint_kinds=constraints.KINDS,
+    generate=generate.generate,
+    generator_parameters=(
+        Parameter("width", int, 1, model.MAX_SIDE, "cells across (default 10)"),
+        Parameter("height", int, 1, model.MAX_SIDE, "cells down (default 10)"),
+        Parameter("white", float, 0, 1, "share of the cells left unshaded (default 0.45)"),
+        Parameter("island", int, 1, 400, "largest island drawn (default 8)"),
+    ),
+    ladder=Ladder(
+        "grid side",
+        lambda level: max(level.width, level.height),
+        tuple(Rung(side, {"width": side, "height": side}) for side in (10, 15, 20, 25, 30)),
+        unique=True,
+    ),
 )
 
 __all__ = ["FAMILY", "model"]
