@@ -59,8 +59,8 @@ class Options:
     workers: int | None = None
     #: external SAT solver command line for the ``dimacs`` backend (e.g. ``"kissat"``)
     sat_command: str | None = None
-    #: bytes the ``dp`` counter may use for its layers, and Ganak's counting process's address space (None: their
-    #: defaults); the other solvers ignore it
+    #: bytes the ``dp`` counter may use for its layers, ``exactcover`` for the problem it builds, and Ganak's
+    #: counting process's address space (None: their defaults); backends without ``MIN_MEMORY`` never get one
     memory: int | None = None
 
 
@@ -342,6 +342,18 @@ def install_hint(module: str, hint: str, *, load: bool = False) -> str | None:
     except (ImportError, ValueError):
         found = False
     return None if found else hint
+
+
+def default_memory(most: int) -> int:
+    """A backend's memory budget when ``--memory`` says none: half the machine's memory, from 1 GiB up to ``most``
+    (``most`` where the machine does not say)."""
+    import os
+
+    try:
+        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, OSError, ValueError):
+        return most
+    return max(min(1 << 30, most), min(most, physical // 2))
 
 
 class UnsupportedFamily(UsageError):

@@ -8,7 +8,9 @@ Each translator module (``backends/<backend>/<family>.py``) starts with::
     )
 
 (``symmetry_breaking`` and ``count_only`` say what its runs can do;
-``cross_check=False`` keeps it out of the cross-checker's unnamed set.)  That
+``cross_check=False`` keeps it out of the cross-checker's unnamed set;
+``refuses=True`` says the module has ``refusal(level, options)``, which names
+the levels its representation cannot hold.)  That
 one declaration is read two ways: the engine imports the module and
 uses ``CATALOG`` as an object; the registry, ``trisolve backends`` and
 ``--help`` read the same lines *without* importing the module (``read``
@@ -46,6 +48,10 @@ class Catalog:
     #: instances out of the translator's reach, e.g. exactcover on large logic grids: it runs only when named;
     #: tests and ``bench --portfolio`` take it still)
     cross_check: bool = True
+    #: whether some levels are beyond what its runs can represent: then the translator module has
+    #: ``refusal(level, options) -> str | None`` (why not, or None), which its runs obey (they answer unknown with
+    #: that reason, never a count) and which the defaults ask before choosing it (``registry.refusal``)
+    refuses: bool = False
     #: a generic translator (one file serving every family that has what it needs, ``backends/<b>/compiled.py``):
     #: what a family must offer, "constraints" (a constraint model) or "asp" (its own ASP rules, ``Family.asp``:
     #: ``backends/clingo/hand.py``); None: a translator of one family

@@ -22,7 +22,14 @@ start and solver imports included); the table's CPU columns are beside it.
   whose backend lists solutions (a count-only backend such as ``dp`` reports
   a number, not boards, and does not stop after N);
 * with ``--symmetry-breaking``, the best row whose backend can break the
-  family's symmetries.
+  family's symmetries;
+* a level the chosen backend refuses (``Catalog.refuses``: a board beyond
+  what it can represent) goes to the next row that takes it.
+* a small instance (``small``: at most the family's first generated size,
+  a Hexiom board of side 3, a 4x4 frame) takes the best row whose backend loads no compiled kernels
+  (``KERNELS``): dp and exactcover spend about half a CPU second loading
+  theirs, where pysat counts such an instance in milliseconds.  The table
+  ranks over every size, so it cannot say this itself.
 
 A winner that is not usable here (solver not installed, variant gone) gives
 way to the next row.  A family the table does not know (a plugin family, a
@@ -35,9 +42,11 @@ from __future__ import annotations
 import json
 import math
 import os
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..models.errors import shorten
 from . import registry
 from .spec import Spec
 
@@ -50,11 +59,39 @@ RACE_SIZE: Mapping[str, int] = {"first": 3, "count": 2, "all": 2}
 
 _CACHE: dict[str, tuple[float, Mapping[str, Any] | None]] = {}
 
+#: Backends that load compiled kernels (numba's) in every run: about half a CPU second before anything is counted.
+KERNELS: tuple[str, ...] = ("dp", "exactcover")
+
+
+def small(family: str, level: Any) -> bool:
+    """Whether ``level`` is small for its family: at most the first size ``bench --portfolio`` generates (the
+    family's ``ladder``: a Hexiom board of side 3, a 4x4 frame), where a kernel backend's load costs more than a
+    plain solver's whole count (side 3: at most 459 solutions among the shipped levels)."""
+    from trisolve.models import FAMILIES
+
+    kind = FAMILIES.get(family)
+    ladder = kind.ladder if kind is not None else None
+    return ladder is not None and bool(ladder.rungs) and ladder.measure(level) <= ladder.rungs[0].size
+
+
+def for_instance(name: str, family: str, task: str, level: Any, symmetry_breaking: bool = False) -> str:
+    """The default ``name`` for this very level: on a small one, a backend that loads kernels gives way to the best
+    usable row that does not (``KERNELS``, ``small``); else ``name`` itself."""
+    if Spec.parse(name).backend not in KERNELS or level is None or not small(family, level):
+        return name
+    for row in ranking(family, task):
+        light = Spec.parse(row).backend not in KERNELS
+        if light and usable(row, family) and (not symmetry_breaking or _breaks_symmetries(row, family)):
+            return row
+    return name
+
 
 def read_table(path: str | None = None) -> Mapping[str, Any] | None:
     """The portfolio table, or None when there is none (or it cannot be read: the fallbacks apply).
 
-    Read once per process and file version (the file's modification time).
+    Read once per process and file version (the file's modification time).  A file that is there but
+    broken (not JSON, or not shaped as ``bench --portfolio`` writes it: ``_problem``) is said in one
+    warning line on stderr naming the file, and every family keeps its own default.
     """
     path = path or TABLE_PATH
     try:
@@ -67,11 +104,47 @@ def read_table(path: str | None = None) -> Mapping[str, Any] | None:
     try:
         with open(path, encoding="utf-8") as handle:
             data = json.load(handle)
-        table = data if isinstance(data, dict) and isinstance(data.get("families"), dict) else None
-    except (OSError, ValueError):
-        table = None
+        problem = _problem(data)
+    except (OSError, ValueError, RecursionError) as error:
+        data, problem = None, f"cannot be read ({type(error).__name__})"
+    if problem is not None:
+        print(
+            f"trisolve: warning: {path}: {problem}; ignoring the table, each family runs its own default backend",
+            file=sys.stderr,
+            flush=True,
+        )
+    table = data if problem is None else None
     _CACHE[path] = (stamp, table)
     return table
+
+
+def _problem(data: Any) -> str | None:
+    """What is wrong with a table's shape, or None: ``{"families": {family: {task: {"rows": [row, ...]}}}}``,
+    each row ``{"backend": "name:variant", "solved": runs, "wall"/"solved_wall": {"median"/"p90"/"max": s}}``."""
+    if not isinstance(data, dict) or not isinstance(data.get("families"), dict):
+        return 'not a portfolio table (no "families" object)'
+    if not isinstance(data.get("header", {}), dict):
+        return '"header" is not an object'
+    for family, tasks in data["families"].items():
+        if not isinstance(tasks, dict):
+            return f"family {shorten(family, 40)!r} is not an object of tasks"
+        for task, entry in tasks.items():
+            where = f"{shorten(family, 40)} {shorten(task, 40)}"
+            if not isinstance(entry, dict) or not isinstance(entry.get("rows", []), list):
+                return f'{where}: not an object with a "rows" list'
+            for number, row in enumerate(entry.get("rows", []), 1):
+                if not isinstance(row, dict) or not isinstance(row.get("backend"), str):
+                    return f'{where}: row {number} has no "backend" name'
+                if type(row.get("solved", 0)) is not int or row.get("solved", 0) < 0:
+                    return f'{where}: row {number}: "solved" is not a count of runs'
+                for times in ("wall", "solved_wall"):
+                    figures = row.get(times, {})
+                    if not isinstance(figures, dict) or not all(
+                        figures.get(key) is None or type(figures.get(key)) in (int, float)
+                        for key in ("median", "p90", "max")
+                    ):
+                        return f'{where}: row {number}: "{times}" is not an object of seconds'
+    return None
 
 
 def _seconds(value: Any) -> float:
@@ -151,10 +224,22 @@ def default_backend(
 ) -> str:
     """The backend a task runs without ``--backend``: the best usable row (one that can break symmetries
     when asked to: ``dp`` on sigils cannot), else the family's fallback."""
-    for name in ranking(family, task, table):
-        if usable(name, family) and (not symmetry_breaking or _breaks_symmetries(name, family)):
-            return name
-    return fallback(family)
+    return default_backends(family, task, table, symmetry_breaking)[0]
+
+
+def default_backends(
+    family: str, task: str = "first", table: Mapping[str, Any] | None = None, symmetry_breaking: bool = False
+) -> list[str]:
+    """Every usable row ``default_backend`` picks from, best first (else the family's fallback alone).
+
+    The first runs; a level it refuses (``registry.refusal``: ``dp`` on a board its keys cannot hold) goes to
+    the next that takes it, so a refusal is routed, not reported (``runs.child.route``)."""
+    names = [
+        name
+        for name in ranking(family, task, table)
+        if usable(name, family) and (not symmetry_breaking or _breaks_symmetries(name, family))
+    ]
+    return names or [fallback(family)]
 
 
 def _breaks_symmetries(name: str, family: str) -> bool:

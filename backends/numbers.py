@@ -26,6 +26,8 @@ MAX_JOBS = 256
 MAX_COUNT = 1_000_000
 #: Largest memory budget (1 PiB): a typo, not a machine.
 MAX_MEMORY = 2**50
+#: Most generated levels per size ``bench --portfolio`` measures (every backend runs on each, at every size).
+MAX_PORTFOLIO_SEEDS = 100
 
 
 @dataclass(frozen=True)
@@ -39,18 +41,21 @@ class Range:
     low_open: bool = False
 
     def check(self, value: object, name: str) -> int | float:
-        """``value`` when it is in range, else a ``UsageError`` naming ``name`` (the option or argument)."""
+        """``value`` when it is in range, else a ``UsageError`` naming ``name`` (the option or argument).
+
+        Python's whole numbers have no size limit: one with 400 digits is compared as it is (never turned into
+        a float, which would overflow) and refused as out of range."""
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise UsageError(f"{name} must be a number, not {shorten(repr(value))}")
         if self.kind is int and not isinstance(value, int):
             if not (math.isfinite(value) and value == int(value)):
                 raise UsageError(f"{name} must be a whole number, not {shorten(value)}")
             value = int(value)
-        if not math.isfinite(value):
+        if isinstance(value, float) and not math.isfinite(value):
             raise UsageError(f"{name} must be a finite number, not {value}")
         below = value <= self.low if self.low_open else value < self.low
         if below or value > self.high:
-            raise UsageError(f"{name} {shorten(value)} is out of range: {self.describe()}")
+            raise UsageError(f"{name} {shown(value)} is out of range: {self.describe()}")
         return self.kind(value)
 
     def check_optional(self, value: object, name: str) -> int | float | None:
@@ -61,6 +66,15 @@ class Range:
         low = f"{self.low:g}" if self.kind is float else f"{int(self.low)}"
         high = f"{self.high:g}" if self.kind is float else f"{int(self.high)}"
         return f"{low} {'<' if self.low_open else '<='} x <= {high}"
+
+
+def shown(value: int | float) -> str:
+    """A number for a message: a whole number longer than 18 digits by its size (``str`` of one with 5,000
+    digits raises, and nobody reads them)."""
+    if isinstance(value, int) and abs(value) >= 10**18:
+        digits = int(abs(value).bit_length() * math.log10(2)) + 1
+        return f"{'-' if value < 0 else ''}(a whole number of about {digits} digits)"
+    return shorten(value)
 
 
 #: a time limit in seconds
@@ -80,6 +94,8 @@ COUNT_OR_NONE = Range(int, 0, MAX_COUNT)
 INDEX = Range(int, 1, MAX_INT32)
 #: bytes
 MEMORY = Range(int, 1, MAX_MEMORY)
+#: generated levels per size of ``bench --portfolio``
+PORTFOLIO_SEEDS = Range(int, 1, MAX_PORTFOLIO_SEEDS)
 
 
 def memory_size(text: str, name: str = "--memory") -> int:

@@ -22,7 +22,9 @@ is the template to copy):
   translators: ``"hooks"`` or ``"rules"``);
 * **one translator per family**, a module whose ``CATALOG = Catalog(...)``
   (``backends/catalog.py``) declares its variants, default and abilities,
-  beside ``encode`` (``make`` for dp).
+  beside ``encode`` (``make`` for dp) and, where the catalog says
+  ``refuses``, ``refusal(level, options)``: the levels it will not take
+  (``refusal`` here asks it; the defaults route such a level elsewhere).
 
 A shipped backend is a folder ``backends/<name>/`` (a lower-case name): its
 ``__init__`` is the backend module and ``<family>.py`` its translators, found
@@ -54,7 +56,7 @@ from typing import Any
 
 from ..models.errors import TrisolveError, UsageError, shorten
 from . import orbits
-from .base import Backend, BackendUnavailable, UnsupportedFamily
+from .base import Backend, BackendUnavailable, Options, UnsupportedFamily
 from .catalog import Catalog, read
 from .spec import NAME, Spec
 
@@ -70,6 +72,7 @@ ROLES: dict[str, Any] = {
     "TASKS": TASKS,
     "EXPORTS": None,
     "MUTANTS": None,
+    "MIN_MEMORY": None,
 }
 
 
@@ -117,7 +120,7 @@ def names() -> tuple[str, ...]:
 
 
 def role(name: str, what: str) -> Any:
-    """What backend ``name`` says of itself (``PORTFOLIO``, ``OPTIONAL``, ``EXPORTS``, ``MUTANTS``)."""
+    """What backend ``name`` says of itself (``PORTFOLIO``, ``OPTIONAL``, ``EXPORTS``, ``MUTANTS``, ``MIN_MEMORY``)."""
     return getattr(_module(name), what, ROLES[what])
 
 
@@ -207,6 +210,8 @@ def _checked_backend(name: str, module: Any) -> dict[str, Any]:
             raise PluginError(f"backend {name!r}: {what} must be True or False")
         if what == "TASKS" and not (isinstance(value, tuple) and set(value) <= set(TASKS)):
             raise PluginError(f"backend {name!r}: TASKS must be a tuple of {', '.join(TASKS)}")
+        if what == "MIN_MEMORY" and value is not None and (type(value) is not int or value < 1):
+            raise PluginError(f"backend {name!r}: MIN_MEMORY must be None or a whole number of bytes, at least 1")
     translators = getattr(module, "TRANSLATORS", None)
     if not isinstance(translators, Mapping) or not translators:
         raise PluginError(f"backend {name!r} has no TRANSLATORS ({{family: translator with a CATALOG}})")
@@ -302,6 +307,12 @@ def plugin_files() -> tuple[str, ...]:
 # ------------------------------------------------------------------ catalogs and translators
 
 
+def backend_of(spec: str | Spec) -> str:
+    """The backend a spec runs in the end, without its variant: ``pysat`` for ``pysat:totalizer/orbits`` and for
+    a mutated ``pysat:totalizer``.  Two specs with the same one are two variants of one opinion, not two."""
+    return Spec.parse(spec).backend
+
+
 @cache
 def _own_file(name: str, family: str) -> Catalog | None:
     """The catalog of the family's own translator, read from its file (None: there is none): a module
@@ -376,6 +387,7 @@ def _declared(name: str, family: str) -> Catalog | None:
         symmetry_breaking=first.symmetry_breaking,
         count_only=first.count_only,
         cross_check=first.cross_check,
+        refuses=first.refuses,
     )
 
 
@@ -532,6 +544,20 @@ def breaks_symmetries(spec: str | Spec, family: str) -> bool:
     else:
         found = _variant_catalog(spec.backend, family, spec.variant_name)
     return found is None or found.symmetry_breaking
+
+
+def refusal(spec: str | Spec, family: str, level: Any, options: Options) -> str | None:
+    """Why ``spec`` will not run ``level`` as ``options`` ask (a level beyond what it can represent), or None
+    when it will.  Only a translator whose catalog declares ``refuses`` is asked (and imported): choosing costs
+    no solver import.  Its runs obey the same answer, so asking is a way to route a level, not a promise."""
+    spec = Spec.parse(spec)
+    if spec.variant is None:
+        found = catalog(spec.backend, family)
+    else:
+        found = _variant_catalog(spec.backend, family, spec.variant_name)
+    if found is None or not found.refuses:
+        return None
+    return _ask(spec.backend, translator(spec.backend, family, spec.variant_name).refusal, level, options)
 
 
 def variants(family: str, backends: Iterable[str] | None = None, *, checking: bool = False) -> list[str]:

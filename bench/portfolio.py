@@ -44,12 +44,14 @@ from typing import Any
 from trisolve.backends import defaults
 from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
+from trisolve.models.errors import whole_number
 from trisolve.models.family import Ladder, Rung
 from trisolve.runs import INTERRUPT, grace_for
 from trisolve.runs.executors import warm_machine
 
+from .provenance import machine
 from .runner import BenchRun, Settings, Trial, run_trial
-from .summary import distribution, machine
+from .summary import distribution
 
 TASKS = defaults.TASKS
 #: Where a checkout keeps its instances and docs (absent in an installed wheel).
@@ -80,18 +82,18 @@ def parse_max_size(text: str | None, families: Sequence[str]) -> dict[str, tuple
     if text is None:
         return {}
     text = text.strip()
-    if text.isdigit():
-        return {family: ("rungs", int(text)) for family in families}
+    if whole_number(text) is not None:  # ASCII digits only; a huge N means every size
+        return {family: ("rungs", whole_number(text)) for family in families}
     limits: dict[str, tuple[str, int]] = {}
     for part in text.split(","):
         name, equals, value = part.partition("=")
         name, value = name.strip(), value.strip()
-        if not equals or not value.isdigit():
+        if not equals or whole_number(value) is None:
             raise ValueError(f"--max-size {text!r}: give N (sizes per family) or family=SIZE,... (each in its unit)")
         laddered = [family for family in FAMILIES if ladder(family) is not None]
         if name not in laddered:
             raise ValueError(f"--max-size: no generated sizes for {name!r}; families with sizes: {', '.join(laddered)}")
-        limits[name] = ("size", int(value))
+        limits[name] = ("size", whole_number(value))
     return limits
 
 
@@ -545,8 +547,11 @@ def _spread_text(values: Mapping[str, Any], solved: int) -> str:
     return " / ".join(_s(values.get(k)) for k in ("median", "p90", "max"))
 
 
-def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Sequence[str] = ()) -> str:
-    """The human page: how it was measured, the defaults, one table per family and task, the plot."""
+def markdown(
+    data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Sequence[str] = (), shipped: bool = True
+) -> str:
+    """The human page: how it was measured, the defaults, one table per family and task, the plot.  ``shipped``:
+    the page of the table ``solve`` takes its defaults from (``--write-defaults``), else a measurement of one's own."""
     head = data["header"]
     load = head.get("load", {})
     runs = sum(
@@ -561,8 +566,13 @@ def markdown(data: Mapping[str, Any], plot: str | None = PLOT_FILE, findings: Se
     lines = [
         "# The measured portfolio: which backend for which task",
         "",
-        "Written by `trisolve bench --portfolio --write-defaults`, with `backends/portfolio.json` (the table "
-        "`solve` takes its defaults from). Regenerate both with the same command; do not edit by hand.",
+        (
+            "Written by `trisolve bench --portfolio --write-defaults`, with `backends/portfolio.json` (the table "
+            "`solve` takes its defaults from). Regenerate both with the same command; do not edit by hand."
+            if shipped
+            else "Written by `trisolve bench --portfolio`: a measurement of this machine, beside its portfolio.json; "
+            "`solve`'s defaults are unchanged (`--write-defaults` would make this table theirs)."
+        ),
         "",
         f"- Command: `{head.get('command') or 'trisolve bench --portfolio --write-defaults'}`",
         f"- Date: {head.get('date', '?')}; trisolve {head.get('trisolve', '?')}; "

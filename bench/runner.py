@@ -54,7 +54,8 @@ PHASE_ALIASES: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class Settings:
-    """How every trial of one benchmark runs."""
+    """How every trial of one benchmark runs.  ``mode`` is ``first``, ``count``, or both (``first,count``: a first
+    solution against a count, each trial in its own mode, side by side)."""
 
     timeout: float
     repeat: int = 1
@@ -68,14 +69,19 @@ class Settings:
     grace: float | None = None
 
     def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise ValueError(f"mode must be one of {MODES}, not {self.mode!r}")
+        modes = self.mode.split(",")
+        if not modes or any(m not in MODES for m in modes) or len(set(modes)) != len(modes):
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, or both (first,count), not {self.mode!r}")
         if self.repeat < 1:
             raise ValueError("repeat must be at least 1")
 
-    def options(self, round_: int) -> Options:
+    @property
+    def modes(self) -> tuple[str, ...]:
+        return tuple(self.mode.split(","))
+
+    def options(self, round_: int, mode: str | None = None) -> Options:
         return Options(
-            enumerate=self.mode == "count",
+            enumerate=(mode or self.modes[0]) == "count",
             symmetry_breaking=self.symmetry_breaking,
             seed=self.seed + round_,
             shuffle=self.shuffle,
@@ -95,26 +101,51 @@ class Trial:
     family: str
     backend: str
     round: int
+    #: ``first`` or ``count``; None: the settings' one mode
+    mode: str | None = None
 
 
 def plan(
-    instances: Sequence[tuple[str, str]], backends_for: Callable[[str], Sequence[str]], repeat: int
+    instances: Sequence[tuple[str, str]],
+    backends_for: Callable[..., Sequence[str]],
+    repeat: int,
+    modes: Sequence[str] | None = None,
 ) -> list[Trial]:
     """Every trial, round by round; within a round, instance by instance with rotating backend order.
 
     ``instances`` are (path, family name) pairs; ``backends_for`` gives the
-    full backend names for a family.
+    full backend names for a family, or, with ``modes``, for a family and a
+    mode (``backends_for(family, mode)``): then each (backend, mode) pair is
+    one contender, and the pairs rotate as the backends do.
     """
     trials = []
     for round_ in range(repeat):
         for index, (path, family) in enumerate(instances):
-            names = list(backends_for(family))
-            if not names:
+            if modes is None:
+                pairs = [(name, None) for name in backends_for(family)]
+            else:
+                pairs = [(name, mode) for mode in modes for name in backends_for(family, mode)]
+            if not pairs:
                 continue
-            shift = (round_ + index) % len(names)
-            for backend in names[shift:] + names[:shift]:
-                trials.append(Trial(path, family, backend, round_))
+            shift = (round_ + index) % len(pairs)
+            for backend, mode in pairs[shift:] + pairs[:shift]:
+                trials.append(Trial(path, family, backend, round_, mode))
     return trials
+
+
+def label(backend: str, mode: str, settings: Settings) -> str:
+    """A contender's name in the tables and plots: the backend, and its mode when a benchmark has two."""
+    return backend if len(settings.modes) == 1 else f"{backend} ({mode})"
+
+
+def labelled(runs: Sequence[BenchRun], settings: Settings) -> list[BenchRun]:
+    """The runs with ``backend`` as ``label`` names it, for scoring and drawing: with two modes, a backend's
+    first solutions and its counts are two contenders."""
+    if len(settings.modes) == 1:
+        return list(runs)
+    from dataclasses import replace
+
+    return [replace(run, backend=label(run.backend, run.mode, settings)) for run in runs]
 
 
 @dataclass(frozen=True)
@@ -189,10 +220,9 @@ def run_trial(trial: Trial, family: Family, settings: Settings) -> BenchRun:
     level = family.parse(trial.path)
     parse_wall, parse_cpu = time.perf_counter() - began, time.process_time() - began_cpu
 
-    options = settings.options(trial.round)
-    job = Job(
-        trial.path, trial.family, trial.backend, settings.limits, options, keep_solutions=settings.mode == "first"
-    )
+    mode = trial.mode or settings.modes[0]
+    options = settings.options(trial.round, mode)
+    job = Job(trial.path, trial.family, trial.backend, settings.limits, options, keep_solutions=mode == "first")
     with cpu_phase_times():
         record = run(job, level, grace=settings.grace)
 
@@ -209,14 +239,15 @@ def measure(
     """Flatten a run record into a BenchRun (separate from running, so it can be tested alone)."""
     times = dict(record.times)
     stats = dict(record.stats)
+    mode = trial.mode or settings.modes[0]
     answered = record.error is None and valid is not False
-    if settings.mode == "first":
+    if mode == "first":
         solved = answered and record.status in (Status.SAT.value, Status.UNSAT.value)
     else:
         solved = answered and record.complete
     phase = {p: _phase(times, p, "") for p in PHASES}
     phase_cpu = {p: _phase(times, p, "_cpu") for p in PHASES}
-    other = _other(record, phase, settings.mode == "count") if record.error is None and times else None
+    other = _other(record, phase, mode == "count") if record.error is None and times else None
     external_cpu = stats.get("solver_cpu", 0.0) if isinstance(stats.get("solver_cpu"), (int, float)) else 0.0
     return BenchRun(
         instance=os.path.splitext(os.path.basename(trial.path))[0],
@@ -225,7 +256,7 @@ def measure(
         backend=trial.backend,
         round=trial.round,
         seed=settings.seed + trial.round,
-        mode=settings.mode,
+        mode=mode,
         symmetry_breaking=settings.symmetry_breaking,
         timeout=settings.timeout,
         status=record.status,

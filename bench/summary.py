@@ -20,13 +20,12 @@ from __future__ import annotations
 import csv
 import math
 import os
-import platform
 import statistics
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .runner import CSV_COLUMNS, BenchRun, Settings
+from .runner import CSV_COLUMNS, BenchRun, Settings, labelled
 
 VIRTUAL_BEST = "virtual best"
 
@@ -147,7 +146,9 @@ def virtual_best(
 
 
 def score(runs: Sequence[BenchRun], settings: Settings, backends: Sequence[str] | None = None) -> dict[str, Any]:
-    """Everything the report shows, as plain data (it also goes into results.json)."""
+    """Everything the report shows, as plain data (it also goes into results.json).  With two modes a backend's
+    first solutions and its counts are two contenders (``runner.label``)."""
+    runs = labelled(runs, settings)
     table = cells(runs, settings)
     paths = instance_paths(runs)
     backends = list(backends) if backends else backend_names(runs)
@@ -199,6 +200,7 @@ def score(runs: Sequence[BenchRun], settings: Settings, backends: Sequence[str] 
             for path in paths
         ],
         "luck": luck(runs, settings, backends),
+        "spread": spread(runs, backends),
         "count_disagreements": count_disagreements(runs),
         "invalid": [{"instance": r.instance, "backend": r.backend, "round": r.round} for r in runs if r.valid is False],
     }
@@ -247,6 +249,45 @@ def _luck_row(backend: str, group: Sequence[BenchRun], settings: Settings) -> di
     }
 
 
+def quartiles(values: Sequence[float]) -> dict[str, float | None]:
+    """min, first quartile, median, third quartile and max (linear interpolation: what a box plot draws)."""
+    ordered = sorted(values)
+    if not ordered:
+        return {"min": None, "q1": None, "median": None, "q3": None, "max": None}
+    if len(ordered) == 1:
+        q1 = q3 = ordered[0]
+    else:
+        q1, _, q3 = statistics.quantiles(ordered, n=4, method="inclusive")
+    return {"min": ordered[0], "q1": q1, "median": statistics.median(ordered), "q3": q3, "max": ordered[-1]}
+
+
+def spread(runs: Sequence[BenchRun], backends: Sequence[str]) -> list[dict[str, Any]]:
+    """Per instance and backend, how its runs' times spread over the seeds (and shuffles): the quartiles of the
+    solved runs' times (``iqr`` = q3 - q1), and how many of its runs were solved.  What a box plot shows."""
+    out = []
+    for path in instance_paths(runs):
+        for backend in backends:
+            group = [r for r in runs if r.path == path and r.backend == backend]
+            if not group:
+                continue
+            times = [r.time for r in group if r.solved]
+            shape = quartiles(times)
+            iqr = None if shape["q1"] is None else shape["q3"] - shape["q1"]
+            out.append(
+                {
+                    "instance": group[0].instance,
+                    "path": path,
+                    "backend": backend,
+                    "runs": len(group),
+                    "solved": len(times),
+                    "seeds": sorted(r.seed for r in group),
+                    **shape,
+                    "iqr": iqr,
+                }
+            )
+    return out
+
+
 def count_disagreements(runs: Sequence[BenchRun]) -> list[dict]:
     """Instances where complete counts differ between backends (a finding for the cross-checker)."""
     found = []
@@ -280,15 +321,6 @@ def _csv_value(value: Any) -> Any:
     if isinstance(value, float):
         return f"{value:.6g}"
     return value
-
-
-def machine() -> dict[str, Any]:
-    return {
-        "cores": os.cpu_count(),
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "processor": platform.machine(),
-    }
 
 
 def write_json(
@@ -352,11 +384,62 @@ def _luck_lines(rows: Sequence[Mapping[str, Any]], settings: Settings) -> list[s
     return lines
 
 
+def _provenance_lines(meta: Mapping[str, Any]) -> list[str]:
+    """Where the figures come from, as results.json records it (``bench.provenance``): code, machine, load."""
+    lines = []
+    if meta.get("trisolve"):
+        git = meta.get("git") or {}
+        commit = f", commit {git['commit'][:12]}" + (" with local changes" if git.get("changed") else "") if git else ""
+        lines.append(f"trisolve {meta['trisolve']}{commit}.")
+    machine = [meta.get("cpu_model")]
+    if meta.get("memory_bytes"):
+        machine.append(f"{meta['memory_bytes'] / 2**30:.1f} GiB memory")
+    load = meta.get("load_average") or {}
+    if load.get("start"):
+        machine.append(
+            f"load average {', '.join(f'{x:g}' for x in load['start'])} at the start"
+            + (f", {', '.join(f'{x:g}' for x in load['end'])} at the end" if load.get("end") else "")
+        )
+    if any(machine):
+        lines.append("Machine: " + "; ".join(m for m in machine if m) + ".")
+    versions = [f"{name} {v}" for name, v in (meta.get("versions") or {}).items() if v]
+    if versions:
+        lines.append("Versions: " + ", ".join(versions) + ".")
+    if meta.get("solvers_reported"):
+        lines.append("Solvers the runs reported: " + ", ".join(meta["solvers_reported"]) + ".")
+    return [""] + lines if lines else []
+
+
+def _spread_lines(rows: Sequence[Mapping[str, Any]], settings: Settings) -> list[str]:
+    """Per instance and backend, the spread of its run times over the seeds: what the spread plot draws."""
+    if settings.repeat < 2 or not rows:
+        return []
+    varied = "seeds and input shuffles" if settings.shuffle else "seeds"
+    lines = [
+        "",
+        f"## Spread over the {varied}, per instance (time s of solved runs)",
+        "",
+        "| instance | backend | solved runs | median | IQR (q1–q3) | min–max |",
+        "|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        if row["median"] is None:
+            lines.append(f"| {row['instance']} | {row['backend']} | 0/{row['runs']} | – | – | – |")
+            continue
+        lines.append(
+            f"| {row['instance']} | {row['backend']} | {row['solved']}/{row['runs']} | {_s(row['median'])} | "
+            f"{_s(row['iqr'])} ({_s(row['q1'])}–{_s(row['q3'])}) | {_s(row['min'])}–{_s(row['max'])} |"
+        )
+    return lines
+
+
 def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, Any]) -> str:
     """The report: per-backend table with the virtual best, where time goes, per-instance times."""
     rows = summary["backends"]
     vbs = summary["virtual_best"]
-    mode = "first solution" if settings.mode == "first" else "count all solutions"
+    mode = {"first": "first solution", "count": "count all solutions"}.get(
+        settings.mode, "first solution and count, side by side"
+    )
     runs_word = "run" if settings.repeat == 1 else "runs"
     lines = [
         f"# Benchmark: {mode}, timeout {settings.timeout:g} s, {settings.repeat} {runs_word} per pair",
@@ -367,6 +450,7 @@ def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, 
         f"{meta.get('cores', '?')} cores, {meta.get('platform', '')}, Python {meta.get('python', '')}"
         + (f"; {meta['date']}" if meta.get("date") else "")
         + ".",
+        *_provenance_lines(meta),
         "",
         *([f"Command: `{meta['command']}`", ""] if meta.get("command") else []),
         f"Time = parse + the whole child process (start, imports, translate, solve, decode), median over "
@@ -433,10 +517,13 @@ def markdown(summary: Mapping[str, Any], settings: Settings, meta: Mapping[str, 
                 shown.append("")
                 continue
             text = _s(cell["time"]) if cell["solved"] else "–"
-            if settings.mode == "count" and cell["counts"]:
+            counting = settings.mode == "count" or backend.endswith(" (count)")
+            if counting and cell["counts"]:
                 text += f" ({cell['counts'][0]})"
             shown.append(text)
         lines.append(f"| {item['instance']} | " + " | ".join(shown) + f" | {item['best'] or '–'} |")
+
+    lines += _spread_lines(summary.get("spread", []), settings)
 
     for problem in summary.get("count_disagreements", []):
         lines += [

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from trisolve.backends.registry import backend_of
 from trisolve.models.errors import shorten
 from trisolve.models.family import Family
 from trisolve.runs import RunRecord
@@ -431,9 +432,33 @@ def expected_for(path: str) -> Expected | None:
     return _expected_cached(os.path.join(folder, "expected.json")).get(stem)
 
 
+def confirmed_by(records: Sequence[RunRecord], count: int) -> tuple[str, ...]:
+    """The backends (without variants: ``registry.backend_of``) whose complete plain runs gave ``count``.  Two
+    variants of one backend share its mistakes, so they are one opinion."""
+    return tuple(
+        sorted(
+            {
+                backend_of(r.backend)
+                for r in records
+                if not r.symmetry_breaking and r.complete and not r.error and r.count == count
+            }
+        )
+    )
+
+
+#: how many independent backends (``confirmed_by``) a count needs before ``record_expected`` writes it as established
+CONFIRMATIONS = 2
+
+
 def record_expected(path: str, verdicts: Sequence[Verdict]) -> None:
-    """Merge the established counts into an ``expected.json`` at ``path``: exact where the plain runs agreed and
-    all completed (with the orbit count when known), else a lower bound that beats the one recorded.
+    """Merge the established counts into an ``expected.json`` at ``path``.
+
+    A count is established when every plain run completed with it and at least two independent backends
+    (``confirmed_by``) gave it: the entry is exact (with the orbit count when known).  Else the entry is a lower
+    bound, of the solutions the runs listed (each checked by the validator and distinct, or the verdict failed),
+    when it beats the one recorded; a count no second backend gave, exact or a lower bound, goes beside it as
+    ``"unconfirmed": {"count": N, "complete": bool, "backends": [...]}``, which nothing takes as the truth
+    (loaders ignore fields they do not know).  An exact count recorded earlier stays as it is.
 
     What is there must be an expected.json (checked field by field, a ``FileProblem`` otherwise); the merged
     file replaces it whole (``models.files``: a full disk or a missing folder leaves it as it was)."""
@@ -444,25 +469,32 @@ def record_expected(path: str, verdicts: Sequence[Verdict]) -> None:
     load_expected(path)
     data = files.read_json(path, what="expected.json") if os.path.lexists(path) else {}
     for verdict in verdicts:
-        if verdict.failed:
+        plain = [r for r in verdict.records if not r.symmetry_breaking]
+        if verdict.failed or not plain:
             continue
         stem = os.path.splitext(os.path.basename(verdict.path))[0]
-        plain = [r for r in verdict.records if not r.symmetry_breaking]
-        if verdict.count is not None and plain and all(r.complete for r in plain):
-            entry = {"count": verdict.count, "complete": True}
+        old = data.get(stem, {})
+        complete = all(r.complete for r in plain)
+        counts = {r.count for r in plain}
+        count = verdict.count if verdict.count is not None else (counts.pop() if len(counts) == 1 else None)
+        confirmers = confirmed_by(plain, count) if complete and count is not None else ()
+        if len(confirmers) >= CONFIRMATIONS:
+            entry: dict[str, Any] = {"count": count, "complete": True}
             if verdict.orbits is not None:
                 entry["orbits"] = verdict.orbits
-        elif plain:
-            best = max(r.count for r in plain)
-            old = data.get(stem, {})
-            if old.get("complete") or old.get("count", -1) >= best:
-                continue
-            entry = {"count": best, "complete": False}
+            elif old.get("complete") and old.get("count") == count and "orbits" in old:
+                entry["orbits"] = old["orbits"]  # a count-only backend's agreement lists no solutions to count classes
+        elif old.get("complete"):
+            continue  # an established count stays (one that differs failed the verdict, unless unchecked)
         else:
-            continue
-        old = data.get(stem, {})
-        if old.get("complete") and old.get("count") == entry["count"] and "orbits" in old and "orbits" not in entry:
-            entry["orbits"] = old["orbits"]  # a count-only backend's agreement lists no solutions to count classes
+            # a lower bound proved by listed solutions; what one backend alone claims beyond it goes beside it
+            entry = {"count": max(max(len(r.solutions) for r in plain), old.get("count", 0)), "complete": False}
+            claim, exact = (count, True) if confirmers else (max(r.count for r in plain), False)
+            if exact or claim > entry["count"]:
+                backends = confirmers or sorted({backend_of(r.backend) for r in plain if r.count == claim})
+                entry["unconfirmed"] = {"count": claim, "complete": exact, "backends": list(backends)}
+            elif entry == {key: old.get(key) for key in entry}:
+                continue  # nothing new
         # the default plan's notes (crosscheck/plan.py) are kept
         data[stem] = {**entry, **{key: old[key] for key in ("slow_for", "slow") if key in old}}
     text = files.dumps(dict(sorted(data.items())), indent=1) + "\n"

@@ -10,7 +10,10 @@ docs/bench/crosscheck-defaults.md), a few backends of different paradigms that f
   ``"slow_for"`` (measured there: it takes minutes).  There the others' counts are checked against each
   other and against the recorded count, established earlier by complete runs of several paradigms;
 * an entry with ``"slow": "why"`` names an instance the default limit leaves incomplete (say, a level
-  whose one complete counter alone takes over a minute).
+  whose one complete counter alone takes over a minute);
+* a default that refuses an instance (``registry.refusal``: dp on a board its state keys cannot hold) does not
+  run there; the measured count ranking's next backend (``backends/defaults.py``) that is not in the plan and
+  takes the instance runs in its place.
 
 The command prints this up front (``DefaultPlan.describe``).  A family whose record names none runs every
 registered variant.  Named backends (``--backends``) run everywhere, as asked.
@@ -20,9 +23,10 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
-from trisolve.backends.base import UsageError
+from trisolve.backends.base import Options, UsageError
 from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
 
@@ -39,10 +43,28 @@ class DefaultPlan:
     left_out: Mapping[str, tuple[str, ...]]
     #: instance path -> why it may stay incomplete within the time limit
     slow: Mapping[str, str]
+    #: instance path -> the default backends that refuse it, and why (``registry.refusal``)
+    refused: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    #: instance path -> the backends that run there in their place (the measured count ranking's next rows)
+    instead: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def runs(self, path: str, family: str, backend: str) -> bool:
         """Whether ``backend`` runs on the instance at ``path``."""
-        return backend in self.backends.get(family, ()) and backend not in self.left_out.get(path, ())
+        if backend in self.instead.get(path, ()):
+            return True
+        return (
+            backend in self.backends.get(family, ())
+            and backend not in self.left_out.get(path, ())
+            and backend not in self.refused.get(path, {})
+        )
+
+    def candidates(self, family: str, paths: Sequence[str]) -> list[str]:
+        """The backends that run on some of these instances of the family: its defaults, then those that run
+        in place of a refusing one."""
+        names = list(self.backends.get(family, ()))
+        for path in paths:
+            names += [name for name in self.instead.get(path, ()) if name not in names]
+        return names
 
     def describe(self, timeout: float | None) -> list[str]:
         """What will run and what may stay incomplete, said before the first run starts."""
@@ -55,15 +77,42 @@ class DefaultPlan:
                 f"not {', '.join(names)} on {', '.join(stems)} (they take minutes there; the others' counts are "
                 "checked against expected.json)"
             )
+        for path, refusing in self.refused.items():
+            for name, why in refusing.items():
+                lines.append(f"not {name} on {_stem(path)} ({why})")
+            if self.instead.get(path):
+                lines.append(f"{', '.join(self.instead[path])} on {_stem(path)} in their place")
         limit = f"the {timeout:g} s limit" if timeout else "the limit"
         for path, why in self.slow.items():
             lines.append(f"may stay incomplete within {limit}: {_stem(path)} ({why})")
         return lines
 
 
-def default_plan(paths_and_families: Sequence[tuple[str, str]], choose: Callable[[str, str], str]) -> DefaultPlan:
+def refusals(
+    instances: Sequence[tuple[str, str, Any]], names: Callable[[str], Sequence[str]]
+) -> dict[str, dict[str, str]]:
+    """Per instance path (with its family and parsed level), the backends of ``names(family)`` that refuse
+    to count it, and why (``registry.refusal``; a cross-check counts, so it asks as for a count)."""
+    from trisolve.backends import registry
+
+    found: dict[str, dict[str, str]] = {}
+    for path, family, level in instances:
+        for name in names(family):
+            why = registry.refusal(name, family, level, COUNTING)
+            if why is not None:
+                found.setdefault(path, {})[name] = why
+    return found
+
+
+def default_plan(
+    paths_and_families: Sequence[tuple[str, str]],
+    choose: Callable[[str, str], str],
+    levels: Mapping[str, Any] | None = None,
+) -> DefaultPlan:
     """The default plan for these instances; ``choose(spec, family)`` makes a bare name full and checks it usable
-    (raising ``UsageError`` when not: a default that cannot run here is left out)."""
+    (raising ``UsageError`` when not: a default that cannot run here is left out).  ``levels`` (path -> parsed
+    level) lets the plan ask each default whether it takes an instance, and run the measured count ranking's
+    next backend where one refuses."""
     backends: dict[str, tuple[str, ...]] = {}
     left_out: dict[str, tuple[str, ...]] = {}
     slow: dict[str, str] = {}
@@ -87,7 +136,36 @@ def default_plan(paths_and_families: Sequence[tuple[str, str]], choose: Callable
             left_out[path] = out
         if recorded.slow:
             slow[path] = recorded.slow
-    return DefaultPlan(backends, left_out, slow)
+    planned = [(path, family, levels[path]) for path, family in paths_and_families if levels and path in levels]
+    planned = [(path, family, level) for path, family, level in planned if family in backends]
+    refused = refusals(planned, lambda family: backends[family])
+    instead: dict[str, tuple[str, ...]] = {}
+    for path, family, level in planned:
+        if path in refused:
+            instead[path] = _in_place(family, level, backends[family], len(refused[path]), choose)
+    return DefaultPlan(backends, left_out, slow, refused, instead)
+
+
+def _in_place(
+    family: str, level: Any, planned: Sequence[str], wanted: int, choose: Callable[[str, str], str]
+) -> tuple[str, ...]:
+    """Up to ``wanted`` backends of the measured count ranking, best first, not in the plan, that take the level."""
+    from trisolve.backends import defaults, registry
+
+    found: list[str] = []
+    for spec in defaults.default_backends(family, "count"):
+        try:
+            name = choose(spec, family)
+        except UsageError:
+            continue
+        if len(found) < wanted and name not in planned and name not in found:
+            if registry.refusal(name, family, level, COUNTING) is None:
+                found.append(name)
+    return tuple(found)
+
+
+#: what a cross-check's runs do, as ``registry.refusal`` asks it
+COUNTING = Options(enumerate=True)
 
 
 def _stem(path: str) -> str:

@@ -114,8 +114,12 @@ class Runs:
         scheduler: str | None = None,
         on_record: Callable[[RunRecord, bool], None] | None = None,
     ) -> None:
-        self.done = read_log(log) if (log and resume) else {}
-        self.log = Log(log)
+        self.log = Log(log)  # opened first: it locks the journal, so a second writer is refused before it reads
+        try:
+            self.done = read_log(log) if (log and resume) else {}
+        except BaseException:
+            self.log.close()
+            raise
         self.executor, self.parallel, self.scheduler = executor, parallel, scheduler
         self.on_record = on_record
         self.runs = self.reused = 0
@@ -180,6 +184,7 @@ def cross_check(
     record_expected_in: str | None = None,
     on_planned: Callable[[int], None] | None = None,
     select: Callable[[str, str, str], bool] | None = None,
+    on_shrinking: Callable[[str, int, int, float], None] | None = None,
 ) -> CrossCheck:
     """Run every backend ``backends_for(family)`` names on every instance through ``runs`` as ``plan`` says,
     and judge.
@@ -190,7 +195,8 @@ def cross_check(
     ``minimise_to`` (with the command that reproduces it), and the
     established counts are merged into the file ``record_expected_in``.  A
     file either cannot write is one line in ``problems`` (the verdicts stand).
-    ``on_planned`` hears how many runs there are before the first starts; ``select`` is ``plan_jobs``'.
+    ``on_planned`` hears how many runs there are before the first starts; ``select`` is ``plan_jobs``';
+    ``on_shrinking(path, index, total, budget)`` of each instance as its shrinking starts.
     """
     started = time.monotonic()
     before = (runs.runs, runs.reused)
@@ -205,7 +211,16 @@ def cross_check(
     if minimise_to is not None and not stopped:
         from .minimize import write_minimised
 
-        minimised = write_minimised(verdicts, instances, minimise_to, plan, budget=minimise_budget, problems=problems)
+        minimised = write_minimised(
+            verdicts,
+            instances,
+            minimise_to,
+            plan,
+            budget=minimise_budget,
+            problems=problems,
+            on_shrinking=on_shrinking,
+            parallel=runs.parallel,
+        )
     if record_expected_in is not None and not stopped:
         try:
             record_expected(record_expected_in, verdicts)

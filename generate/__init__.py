@@ -12,6 +12,7 @@ from .common import (
     generator,
     instance_seed,
     suffix,
+    watched,
     write_generated,
 )
 
@@ -23,5 +24,6 @@ __all__ = [
     "generator",
     "instance_seed",
     "suffix",
+    "watched",
     "write_generated",
 ]

@@ -24,7 +24,7 @@ from trisolve.crosscheck.run import Instance, Plan, Runs, cross_check
 from trisolve.models import FAMILIES, files
 from trisolve.models.errors import TrisolveError, UsageError, shorten
 
-from .common import generator, instance_seed, suffix, write_generated
+from .common import generator, instance_seed, suffix, watched, write_generated
 
 
 @dataclass(frozen=True)
@@ -112,8 +112,10 @@ def prepare_instances(
     folder: str,
     params: Mapping[str, Any],
     on_instance: Callable[[int], None] | None = None,
+    on_attempt: Callable[[str], None] | None = None,
 ) -> tuple[list[Instance], int, int]:
-    """Generate (or reuse) instances 0..count-1; (instances, newly generated, proved unique)."""
+    """Generate (or reuse) instances 0..count-1; (instances, newly generated, proved unique).  ``on_attempt``
+    hears each attempt of a level being made (``common.watched``)."""
     _check_manifest(folder, family, seed, params)
     fam = FAMILIES[family]
     make = generator(family)
@@ -130,7 +132,8 @@ def prepare_instances(
             except TrisolveError:  # a torn file from a kill: regenerate it (same seed, same level)
                 level = None
         if level is None:
-            generated = make(instance_seed(seed, index), name=stem, **params)
+            with watched(on_attempt):
+                generated = make(instance_seed(seed, index), name=stem, **params)
             path = write_generated(generated, folder, stem)
             level = fam.parse(path)
             fresh += 1
@@ -171,8 +174,10 @@ def run_campaign(
     verdicts).  Every run goes to ``jsonl`` and a rerun reuses it; disagreements and invalid solutions are
     shrunk into ``minimise_folder``.
 
-    ``progress`` (optional) gets ``generated(done, count)`` calls while instances are made,
-    then ``start(total runs)`` and ``advance(record)`` once per finished run.
+    ``progress`` (optional) gets ``generated(done, count)`` calls while instances are made (and, if it has them,
+    ``attempt(text)`` for each attempt of the level being made), then ``start(total runs)`` and
+    ``advance(record)`` once per finished run, and ``shrinking(path, index, total, budget)`` (if it has it)
+    as each disagreement is shrunk.
     """
     from trisolve.backends import registry
 
@@ -181,13 +186,24 @@ def run_campaign(
     names = list(backends) if backends else registry.variants(family)
     began = time.monotonic()
     on_instance = (lambda index: progress.generated(index + 1, count)) if progress is not None else None
-    instances, fresh, unique = prepare_instances(family, count, seed, folder, params, on_instance)
-    generate_seconds = time.monotonic() - began
-
     on_record = (lambda record, was_reused: progress.advance(record)) if progress is not None else None
+    _check_manifest(folder, family, seed, params)  # another campaign's folder is refused before the journal opens
+    # the journal is opened (and locked: a second campaign on it is refused) before any level is made
     with Runs(
         jsonl, resume=True, executor=executor, parallel=parallel, scheduler=scheduler, on_record=on_record
     ) as runs:
+        on_attempt = getattr(progress, "attempt", None)
+        instances, fresh, unique = prepare_instances(family, count, seed, folder, params, on_instance, on_attempt)
+        generate_seconds = time.monotonic() - began
+        select = None
+        if not backends:  # every variant runs: one that refuses an instance (registry.refusal) is left out there
+            from trisolve.crosscheck.plan import refusals
+
+            refusing = refusals([(i.path, family, i.level) for i in instances], lambda _: names)
+
+            def select(path: str, _family: str, backend: str) -> bool:
+                return backend not in refusing.get(path, {})
+
         checked = cross_check(
             instances,
             lambda _: names,
@@ -197,6 +213,8 @@ def run_campaign(
             minimise_to=minimise_folder,
             minimise_budget=minimise_budget,
             on_planned=progress.start if progress is not None else None,
+            select=select,
+            on_shrinking=getattr(progress, "shrinking", None),
         )
     statuses: dict[str, int] = {}
     for verdict in checked.verdicts:

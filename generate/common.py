@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from time import monotonic
 from typing import Any
 
 from trisolve.backends.base import Limits, Options
@@ -21,21 +24,68 @@ from trisolve.models.family import Generated, SolutionCounter
 COUNT_TIME = 30.0
 
 
+@dataclass
+class Watch:
+    """Who hears of each attempt of the level being generated, and when generating must be over.
+
+    Every generator makes its level by attempts that each count solutions (its ``counter``, which is
+    ``count_solutions``): a clue added, a tile locked, a frame redrawn.  Each count is one attempt, reported as
+    it ends, so a level that takes minutes shows it is alive and how far it got.  Past ``deadline``
+    (``time.monotonic``) every count returns at once, incomplete: the generator ends with a level it could not
+    prove unique.
+    """
+
+    on_attempt: Callable[[str], None] | None = None
+    deadline: float | None = None
+    attempts: int = 0
+
+    def past_deadline(self) -> bool:
+        return self.deadline is not None and monotonic() >= self.deadline
+
+
+#: The watch of the level being generated in this process (``watched``); None: nobody listens, no deadline.
+_WATCH: Watch | None = None
+
+
+@contextmanager
+def watched(on_attempt: Callable[[str], None] | None = None, deadline: float | None = None) -> Iterator[Watch]:
+    """Generate under a ``Watch`` (the attempts reported to ``on_attempt``, every count stopped by ``deadline``)."""
+    global _WATCH
+    previous, _WATCH = _WATCH, Watch(on_attempt, deadline)
+    try:
+        yield _WATCH
+    finally:
+        _WATCH = previous
+
+
 def count_solutions(family: str, level: Any, limit: int = 2, time: float = COUNT_TIME) -> tuple[int, bool, tuple]:
     """(count, complete, solutions) with at most ``limit`` solutions, in this process, by the family's
     ``counting_backend``.
 
     A count of 1 that is complete proves uniqueness; an incomplete run (time
-    limit) proves nothing and is reported as such.
+    limit) proves nothing and is reported as such.  Under ``watched`` the
+    count is one attempt, reported, and stopped by the watch's deadline too.
     """
     from trisolve.models import FAMILIES
     from trisolve.runs import Job, raise_if_interrupted, run
 
     raise_if_interrupted()
+    watch = _WATCH
+    if watch is not None and watch.deadline is not None:
+        time = max(0.0, min(time, watch.deadline - monotonic()))
+    began = monotonic()
     kind = FAMILIES[family]
     job = Job("<generated>", family, kind.counting_backend, Limits(solutions=limit, time=time), Options(enumerate=True))
     record = run(job, level, isolate=False)
     raise_if_interrupted()
+    if watch is not None:
+        watch.attempts += 1
+        if watch.on_attempt is not None:
+            found = f"{record.count}{'' if record.complete else '+'} solution{'' if record.count == 1 else 's'}"
+            watch.on_attempt(
+                f"attempt {watch.attempts}: {kind.describe(level)}: {found} "
+                f"({monotonic() - began:.1f} s{', time limit' if watch.past_deadline() else ''})"
+            )
     return record.count, record.complete, tuple(kind.solution_from_json(level, data) for data in record.solutions)
 
 

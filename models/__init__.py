@@ -14,26 +14,82 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+from collections.abc import Iterator, MutableMapping
 
 from .errors import AddressError, LevelSyntaxError, TrisolveError, UsageError, shorten
 from .family import Family, Parameter, is_address
 from .files import read_instance_text
 
 
-def _shipped() -> dict[str, Family]:
-    """Each folder ``models/<name>/`` whose ``__init__`` has a ``FAMILY`` record, by the record's name."""
-    found: dict[str, Family] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
-        if info.ispkg and info.name.isidentifier() and info.name == info.name.lower():
-            family = getattr(importlib.import_module(f"{__name__}.{info.name}"), "FAMILY", None)
-            if isinstance(family, Family):
-                found[family.name] = family
-    return found
+def _folders() -> list[str]:
+    """The family folders ``models/<name>/`` (a lower-case package name), found without importing any."""
+    return sorted(
+        info.name
+        for info in pkgutil.iter_modules(__path__)
+        if info.ispkg and info.name.isidentifier() and info.name == info.name.lower()
+    )
 
 
-FAMILIES: dict[str, Family] = _shipped()
-#: the families that ship with trisolve (``FAMILIES`` also holds those added at run time)
-SHIPPED: tuple[str, ...] = tuple(FAMILIES)
+class _Families(MutableMapping):
+    """``FAMILIES``: every family by name, each imported the first time it is asked for by name.
+
+    A command needs the families it touches, not all: ``trisolve solve levels/hexiom/level38.txt`` asks for
+    hexiom alone, and importing a family (its model, pictures, generator and constraint model) costs
+    milliseconds a short command should not pay for every other one.  Asking for a name loads that folder;
+    going over them all (``values()``, ``len``) loads every one.  A folder whose record names another
+    family is found by its record's name when all are loaded."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Family] = {}
+        self._pending: list[str] = _folders()
+
+    def _load(self, folder: str) -> None:
+        self._pending.remove(folder)
+        family = getattr(importlib.import_module(f"{__name__}.{folder}"), "FAMILY", None)
+        if isinstance(family, Family):
+            self._loaded.setdefault(family.name, family)
+
+    def _load_all(self) -> None:
+        for folder in list(self._pending):
+            self._load(folder)
+
+    def __getitem__(self, name: str) -> Family:
+        if name not in self._loaded and name in self._pending:
+            self._load(name)
+        if name not in self._loaded and self._pending:
+            self._load_all()
+        return self._loaded[name]
+
+    def __contains__(self, name: object) -> bool:
+        try:
+            self[name]  # type: ignore[index]
+        except (KeyError, TypeError):
+            return False
+        return True
+
+    def __setitem__(self, name: str, family: Family) -> None:
+        if name in self._pending:
+            self._load(name)
+        self._loaded[name] = family
+
+    def __delitem__(self, name: str) -> None:
+        del self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        self._load_all()
+        return iter(list(self._loaded))
+
+    def __len__(self) -> int:
+        self._load_all()
+        return len(self._loaded)
+
+    def __repr__(self) -> str:
+        return f"FAMILIES({', '.join(self)})"
+
+
+FAMILIES: MutableMapping[str, Family] = _Families()
+#: the families that ship with trisolve (``FAMILIES`` also holds those added at run time): the folders' names
+SHIPPED: tuple[str, ...] = tuple(_folders())
 
 
 def register(family: Family) -> None:
@@ -108,10 +164,13 @@ def detect_family(path: str) -> Family:
     if is_address(path):
         return family_of_address(path)
     suffix = os.path.splitext(path)[1]
+    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
+    folder = next((part for part in reversed(parts[:-1]) if part in SHIPPED), None)
+    if folder is not None and FAMILIES[folder].suffix == suffix:
+        return FAMILIES[folder]  # the folder's family owns the suffix too: no other family is asked (or loaded)
     owners = [family for family in FAMILIES.values() if family.suffix == suffix]
     if len(owners) == 1:
         return owners[0]
-    parts = os.path.normpath(os.path.abspath(path)).split(os.sep)
     for part in reversed(parts[:-1]):
         if part in FAMILIES:
             return FAMILIES[part]

@@ -157,6 +157,9 @@ class Family:
     obstruction: Callable[[Any], str | None] | None = None
     #: (level, solution or None) -> an SVG picture (the family's picture.py; the drawing library loads on first use)
     picture: Callable[[Any, Any], str] | None = None
+    #: (level, solutions found, complete, count) -> the answers to the level's questions, each with ``text()``,
+    #: ``to_json()`` and whether it is ``determined`` (no solution gives another): logic grids ask questions
+    answers: Callable[..., Sequence[Any]] | None = None
     #: the suffix generated and minimised level files get
     suffix: str = ".txt"
     #: the fallback ``trisolve solve`` uses without --backend while the measured portfolio table

@@ -27,6 +27,7 @@ message`` and exit code 2 on the command line).
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import math
 import os
@@ -741,11 +742,14 @@ def _last_byte(path: str) -> bytes:
 
 
 class Appender:
-    """An append-only text file (a journal): every write is one whole line (or none of it), on the disk at once.
+    """An append-only text file (a journal): every write is one whole line (or none of it), on the disk at once,
+    and one writer at a time.
 
     The file must be a regular file (or not exist yet; its folder is made, as a campaign's journal
-    names a new folder of runs).  If its last line has no newline (a kill
-    tore it, or someone else wrote it), a newline is added first: what was there stays, whole.
+    names a new folder of runs).  While it is open it holds an advisory lock (``flock``) on the file: a
+    second command appending to the same journal (two campaigns on one ``--jsonl``) is refused at once,
+    before it reads or writes anything, instead of both running every job.  If its last line has no
+    newline (a kill tore it, or someone else wrote it), a newline is added first: what was there stays, whole.
     """
 
     def __init__(self, path: str | os.PathLike, *, what: str = "journal") -> None:
@@ -754,6 +758,18 @@ class Appender:
         existing = _writable_target(self.path, what, regular_only=True, may_be_input=True)
         make_folder(os.path.dirname(os.path.abspath(self.path)))
         self.fd: int | None = _open_for_writing(self.path, what, os.O_APPEND)
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.close()
+            raise FileProblem(
+                self.path,
+                None,
+                f"another trisolve command is writing to this {what} now (a campaign, crosscheck or mutate with "
+                "the same --jsonl); wait for it to end, or give another file",
+            ) from None
+        except OSError:  # a file system without locks: appending still works, unguarded
+            pass
         try:
             if existing and os.fstat(self.fd).st_size > 0 and _last_byte(self.path) != b"\n":
                 self._add(b"\n")

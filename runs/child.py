@@ -18,7 +18,25 @@ from trisolve.backends.base import Result, Status
 from trisolve.models.errors import LevelSyntaxError, UsageError
 
 from . import processes
-from .jobs import Deadline, Job, RunRecord, record_from_result
+from .jobs import Deadline, Job, RunRecord, record_from_result, routed
+
+
+def route(job: Job, level: Any) -> tuple[str, str | None]:
+    """The backend that runs ``job`` on ``level``, and what was refused on the way (None: nothing).
+
+    Its own backend, unless that refuses the level (``registry.refusal``, asked without importing a solver);
+    then the first of ``job.instead`` that takes it.  When every one refuses, its own backend runs and its
+    answer (unknown) says why.
+    """
+    if not job.instead:  # a named backend: its own run says why it refuses, if it does
+        return job.backend, None
+    refused = []
+    for name in (job.backend, *job.instead):
+        why = registry.refusal(name, job.family, level, job.options)
+        if why is None:
+            return name, "; ".join(refused) or None
+        refused.append(f"{name} ({why})")
+    return job.backend, None
 
 
 def _run(job: Job, level: Any, deadline: Deadline, backend: Any, on_solution: Callable[[Any], None]) -> Result:
@@ -35,18 +53,19 @@ def run_here(job: Job, level: Any, deadline: Deadline, on_solution: Callable[[An
     ``on_solution`` hears each solution's JSON as it is found; the record keeps them as a child would ship
     them (all of them, or with ``keep_solutions`` off the first alone)."""
     cpu = time.process_time()
+    name, refused = route(job, level)
     result = _run(
         job,
         level,
         deadline,
-        registry.get(job.backend, job.family),
+        registry.get(name, job.family),
         lambda solution: on_solution(solution.to_json()) if on_solution is not None else None,
     )
     kept = result.solutions if job.keep_solutions else result.solutions[:1]
     record = record_from_result(
         job, result, deadline.elapsed(), cpu=time.process_time() - cpu, solutions=tuple(s.to_json() for s in kept)
     )
-    return record
+    return routed(record, name, refused)
 
 
 def in_child(
@@ -89,8 +108,11 @@ def in_child(
                 send("invalid", (None, None, str(problem), None))
                 return
             send("level", level, time.monotonic() - began)
+        name, refused = route(job, level)
+        if refused is not None:
+            send("routed", name, refused)
         try:  # after the level is read: a bad file is refused before any solver library is imported
-            backend = registry.get(job.backend, job.family)
+            backend = registry.get(name, job.family)
         except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as no:
             send("unusable", f"{no}")
             return
@@ -118,7 +140,7 @@ def in_child(
             peak_rss_mb=max(usage.ru_maxrss, helpers.ru_maxrss) / 1024.0,
             solutions=(),
         )
-        send("result", record.to_json())
+        send("result", routed(record, name, refused).to_json())
     except BaseException as exc:  # reported to the parent, which decides the exit code
         send("error", f"{type(exc).__name__}: {exc}", traceback.format_exc())
     finally:

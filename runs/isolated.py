@@ -25,7 +25,7 @@ from trisolve.models.errors import LevelSyntaxError, UsageError
 
 from . import processes
 from .child import in_child
-from .jobs import Deadline, Job, RunRecord, record_of
+from .jobs import Deadline, Job, RunRecord, record_of, routed
 
 
 def run_isolated(
@@ -84,9 +84,10 @@ def run_isolated(
     final: dict | None = None
     error: str | None = None
     stopped_by: str | None = None
+    route_taken: tuple[str, str | None] = (job.backend, None)  # the backend that runs, what was refused
 
     def take(message: tuple) -> None:
-        nonlocal streamed, proved, final, error, invalid, plugins_loaded, unusable
+        nonlocal streamed, proved, final, error, invalid, plugins_loaded, unusable, route_taken
         kind = message[0]
         if kind == "count":
             proved = max(proved, message[1])
@@ -113,6 +114,8 @@ def run_isolated(
             plugins_loaded = True
         elif kind == "unusable":
             unusable = message[1]
+        elif kind == "routed":
+            route_taken = (message[1], message[2])
 
     try:
         while True:
@@ -173,7 +176,7 @@ def run_isolated(
         error = "the --plugin files did not load within the time limit (a plugin that hangs when loaded)"
     # Killed, crashed or stopped: keep what was streamed (or proved), never call it complete.
     found = max(streamed, proved)
-    return record_of(
+    record = record_of(
         job,
         status=Status.SAT.value if found else Status.UNKNOWN.value,
         count=found,
@@ -183,6 +186,7 @@ def run_isolated(
         stopped_by=stopped_by,
         error=error,
     )
+    return routed(record, *route_taken)
 
 
 class UnusableBackend(UsageError):

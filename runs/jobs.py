@@ -60,6 +60,9 @@ class Job:
     #: keep solutions in the record (the cross-checker compares sets of them); without it only the first
     #: comes in full and the rest are counted (a count need not ship and validate every solution)
     keep_solutions: bool = True
+    #: where the level goes, in order, when ``backend`` refuses it (``child.route``): the measured default's next
+    #: rows when no backend was named, else nothing (a named backend that refuses answers unknown, saying why)
+    instead: tuple[str, ...] = ()
 
     def deadline(self, started: float | None = None) -> Deadline:
         """The job's time limit counted from ``started`` (default: now): made once, where the run starts."""
@@ -161,6 +164,13 @@ def record_from_result(
         peak_rss_mb=peak_rss_mb,
         stopped_by=result.stopped_by,
     )
+
+
+def routed(record: RunRecord, backend: str, refused: str | None) -> RunRecord:
+    """The record of a job that ``child.route`` gave to ``backend``: its backend named, and why in its stats."""
+    if refused is None:
+        return record
+    return replace(record, backend=backend, stats={**record.stats, "refused": refused})
 
 
 def answers(job: Job, record: RunRecord) -> bool:

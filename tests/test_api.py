@@ -234,7 +234,61 @@ def test_cross_check_refuses_them_too(options, fragment):
         trisolve.cross_check(level_path("hexiom", "level01"), **options)
 
 
+HEXIOM = os.path.join("levels", "hexiom", "level01.txt")
+
+
+@pytest.mark.parametrize(
+    "call,fragment",
+    [
+        (lambda: trisolve.solve(3.5), "level must be a Level, a file name or level text, not float 3.5"),
+        (lambda: trisolve.solve(HEXIOM, backend=["mip"]), "backend must be a string or None, not list"),
+        (lambda: trisolve.solve(HEXIOM, "pysat", all=True, on_solution=5), "on_solution must be a function"),
+        (lambda: trisolve.solve(HEXIOM, "pysat", count=True, on_found="x"), "on_found must be a function"),
+        (lambda: trisolve.solve(HEXIOM, "pysat", count="yes"), "count must be True or False, not str"),
+        (lambda: trisolve.solve(HEXIOM, "pysat", timeout=10**400), "timeout (a whole number of about 401 digits)"),
+        (lambda: trisolve.solve(HEXIOM, "pysat", seed=-(10**5000)), "seed -(a whole number of about 5001 digits)"),
+        (lambda: trisolve.solve(HEXIOM, "dimacs", sat_command=5), "sat_command must be a string"),
+        (lambda: trisolve.solve(HEXIOM, "clingo", memory=1 << 30), "clingo:count keeps no memory budget"),
+        (lambda: trisolve.solve(HEXIOM, "auto", count=True, memory=1 << 30), "auto races backends"),
+        (lambda: trisolve.solve(HEXIOM, "ganak", count=True, memory=1024), "ganak cannot run in less than 64M"),
+        (lambda: trisolve.cross_check(HEXIOM, timeout=10**400), "timeout (a whole number"),
+        (lambda: trisolve.cross_check(5), "levels must be a Level, a file or folder name, or a list of them"),
+        (lambda: trisolve.cross_check([HEXIOM, 5]), "each of levels must be a Level"),
+        (lambda: trisolve.cross_check(HEXIOM, backends=[1]), "backends must be names"),
+        (lambda: trisolve.cross_check(HEXIOM, on_record=1), "on_record must be a function"),
+        (lambda: trisolve.cross_check(HEXIOM, jobs=10**400), "jobs (a whole number"),
+        (lambda: trisolve.benchmark(HEXIOM, timeout=10**400), "timeout (a whole number"),
+        (lambda: trisolve.benchmark(HEXIOM, mode="fast"), "mode must be one of first, count"),
+        (lambda: trisolve.export(HEXIOM, format=3), "format must be a string"),
+        (lambda: trisolve.load(3), "path_or_text must be a file name"),
+        (lambda: list(trisolve.solve_many(7)), "levels must be"),
+        (lambda: list(trisolve.generate_levels("logic", 5)), "folder must be a file name"),
+        (lambda: trisolve.campaign("logic", 1, 5), "log must be a file name"),
+    ],
+    ids=lambda value: value if isinstance(value, str) else "",
+)
+def test_arguments_of_the_wrong_type_or_size_are_usage_errors_naming_them(call, fragment):
+    """Never a TypeError, AttributeError or OverflowError from inside a run: a UsageError naming the argument."""
+    with pytest.raises(trisolve.UsageError) as refused:
+        call()
+    assert fragment in str(refused.value)
+
+
 def test_a_backends_string_is_a_list_of_names_not_of_letters():
     report = trisolve.cross_check(level_path("hexiom", "level01"), backends="pysat:totalizer", jobs=1, timeout=60)
     assert [r.backend for r in report.verdicts[0].records] == ["pysat:totalizer"]
     assert report.verdicts[0].status == "agree"
+
+
+def test_a_count_only_backend_stopped_before_its_stats_is_never_called_plain_enumeration():
+    """dp killed at its limit before it reported anything (level 40 at 10 s): its JSON's count_method says so,
+    not "plain enumeration", which it never does."""
+    import dataclasses
+
+    counted = trisolve.solve(level_path("hexiom", "level01"), backend="dp", count=True)
+    assert "dynamic programming" in counted.count_method
+    stopped = dataclasses.replace(counted, stats={}, complete=False, stopped_by="time limit")
+    assert stopped.count_method == "dp:frontier's own count (stopped before it reported its method)"
+    assert stopped.to_json()["count_method"] == stopped.count_method
+    listed = trisolve.solve(level_path("hexiom", "level01"), backend="pysat", count=True)
+    assert dataclasses.replace(listed, stats={}).count_method == "plain enumeration"

@@ -10,6 +10,7 @@ import time
 import pytest
 from support import LIMIT_SLACK, level_path, plugin_backend, run_cli
 
+import trisolve
 from trisolve.models import FAMILIES
 from trisolve.runs import grace_for
 
@@ -250,9 +251,26 @@ def test_bench_writes_every_output_and_they_parse(tmp_path, capsys):
     assert summary == printed
     assert "PAR-2 s (timeout 20 s)" in summary and "virtual best" in summary
     assert "## Luck: every run, 2 per instance and backend, each with its own seed and input shuffle" in summary
-    for picture in ("cactus.png", "ecdf.png", "scatter.png"):
-        content = (out / picture).read_bytes()
+    for picture in ("cactus", "ecdf", "scatter", "spread"):
+        content = (out / f"{picture}.png").read_bytes()
         assert content.startswith(b"\x89PNG") and len(content) > 1000, picture
+        assert (out / f"{picture}.pdf").read_bytes().startswith(b"%PDF"), picture
+        assert "<svg" in (out / f"{picture}.svg").read_text(), picture
+    # where the figures come from: code, solvers, machine, load
+    meta = data["meta"]
+    assert meta["trisolve"] == trisolve.__version__ and meta["git"]["commit"]
+    assert meta["versions"]["clingo"] and meta["versions"]["PySAT (CaDiCaL, Glucose, ...)"]
+    assert meta["cpu_model"] and meta["memory_bytes"] > 0 and meta["cores"] >= 1
+    assert len(meta["load_average"]["start"]) == 3 and len(meta["load_average"]["end"]) == 3
+    assert "cadical195" in meta["solvers_reported"]
+    assert "trisolve " + trisolve.__version__ + ", commit " in summary and "Machine: " in summary
+    # the spread over the seeds, per instance: quartiles and IQR, in the JSON and the report
+    spread = data["summary"]["spread"]
+    assert {(row["instance"], row["backend"]) for row in spread} == {
+        (i, b) for i in LEVELS for b in backends.split(",")
+    }
+    assert all(row["runs"] == 2 and row["q1"] <= row["median"] <= row["q3"] and row["iqr"] >= 0 for row in spread)
+    assert "## Spread over the seeds and input shuffles, per instance" in summary
 
     # the report can be rebuilt from results.json alone
     (out / "summary.md").unlink()
@@ -292,6 +310,64 @@ def test_a_killed_benchmark_keeps_its_finished_runs_in_a_journal_that_rescore_re
     assert run_cli(["bench", "--rescore", "--out", str(out), "--no-plots"]) == 0
     summary = capsys.readouterr().out
     assert "pysat:seqcounter" in summary and "| 1/1 |" in summary
+
+
+def test_a_first_solution_against_a_count_in_one_bench_with_plots_readable_for_one_instance(tmp_path, capsys):
+    """--mode first,count: each backend in each mode is a contender of its own, interleaved in one run (what a
+    paper comparing a SAT solver's first solution with dp's count needs); with one instance the cactus shows the
+    contenders' times over the seeds and the scatter one point per seed."""
+    out = tmp_path / "both"
+    code = run_cli(
+        [
+            "bench",
+            level_path("hexiom", "level05"),
+            "--mode",
+            "first,count",
+            "--backends",
+            "pysat:totalizer,clingo:count",
+            "--count-backends",
+            "dp",
+            "--repeat",
+            "2",
+            "--timeout",
+            "30",
+            "--out",
+            str(out),
+            "--quiet",
+        ]
+    )
+    printed = capsys.readouterr().out
+    assert code == 0, printed
+    data = json.loads((out / "results.json").read_text())
+    contenders = [row["backend"] for row in data["summary"]["backends"]]
+    assert contenders == ["pysat:totalizer (first)", "clingo:count (first)", "dp:frontier (count)"]
+    modes = {(run["backend"], run["mode"]) for run in data["runs"]}
+    assert modes == {("pysat:totalizer", "first"), ("clingo:count", "first"), ("dp:frontier", "count")}
+    counted = [run for run in data["runs"] if run["mode"] == "count"]
+    assert counted and all(run["count"] == 6 and run["complete"] for run in counted)
+    assert "first solution and count, side by side" in printed and "| level05 |" in printed
+    assert "(6)" in printed.split("## Per instance")[1]  # the count's cell shows the count
+    assert "time over the seeds" in (out / "cactus.svg").read_text()
+    assert "one point per seed" in (out / "scatter.svg").read_text()
+    # rescored from results.json: the same contenders
+    assert run_cli(["bench", "--rescore", "--out", str(out), "--no-plots"]) == 0
+    assert "dp:frontier (count)" in capsys.readouterr().out
+
+
+def test_the_virtual_best_is_drawn_under_the_backends_it_follows(tmp_path):
+    """A backend that is the virtual best everywhere has the same steps: the band is drawn first, beneath."""
+    pytest.importorskip("matplotlib")
+    from trisolve.bench import plots
+
+    cells = {"a": {"solved": True, "time": 0.1}, "b": {"solved": True, "time": 0.3}}
+    summary = {
+        "backends": [{"backend": "a"}, {"backend": "b"}],
+        "instances": [{"instance": f"i{k}", "path": f"i{k}", "cells": cells} for k in range(3)],
+    }
+    plots.cactus(summary, 10.0, str(tmp_path / "cactus.png"))
+    svg = (tmp_path / "cactus.svg").read_text()
+    assert svg.index("virtual best") < svg.index("a (3)") < svg.index("b (3)")  # drawn (and listed) first
+    assert all((tmp_path / f"cactus.{suffix}").exists() for suffix in ("png", "svg", "pdf"))
 
 
 def test_count_mode_times_exact_counts(tmp_path, capsys):
@@ -475,6 +551,10 @@ def test_portfolio_measures_ranks_stops_growing_and_writes_the_defaults(tmp_path
     assert run_cli(["bench", "--portfolio", "--rescore", "--out", str(out), "--no-plots", "--quiet"]) == 0
     capsys.readouterr()
     assert json.loads((out / "portfolio.json").read_text())["families"] == data["families"]
+    # only the shipped table's page says it is written by --write-defaults, not to be edited by hand
+    assert "do not edit by hand" in page
+    own = (out / "portfolio.md").read_text()
+    assert "do not edit by hand" not in own and "`solve`'s defaults are unchanged" in own
 
 
 def test_a_wrong_count_is_not_solved():
@@ -505,6 +585,9 @@ def replace_count(run, count: int, status: str = "sat"):
         (["--portfolio", "--tasks", "list"], "--tasks: unknown list"),
         (["--portfolio", "--max-size", "hexiom=big"], "--max-size"),
         (["--portfolio", "--families", "nope"], "--families: unknown nope"),
+        (["--portfolio", "--seeds", "99999999999999999999999"], "is not in the range 1<=x<=100"),
+        (["--portfolio", "--seeds", "0"], "is not in the range 1<=x<=100"),
+        (["--portfolio", "--max-size", "hexiom=\u00b2"], "--max-size"),
     ],
 )
 def test_portfolio_usage_problems_exit_2(args, fragment, capsys):

@@ -124,8 +124,16 @@ def test_disagreement_is_minimised_and_written_with_its_repro(tmp_path):
 
     from trisolve.generate.campaign import run_campaign
 
+    class Heard:  # what the command's progress line hears: each shrinking as it starts, after the runs
+        def __init__(self) -> None:
+            self.calls: list[tuple] = []
+
+        def __getattr__(self, name: str):
+            return lambda *args: self.calls.append((name, *args))
+
     mutants.register()
     log = str(tmp_path / "m.jsonl")
+    heard = Heard()
     summary, verdicts = run_campaign(
         "hexiom",
         2,
@@ -134,9 +142,16 @@ def test_disagreement_is_minimised_and_written_with_its_repro(tmp_path):
         backends=["pysat:totalizer", "mutant:locks-ignored"],
         minimise_folder=str(tmp_path / "min"),
         minimise_budget=60,
+        progress=heard,
     )
     assert summary.disagreements + summary.invalid >= 1  # the mutant's moved locks are invalid solutions
     assert len(summary.minimised) == summary.disagreements + summary.invalid
+    shrinking = [call for call in heard.calls if call[0] == "shrinking"]
+    assert [(index, total, budget) for _, _, index, total, budget in shrinking] == [
+        (i, len(summary.minimised), 60) for i in range(len(summary.minimised))
+    ]
+    assert heard.calls.index(shrinking[0]) > max(i for i, call in enumerate(heard.calls) if call[0] == "advance")
+    assert any(call[0] == "attempt" and call[1].startswith("attempt 1: hexiom side 3") for call in heard.calls)
     for item in summary.minimised:
         assert os.path.exists(item["file"]) and "mutant:locks-ignored" in item["command"]
         assert os.path.exists(os.path.splitext(item["file"])[0] + ".repro.md")
@@ -191,6 +206,34 @@ def test_campaign_cli_prints_summary_and_exit_code(tmp_path):
         ],
     )
     assert other.exit_code == 2 and "another campaign" in other.output
+
+
+def test_a_second_writer_of_one_journal_is_refused_before_it_runs_anything(tmp_path):
+    """Two campaigns (or a campaign and a crosscheck) on one --jsonl would both run every job and write every
+    record twice: the journal is locked while one writes it, and the other exits 2 with one line naming it."""
+    from trisolve.cli.main import cli
+    from trisolve.crosscheck.jsonl import Log
+    from trisolve.models.files import FileProblem
+
+    log = str(tmp_path / "c.jsonl")
+    campaign = ["campaign", "--family", "logic", "--generate", "2", "--jsonl", log, "--backends", "pysat", "-q"]
+    assert CliRunner().invoke(cli, campaign).exit_code == 0
+    lines = open(log, encoding="utf-8").read()
+    first = Log(log)  # a writer that is still running
+    try:
+        with pytest.raises(FileProblem, match="another trisolve command is writing to this journal now"):
+            Log(log)
+        again = CliRunner().invoke(cli, campaign)
+        assert again.exit_code == 2 and "another trisolve command is writing" in again.output
+        assert again.output.count("\n") == 1 and log in again.output
+        level = os.path.join(tmp_path, "c-instances", "logic-00000.toml")
+        check = CliRunner().invoke(cli, ["crosscheck", level, "--backends", "pysat", "--jsonl", log, "-q"])
+        assert check.exit_code == 2 and "another trisolve command is writing" in check.output
+        assert open(log, encoding="utf-8").read() == lines  # nothing run, nothing written
+    finally:
+        first.close()
+    resumed = CliRunner().invoke(cli, campaign)  # once the writer is gone, the journal is free again
+    assert resumed.exit_code == 0 and open(log, encoding="utf-8").read() == lines
 
 
 def test_dask_executor_on_a_local_cluster(tmp_path):

@@ -99,10 +99,11 @@ def test_each_default_is_the_tables_winner(family, task):
 
 
 def test_solve_count_without_a_backend_runs_the_count_winner(capsys):
+    """On a level past the small sizes (``defaults.SMALL``): level 32, side 4."""
     winner = documented_winner(shipped_table()["families"]["hexiom"]["count"]["rows"], "hexiom")
-    assert run_cli(["solve", level_path("hexiom", "level05"), "--count", "--json"]) == 0
+    assert run_cli(["solve", level_path("hexiom", "level32"), "--count", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["backend"] == winner and data["count"] == 6 and data["complete"] is True
+    assert data["backend"] == winner and data["count"] == 1052 and data["complete"] is True
 
 
 @pytest.mark.parametrize("task", ["first", "count"])
@@ -256,3 +257,54 @@ def test_a_plugin_declares_its_tasks_as_a_tuple_of_known_tasks():
         assert registry.role("tasks_plugin", "TASKS") == ("count",)
     finally:
         registry.unregister("tasks_plugin")
+
+
+BROKEN_TABLES = {
+    "a family as a list": {"families": {"hexiom": []}},
+    "a task as a list": {"families": {"hexiom": {"first": []}}},
+    "rows as an object": {"families": {"hexiom": {"first": {"rows": {}}}}},
+    "solved as text": {"families": {"hexiom": {"first": {"rows": [{"backend": "pysat", "solved": "x"}]}}}},
+    "a time as text": {"families": {"hexiom": {"first": {"rows": [{"backend": "pysat", "wall": {"p90": "slow"}}]}}}},
+    "a backend as a number": {"families": {"hexiom": {"first": {"rows": [{"backend": 5}]}}}},
+    "not a table": [1],
+    "not JSON": "{families",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROKEN_TABLES))
+def test_a_broken_table_falls_back_to_the_family_default_with_one_warning(name, tmp_path, monkeypatch, capsys):
+    """A damaged backends/portfolio.json: one warning line naming the file, then the family's own default runs
+    (never an internal error, never an exit-2 message that names no file)."""
+    path = tmp_path / "portfolio.json"
+    table = BROKEN_TABLES[name]
+    path.write_text(table if isinstance(table, str) else json.dumps(table))
+    monkeypatch.setattr(defaults, "TABLE_PATH", str(path))
+    assert run_cli(["solve", level_path("hexiom", "level01"), "--json"]) == 0
+    captured = capsys.readouterr()
+    warnings = [line for line in captured.err.splitlines() if "warning" in line]
+    assert len(warnings) == 1 and str(path) in warnings[0] and "Traceback" not in captured.err, captured.err
+    assert json.loads(captured.out)["backend"] == registry.resolve(defaults.fallback("hexiom"), "hexiom")
+    assert defaults.default_backend("hexiom", "count") == defaults.fallback("hexiom")
+    assert "warning" not in capsys.readouterr().err  # said once per process and file
+
+
+@pytest.mark.parametrize(
+    "family, stem, small",
+    [("hexiom", "level05", True), ("hexiom", "level22", False), ("sigils", "gate-4x4", True)],
+)
+def test_a_small_instance_counts_without_loading_compiled_kernels(family, stem, small):
+    """The table ranks over every size: dp (hexiom) and exactcover (sigils) count best overall but load compiled
+    kernels for about half a CPU second, where pysat counts a side-3 board or a 4x4 frame in milliseconds."""
+    from support import expected
+
+    import trisolve
+
+    path = level_path(family, stem)
+    overall = defaults.default_backend(family, "count")
+    result = trisolve.solve(path, count=True, timeout=120)
+    assert result.complete and result.count == expected(family)[stem]["count"]
+    if small and Spec.parse(overall).backend in defaults.KERNELS:
+        assert Spec.parse(result.backend).backend not in defaults.KERNELS, result.backend
+        assert result.backend == defaults.for_instance(overall, family, "count", trisolve.load(path).model)
+    if not small:
+        assert result.backend == overall

@@ -7,6 +7,7 @@ What every backend keeps (valid solutions, exact counts, orbits, limits) is in t
 from __future__ import annotations
 
 import ast
+import json
 import os
 import subprocess
 import sys
@@ -108,6 +109,8 @@ def test_a_cross_check_runs_exactcover_on_logic_grids_only_when_named():
         ("sigils", "pentominoes-5x5"),  # mirroring
         ("sigils", "corners-6x6"),  # twelve copies of one piece
         ("sigils", "gate-7x4-all-seven"),  # none
+        ("sigils", "area-mismatch"),  # no tiling: the real rows, which have no cover
+        ("sigils", "dominoes-4x4"),  # one repeated type only: it has no item
         ("logic", "einstein-somewhere"),
         ("logic", "odd-names"),  # names that look like code: only numbers reach the file's rows
     ],
@@ -156,6 +159,8 @@ CUSTOM = {
     "piece P\nPP\nPP\nP.\n",
     "no piece once": "4x4\nO O O O\n",
     "mirrors rename": "4x4\nI S Z T T\n",
+    "two repeated types": "4x4\nI I O O\n",
+    "dominoes and squares": "4x3\nD D O O\npiece D\nDD\n",
 }
 
 
@@ -187,6 +192,90 @@ def test_the_quadrant_variant_searches_one_cover_per_class_on_the_6x10_rectangle
     level = sigil("pentominoes-5x5")
     result = listed("exactcover:quadrant", level)
     assert result.count == 24 and result.stats["covers"] < result.count
+
+
+# ------------------------------------------------------------------ identical pieces, sizes
+
+
+def frame(width: int, height: int, piece: str, count: int, drawing: str = "") -> sigils.Level:
+    text = f"{width}x{height}\n{' '.join([piece] * count)}\n" + (f"piece {piece}\n{drawing}\n" if drawing else "")
+    return sigils.parse_text(text, file=f"{count}{piece}.txt")
+
+
+@pytest.mark.parametrize("variant", ["quadrant", "plain"])
+def test_a_frame_of_identical_pieces_is_one_option_per_placement(variant):
+    """100 identical squares: no item per copy (the cells alone say where they go), so 361 options, one cover;
+    one item per copy, ordered, took millions of entries and no answer within minutes."""
+    level = frame(20, 20, "O", 100)
+    result = registry.get(f"exactcover:{variant}", "sigils").run(level, Limits(time=60), ENUMERATE)
+    assert result.complete and result.count == 1 and result.stats["options"] == 19 * 19
+    assert result.stats["primary_items"] == 400 and result.stats["secondary_items"] == 0
+    assert sigils.validate(level, result.solutions[0]) == []
+    dominoes = frame(20, 10, "D", 100, "DD")
+    listed_ = registry.get(f"exactcover:{variant}", "sigils").run(dominoes, Limits(time=60, solutions=1000), ENUMERATE)
+    assert listed_.count == 1000 and listed_.stopped_by == "solution limit" and listed_.duplicates == 0
+    assert all(sigils.validate(dominoes, s) == [] for s in listed_.solutions[:50])
+
+
+def test_1600_monominoes_export_as_1600_rows(tmp_path):
+    path = tmp_path / "mono.txt"
+    path.write_text("40x40\n" + " ".join(["M"] * 1600) + "\npiece M\nM\n")
+    done = run_trisolve("export", str(path), "--format", "xc")
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if not line.startswith("|")]
+    assert len(rows) == 1 + 1600 and "no item; its 1600 copies" in done.stdout
+
+
+@pytest.mark.parametrize("variant", ["quadrant", "plain"])
+@pytest.mark.parametrize(
+    "stem",
+    sorted(os.path.splitext(n)[0] for n in os.listdir(os.path.join(ROOT, "levels", "sigils")) if n.endswith(".txt")),
+)
+def test_the_size_is_worked_out_exactly_before_anything_is_built(monkeypatch, stem, variant):
+    from trisolve.backends.exactcover import sigils as translator
+
+    level = sigil(stem)
+    if level.obstruction:
+        pytest.skip("a plain obstruction is one item, nothing to size")
+    told = []
+    monkeypatch.setattr(translator, "check_size", lambda entries, memory=None: told.append(entries))
+    problem = translator.encode(level, variant, Options())
+    assert told == [sum(len(option) for option in problem.options)]
+
+
+def test_a_problem_past_the_size_limit_is_not_built_and_not_exported(monkeypatch):
+    from trisolve import api
+    from trisolve.backends.exactcover import engine
+    from trisolve.models.errors import UsageError
+
+    monkeypatch.setattr(engine, "MAX_ENTRIES", 100)
+    result = registry.get("exactcover:quadrant", "sigils").run(sigil("gate-6x6"), Limits(time=60), ENUMERATE)
+    assert result.stopped_by == "size limit" and not result.complete and result.count == 0
+    assert (
+        "option entries" in result.stats["refused"] and "more than the 100 exactcover builds" in result.stats["refused"]
+    )
+    with pytest.raises(UsageError, match=r"gate-6x6.txt: cannot export as exact cover: .* option entries"):
+        api.export(level_path("sigils", "gate-6x6"), format="xc")
+
+
+def test_the_memory_budget_holds_on_exactcover():
+    """--memory too small for the problem: stopped before building it (exit 3), as dp's budget stops."""
+    done = run_trisolve(
+        "solve", level_path("sigils", "gate-6x6"), "--count", "--backend", "exactcover", "--memory", "64K", "--json"
+    )
+    assert done.returncode == 3, done.stderr
+    record = json.loads(done.stdout)
+    assert record["stopped_by"] == "memory budget" and record["complete"] is False
+    assert "over the memory budget of" in record["stats"]["refused"]
+
+
+def test_a_level_where_nothing_fits_is_refused_by_the_export_in_one_line(tmp_path):
+    path = tmp_path / "tiny.txt"
+    path.write_text("1x1\nO\n")
+    done = run_trisolve("export", str(path), "--format", "xc")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and str(path) in done.stderr
+    assert "no option at all" in done.stderr and "the pieces cover 4 cells, the 1x1 frame has 1" in done.stderr
 
 
 # ------------------------------------------------------------------ limits
@@ -232,6 +321,13 @@ def test_the_kernel_is_compiled_once_per_machine_and_loaded_from_numba_s_cache_a
     assert done.returncode == 0, done.stderr
     assert int(done.stdout.split()[-1]) >= 1
     assert "compil" not in done.stderr
+    # the cache overwritten (a full disk, a kill, another build): compiled again, and the count is right
+    for path in tmp_path.rglob("dancing_cells.algorithm_c-*.nb[ic]"):
+        path.write_bytes(b"\x80\x05not a pickle")
+    count = ["-m", "trisolve", "solve", level_path("sigils", "gate-4x3"), "--count", "--backend", "exactcover"]
+    done = subprocess.run([sys.executable, *count], capture_output=True, text=True, timeout=900, cwd=ROOT, env=env)
+    assert done.returncode == 0 and "2 solutions" in done.stdout, done.stderr
+    assert "algorithm_c could not be read" in done.stderr and "compiling again" in done.stderr
 
 
 # ------------------------------------------------------------------ the worked example (docs/solver-bug.md)
@@ -245,7 +341,7 @@ def test_the_memoised_zdd_is_caught_on_the_minimised_gate_as_docs_solver_bug_sho
         "--plugin",
         "docs/examples/xcover_memo_zdd.py",
         "--backends",
-        "exactcover,zdd",
+        "exactcover:quadrant,exactcover:plain,zdd",
         "--no-expected",
         "--family",
         "sigils",
@@ -255,7 +351,7 @@ def test_the_memoised_zdd_is_caught_on_the_minimised_gate_as_docs_solver_bug_sho
     )
     assert done.returncode == 1, done.stdout + done.stderr
     assert (
-        "complete counts differ: exactcover:quadrant 752, exactcover:plain 752, zdd:memo 751, zdd:no-memo 752"
+        "complete counts differ: exactcover:quadrant 752, exactcover:plain 752, zdd:memo 750, zdd:no-memo 752"
         in done.stdout
     )
     assert "VERDICT: FAILED on 1 of 1 instance (xcover-memo-min.txt)" in done.stdout

@@ -10,11 +10,14 @@ instances, first solutions and limits on every variant.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 
 import pytest
-from support import LIMIT_SLACK, expected, level_path, run_cli, run_trisolve
+from support import LIMIT_SLACK, ROOT, expected, level_path, run_cli, run_trisolve
 
+import trisolve
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.models import FAMILIES
@@ -118,15 +121,53 @@ def test_a_count_past_its_time_limit_is_unknown_and_its_process_is_gone() -> Non
     assert {child.pid for child in psutil.Process().children(recursive=True)} - before == set()
 
 
+@pytest.mark.slow
 def test_a_count_short_of_memory_is_an_error_not_a_number() -> None:
-    # run from a fresh process: the cap is on address space, and a child forked from this test process would
-    # inherit its freed heap and count on in it (level 30 ran to the time limit under a 1 MiB cap)
+    """A cap Ganak can start under but outgrows: an error naming the memory limit, never a number.  Run from a
+    fresh process: the cap is on address space, and a child forked from this test process would inherit its
+    freed heap and count on in it."""
+    program = f"""
+from trisolve.backends import registry
+from trisolve.backends.base import Limits, Options
+from trisolve.backends.ganak import engine
+from trisolve.models import FAMILIES
+
+level = FAMILIES["hexiom"].parse({level_path("hexiom", "level30")!r})
+backend = registry.get("ganak", "hexiom")
+engine.pyganak()
+backend.translator.encode(level, backend.variant, Options(enumerate=True))
+memory = engine.address_space() + engine.HEADROOM + (4 << 20)  # room to start, not to count level 30
+try:
+    result = backend.run(level, Limits(time=120), Options(enumerate=True, memory=memory))
+    print("answered", result.count, result.complete, result.stopped_by)
+except engine.GanakError as problem:
+    print("error:", problem)
+"""
+    done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("error: Ganak stopped:") and "out of the memory allowed (--memory)" in done.stdout
+
+
+@pytest.mark.parametrize("memory", ["1K", "1M", "63M"])
+def test_a_memory_cap_ganak_cannot_run_in_is_refused(memory) -> None:
     done = run_trisolve(
-        "solve", level_path("hexiom", "level30"), "--backend", "ganak", "--count", "--memory", "1M", "--timeout", "60"
+        "solve", level_path("hexiom", "level01"), "--backend", "ganak", "--count", "--memory", memory, "--json"
     )
-    assert done.returncode == 1, done.stderr
-    assert "GanakError" in done.stderr and "out of the memory allowed (--memory)" in done.stderr
-    assert "0+ solutions (incomplete)" in done.stdout and "Traceback" not in done.stderr
+    assert done.returncode == 2 and done.stdout == "", done.stderr
+    assert done.stderr.count("\n") == 1 and "ganak cannot run in less than 64M" in done.stderr
+
+
+def test_a_cap_below_what_its_process_starts_with_stops_before_counting() -> None:
+    """The counting process starts as a copy of the run's: a cap that leaves it no room stops the run at once
+    (exit 3, ``memory budget``), as dp's budget does; the stats say why."""
+    level = FAMILIES["hexiom"].parse(level_path("hexiom", "level01"))
+    result = registry.get("ganak", "hexiom").run(level, Limits(time=60), Options(enumerate=True, memory=64 << 20))
+    from trisolve.backends.ganak import engine
+
+    if engine.address_space() + engine.HEADROOM <= 64 << 20:
+        pytest.skip("this process is small enough for Ganak to start under 64M")
+    assert (result.status, result.complete, result.stopped_by) == (Status.UNKNOWN, False, "memory budget")
+    assert "leaves Ganak no room" in result.stats["refused"] and result.stats["memory_limit_mb"] == 64.0
 
 
 def test_a_first_solution_is_rebuilt_from_counts_and_is_valid() -> None:
@@ -144,3 +185,11 @@ def test_symmetry_breaking_counts_the_classes() -> None:
         level, Limits(time=60), Options(enumerate=True, symmetry_breaking=True)
     )
     assert (result.count, result.complete) == (expected("hexiom")["level10"]["orbits"], True)
+
+
+def test_the_count_phase_cpu_is_ganaks_own():
+    """Ganak counts in a process of its own: the phase's CPU seconds are its, not the waiting parent's 0."""
+    pytest.importorskip("pyganak")
+    result = trisolve.solve(level_path("hexiom", "level10"), backend="ganak", count=True)
+    assert result.complete and result.stats["ganak_cpu"] > 0
+    assert result.times["count_cpu"] >= result.stats["ganak_cpu"]

@@ -213,6 +213,7 @@ def test_a_signal_stops_crosscheck_at_once_and_logs_only_finished_runs(tmp_path,
     assert code == 130, (out, err)
     assert took < 4, took  # not the 60 s time limit of the runs in progress
     assert "VERDICT" in out and "partial" in err and "Traceback" not in err
+    assert "0 of 4 runs done before the interruption in " in out  # none finished: not "4 runs in 2.1 s"
     _finished_lines(log)
     assert _left_running(str(log)) == []
 

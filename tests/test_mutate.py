@@ -393,3 +393,33 @@ def test_the_quarter_turn_frame_kills_the_chain_mutant_that_drops_the_next_lower
     result = registry.get(f"mutated:clingo:choice~lp:sigils.lp={path}", "sigils").run(lvl, Limits(time=60), options)
     assert result.complete and result.count == 0  # its one class lost; the shipped encoding keeps it
     assert registry.get("clingo:choice", "sigils").run(lvl, Limits(time=60), options).count == 1
+
+
+SHARED_BUG = os.path.join(ROOT, "tests", "shared_bug.py")
+
+
+def test_a_plugin_named_as_the_mutated_backend_is_told_to_be_a_reference(tmp_path):
+    done = _mutate("logic", "--backend", "shared", "--plugin", SHARED_BUG, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "mutants are made of" in done.stderr and "--references shared" in done.stderr, done.stderr
+
+
+def test_failing_references_come_before_the_scores_and_no_temporary_folder_is_left(tmp_path):
+    """References that disagree make every score meaningless: that is said first, then the tables; the mutants
+    and generated levels went to a temporary folder, which is gone afterwards."""
+    levels = tmp_path / "levels"
+    levels.mkdir()
+    source = os.path.join(ROOT, "levels", "logic", "einstein-somewhere.toml")
+    (levels / "einstein-somewhere.toml").write_text(open(source, encoding="utf-8").read())
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    done = subprocess.run(
+        [sys.executable, "-m", "trisolve", "mutate", "logic", "--backend", "pysat", "--plugin", SHARED_BUG,
+         "--references", "pysat,shared", "--levels", str(levels), "--retry", "0", "--timeout", "20", "-q"],
+        capture_output=True, text=True, timeout=900, cwd=tmp_path, env={**os.environ, "TMPDIR": str(scratch)},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stdout + done.stderr
+    out = done.stdout
+    assert "UNMUTATED BACKENDS FAIL on " in out and "einstein-somewhere.toml" in out
+    assert out.index("UNMUTATED BACKENDS FAIL") < out.index("score")
+    assert os.listdir(scratch) == []

@@ -45,7 +45,8 @@ def test_without_a_terminal_a_line_comes_at_least_every_interval_even_when_nothi
     assert len(printed_at) >= 9 and max(gaps) <= INTERVAL + step
     assert INTERVAL == 10.0  # the promise the docs make
     lines = out.getvalue().splitlines()
-    assert lines[0].startswith("trisolve crosscheck: cross-checking: 3/40 runs (7%), 0:10 elapsed, about 2:03 left")
+    # the pace: 3 runs in 9 s, the last done 1 s ago: 37 x 3 s - 1 s
+    assert lines[0].startswith("trisolve crosscheck: cross-checking: 3/40 runs (7%), 0:10 elapsed, about 1:50 left")
     assert lines[0].endswith("last: level07 dp:frontier: 46")
     assert "0:20 elapsed" in lines[1]
 
@@ -187,3 +188,118 @@ def test_a_run_that_ended_says_done_though_the_backends_step_estimate_fell_short
         out.getvalue().splitlines()[-1]
         == "trisolve crosscheck: counting level.txt: 1000/1000 steps (100%), 0:12 elapsed, done"
     )
+
+
+def test_time_left_never_says_0_00_while_work_is_left_and_says_finishing_after_the_last_unit():
+    """10 runs, the last one still going: a pace estimate under a second is still "0:01 left"; with every run
+    done but the phase not over (a disagreement being shrunk, files written), "finishing", never "0:00 left"."""
+    clock = FakeClock()
+    progress, out = plain(clock)
+    progress.phase("cross-checking", 10)
+    for _ in range(9):
+        clock.now += 0.01
+        progress.advance(1)
+    clock.now = 10.0
+    progress.tick()
+    clock.now += 11
+    progress.advance(1)
+    progress.tick()
+    first, last = out.getvalue().splitlines()[-2:]
+    assert "9/10 runs" in first and "0:00 left" not in first  # the pace is overrun: no figure is honest
+    assert "10/10 runs" in last and "finishing" in last and "0:00 left" not in last
+
+
+def test_shrinking_a_disagreement_is_a_phase_with_its_budget_as_the_time_left():
+    """A campaign's runs are done and its minimiser runs for minutes: the line says so, and how long at most."""
+    clock = FakeClock()
+    progress, out = plain(clock)
+    progress.phase("cross-checking", 10)
+    progress.advance(10)
+    progress.shrinking("out/hexiom-00003.txt", 0, 2, 300.0)
+    clock.now += 60
+    progress.tick()
+    line = out.getvalue().splitlines()[-1]
+    assert line.startswith("trisolve crosscheck: minimising: 0/2 levels (0%), 1:00 elapsed, at most 9:00 left")
+    assert line.endswith("last: hexiom-00003 (at most 5:00 each)")
+    progress.shrinking("out/hexiom-00007.txt", 1, 2, 300.0)
+    clock.now += 400  # the minimiser's own budget is the bound; the line never reaches 0:00
+    progress.tick()
+    assert "1/2 levels" in out.getvalue().splitlines()[-1] and "at most 0:01 left" in out.getvalue().splitlines()[-1]
+    progress.close(finished=True)
+    assert out.getvalue().splitlines()[-1].endswith("2/2 levels (100%), 7:40 elapsed, done")
+
+
+def test_each_attempt_of_a_level_being_generated_is_shown_and_generate_has_a_time_limit(tmp_path):
+    """A big logic grid takes minutes per level: the progress line names each attempt as it ends (clues so far,
+    solutions found), and --timeout ends the work (the level is written unproved, exit 3)."""
+    folder = tmp_path / "g"
+    done = _quick(
+        "generate", "logic", "--positions", "30", "--categories", "6", "-n", "3", "--timeout", "3", "-o", folder
+    )
+    attempts = [line for line in done.stderr.splitlines() if "last: attempt " in line]
+    assert attempts and "logic 30 positions x 6 categories" in attempts[-1], done.stderr
+    assert done.returncode == 3, done.stderr  # 30 positions need far more than 3 s
+    assert "--timeout 3 s: stopped at level 1 of 3" in done.stderr
+    assert "could not prove a unique solution" in done.stderr
+    assert len(list(folder.glob("*.toml"))) == 1  # the level under way is written; no other is started
+
+
+def test_no_time_left_is_claimed_while_a_unit_overruns_the_pace_and_a_bound_says_at_most():
+    """108 of 109 runs done in 10 s, the last takes 20 s: not "0:00 left" for ten seconds, but at most what
+    its time limit allows (with the kill's grace), or nothing when no bound is known."""
+    clock = FakeClock()
+    progress, _ = plain(clock)
+    progress.phase("cross-checking", 109)
+    for _ in range(108):
+        clock.now += 10 / 108
+        progress.advance(1)
+    clock.now += 5
+    assert "left" not in progress.text()
+    progress.bounds(20.0, parallel=2)
+    assert ", at most 0:17 left" in progress.text()  # one run under way since the last was done 5 s ago: 21.25 s
+    clock.now += 10
+    assert ", at most 0:07 left" in progress.text()
+    clock.now = 1.0
+    early = Progress("crosscheck", stream=io.StringIO(), bar=False, heartbeat=False, clock=clock)
+    early.phase("cross-checking", 100)
+    early.bounds(20.0, parallel=2)
+    clock.now = 2.0
+    early.advance(10)
+    assert "about 0:09 left" in early.text()  # the pace says less than the bound: the pace
+
+
+def test_a_backends_reports_in_stretches_of_their_own_length_each_have_their_own_pace():
+    """dp's halves report the upper half's steps (of 40), then the walk (of 1000): the pace of one says nothing
+    of the other, and the time left follows the stretch under way."""
+    clock = FakeClock()
+    progress, _ = plain(clock)
+    progress.phase("counting level40.txt")
+    for step in range(1, 41):
+        clock.now += 1
+        progress.report(step, 40, f"dp: upper half: step {step}/40")
+    clock.now += 1
+    progress.report(0, 1000, "dp: middle row: 0% done")
+    assert "left" not in progress.text()
+    clock.now += 10
+    progress.report(100, 1000, "dp: middle row: 10% done")
+    assert "1:30 left" in progress.text()  # 10 s per 100: 900 more take 90 s
+
+
+def test_the_bar_shows_elapsed_and_left_as_such():
+    """On a terminal the bar's time says which figure is which (rich's own columns put "left" after the elapsed
+    time, so the figure read as "left" counted up)."""
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    clock = FakeClock()
+    progress = Progress("crosscheck", stream=Terminal(), heartbeat=False, clock=clock)
+    try:
+        progress.phase("cross-checking", 10)
+        clock.now += 4
+        progress.advance(2)
+        fields = progress._rich.tasks[0].fields
+        assert fields["timing"] == "0:04 elapsed, about 0:16 left"
+    finally:
+        progress.close()

@@ -68,3 +68,57 @@ def test_no_path_from_a_developers_machine_in_the_docs(folder):
         with open(path, encoding="utf-8") as handle:
             for number, line in enumerate(handle, 1):
                 assert not pattern.search(line), f"{os.path.relpath(path, ROOT)}:{number}: {line.strip()}"
+
+
+# ------------------------------------------------------------ the README's sample outputs
+
+#: a number with a fraction (a time, a rate): it varies from run to run, so samples match any
+_FRACTION = re.compile(r"\d+\.\d+")
+
+
+def samples() -> list[tuple[str, list[str], bool]]:
+    """Each ``$ trisolve ...`` line of the README's ``text`` blocks that shows its output: (command, output
+    lines, abridged).  A block is abridged when a line of it is ``...`` or the sentence before it says so."""
+    found = []
+    text = readme()
+    for match in re.finditer(r"```text\n(.*?)```", text, re.S):
+        lines = match.group(1).rstrip("\n").splitlines()
+        before = text[: match.start()].rstrip().rsplit("\n\n", 1)[-1]
+        abridged = "..." in lines or "abridged" in before.lower()
+        command, output = None, []
+        for line in [*lines, "$ end"]:
+            if line.startswith("$ "):
+                if command is not None and output:
+                    found.append((command, output, abridged))
+                command, output = line[2:].split("#", 1)[0].strip(), []
+            elif command is not None:
+                output.append(line)
+    return found
+
+
+#: a memory figure: it depends on the machine (whether dp's kernels ran, from numba's cache, or numpy did)
+_MEMORY = re.compile(r"peak_bytes \d+, ")
+
+
+def _same(line: str) -> str:
+    return " ".join(_FRACTION.sub("<n>", _MEMORY.sub("", line)).split())
+
+
+def test_every_sample_output_is_checked_or_marked_abridged():
+    shown = samples()
+    assert shown and all(command.startswith("trisolve ") for command, _, _ in shown)
+    assert [command for command, _, abridged in shown if not abridged] == [
+        "trisolve solve levels/hexiom/level38.txt",
+        "trisolve solve levels/hexiom/level38.txt --count",
+    ], "a new unabridged sample in the README: check it in test_unabridged_samples_are_what_the_commands_print"
+
+
+@pytest.mark.parametrize("command", [c for c, _, abridged in samples() if not abridged])
+def test_unabridged_samples_are_what_the_commands_print(command):
+    """Line for line, numbers with a fraction (times) and memory figures aside."""
+    from support import run_trisolve
+
+    (output,) = [out for c, out, _ in samples() if c == command]
+    done = run_trisolve(*command.split()[1:], timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert [_same(line) for line in done.stdout.splitlines()] == [_same(line) for line in output]

@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from trisolve import arguments
 from trisolve.backends import numbers
 from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES, address_list, check_address_list, detect_family, is_address
@@ -137,8 +138,8 @@ def load(path_or_text: str | os.PathLike, family: str | None = None) -> Level:
     Bad input raises ``LevelSyntaxError`` (a ``UsageError``) naming file and line.
     """
     started = time.monotonic()
-    text = os.fspath(path_or_text)
-    kind = _family(family) if family else None
+    text = os.fspath(arguments.path(path_or_text, "path_or_text") or "")
+    kind = _family(arguments.text(family, "family")) if family else None
     if isinstance(path_or_text, os.PathLike) or "\n" not in text:
         # the reader refuses missing, special and oversized files (models.files.read_instance_text)
         kind = kind or detect_family(text)
@@ -284,6 +285,14 @@ def _resolved(spec: str | None, family: str, task: str = "first", symmetry_break
         raise UsageError(str(problem)) from None
 
 
+def _next_defaults(family: str, task: str, symmetry_breaking: bool) -> tuple[str, ...]:
+    """The measured defaults after the first, full names: where a level goes that the first refuses."""
+    from trisolve.backends import defaults, registry
+
+    rest = defaults.default_backends(family, task, symmetry_breaking=symmetry_breaking)[1:]
+    return tuple(registry.resolve(name, family) for name in rest)
+
+
 def backend_names(specs: Sequence[str], family: str) -> list[str]:
     """A backends list made full (a bare name means all its variants); empty: every registered variant a
     cross-check runs unnamed (``Catalog.cross_check``)."""
@@ -418,7 +427,10 @@ def export(
     from trisolve.backends import registry
     from trisolve.backends.base import Options
 
-    level = level if isinstance(level, Level) else load(level, family)
+    level = arguments.level(level, Level)
+    level = level if isinstance(level, Level) else load(level, arguments.text(family, "family"))
+    format, backend = arguments.text(format, "format"), arguments.text(backend, "backend")
+    symmetry_breaking = arguments.flag(symmetry_breaking, "symmetry_breaking")
     if format in _link_formats():
         if level.kind.url is None or level.kind.url.format != format:
             having = ", ".join(name for name, kind in FAMILIES.items() if kind.url and kind.url.format == format)
@@ -427,12 +439,29 @@ def export(
             raise UsageError(f"a {format} link is the puzzle's own address, written without a backend")
         return Export(level.kind.url.write(level.model) + "\n", format, "")
     format, spec = _format_and_backend(format, backend)
+    _check_format_family(format, spec, level.family)
     name = backend_name(spec, level.family)
     options = Options(symmetry_breaking=symmetry_breaking)
     made = registry.get(name, level.family)
-    text = made.export(level.model, options)
+    try:
+        text = made.export(level.model, options)
+    except UsageError as refused:  # a level this format cannot hold (too large, nothing to write): name the file
+        raise UsageError(f"{level.run_path}: {refused}") from None
     runner = getattr(made, "run_command", None)
     return Export(text, format, name, runner(level.model, options, file) if runner else None)
+
+
+def _check_format_family(format: str, spec: str, family: str) -> None:
+    """A format no writer of it translates this family into is refused by what the format covers: ``xc: sigils
+    and logic only``, not the backend's missing translator."""
+    from trisolve.backends import registry
+
+    writers = registry.exporters()[format]
+    if registry.catalog(Spec.parse(spec).backend, family) is not None:
+        return
+    covered = sorted({name for name in FAMILIES for writer in writers if registry.catalog(writer, name) is not None})
+    shown = " and ".join([", ".join(covered[:-1]), covered[-1]] if len(covered) > 1 else covered) or "no family"
+    raise UsageError(f"{format}: {shown} only, not {family}")
 
 
 def _link_formats() -> list[str]:
@@ -512,9 +541,17 @@ class Result:
         counter says of itself (``stats.count_method``: dp's dynamic programs)."""
         if "count_method" in self.stats:
             return self.stats["count_method"]
+        if _counts_without_listing(self.backend, self.level.family):  # stopped before it said which method
+            return f"{self.backend}'s own count (stopped before it reported its method)"
         if self.symmetry_breaking:
             return "symmetry classes (one lex-leader per class)"
         return "plain enumeration"
+
+    def answers(self, settle: bool = True, timeout: float | None = None) -> tuple[Any, ...]:
+        """The answers to the level's questions (logic grids), each ``determined`` or not (``trisolve.answers``)."""
+        from .answers import answers
+
+        return answers(self, solve=solve if settle else None, timeout=timeout)
 
     def to_json(self, solutions: bool = True) -> dict:
         """The object ``trisolve solve --json`` prints (and ``--jsonl`` writes, one per line)."""
@@ -536,6 +573,39 @@ class Result:
             **({"error": self.error} if self.error else {}),
             **({"invalid": [{"solution": i, "violations": list(v)} for i, v in self.invalid]} if self.invalid else {}),
         }
+
+
+#: files at most this big are read here to choose the default for them (``_default_for``): a few milliseconds
+SMALL_FILE = 4096
+
+
+def _default_for(name: str, level: Level, task: str, symmetry_breaking: bool) -> str:
+    """``backends.defaults.for_instance`` for ``level``; a level not parsed yet is read here when its file is
+    small (a few KB parse in milliseconds, so the time limit loses nothing), else the table's default stands."""
+    from trisolve.backends import defaults
+
+    if Spec.parse(name).backend not in defaults.KERNELS or level.kind.ladder is None:
+        return name
+    model = level.model
+    if model is None:
+        try:
+            if os.path.getsize(level.run_path) > SMALL_FILE:
+                return name
+            model = level.kind.parse(level.run_path)
+        except (OSError, TrisolveError):
+            return name  # the run's own parse says what is wrong
+    return defaults.for_instance(name, level.family, task, model, symmetry_breaking)
+
+
+def _counts_without_listing(backend: str, family: str) -> bool:
+    """Whether ``backend`` counts without listing solutions (dp, ganak): its count is never "plain enumeration"."""
+    from trisolve.backends import registry
+
+    try:
+        found = registry.catalog(Spec.parse(backend).backend, family)
+    except TrisolveError:
+        return False
+    return found is not None and found.count_only
 
 
 def solve(
@@ -562,7 +632,8 @@ def solve(
 
     ``backend`` is ``"pysat"``, ``"clingo:count"``, ``"auto"`` (race the
     portfolio table's top three for a first solution, top two for a count),
-    ... (None: the table's winner for the task, ``backends/defaults.py``).  ``limit``
+    ... (None: the table's winner for the task, ``backends/defaults.py``, or the next row where the winner
+    refuses the level, ``registry.refusal``; the Result's ``stats["refused"]`` says so).  ``limit``
     stops an enumeration after that many solutions; ``timeout`` is seconds of
     wall clock.  With ``isolate`` (the default) the run is a forked child
     with a hard kill behind the backend's own time limit, and the solver is
@@ -577,7 +648,8 @@ def solve(
     ``shuffle`` also reorders every backend's input from it: the same
     solutions, other luck.  The stats record both, and ``times`` gains CPU
     seconds per phase (``solve_cpu``, ...).  ``memory`` is the ``dp``
-    counter's budget in bytes, and the cap on Ganak's counting process (the other solvers ignore it).
+    counter's budget in bytes, ``exactcover``'s for the problem it builds, and the cap on Ganak's counting
+    process; with a backend that keeps no budget it is a ``UsageError``.
 
     ``timeout`` covers the whole run, from this call on: given a file (not a
     Level), the child parses it, so a parse that runs long is stopped too
@@ -596,6 +668,15 @@ def solve(
     limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
     seed = numbers.SEED.check(seed, "seed")
     memory = numbers.MEMORY.check_optional(memory, "memory")
+    level, backend = arguments.level(level, Level), arguments.text(backend, "backend")
+    count, all, shuffle = arguments.flag(count, "count"), arguments.flag(all, "all"), arguments.flag(shuffle, "shuffle")
+    symmetry_breaking, isolate = (
+        arguments.flag(symmetry_breaking, "symmetry_breaking"),
+        arguments.flag(isolate, "isolate"),
+    )
+    sat_command, family = arguments.text(sat_command, "sat_command"), arguments.text(family, "family")
+    on_solution, on_found = arguments.callback(on_solution, "on_solution"), arguments.callback(on_found, "on_found")
+    on_progress = arguments.callback(on_progress, "on_progress")
     if not isinstance(level, Level):
         path = os.fspath(level)
         text = not isinstance(level, os.PathLike) and "\n" in path  # as ``load`` tells them apart
@@ -623,6 +704,8 @@ def solve(
             raise UsageError("backend auto races for a first solution or a count; use one backend to list")
         if not isolate:
             raise UsageError("backend auto races child processes; it needs isolate=True")
+        if memory is not None:
+            raise UsageError("memory: backend auto races backends that keep no memory budget; name one backend")
         with cpu_phase_times():
             record, race_info = _race(level, limits, options, sat_command, started, task)
     else:
@@ -630,10 +713,22 @@ def solve(
         # here the name is only resolved, and the child refuses an unusable backend after reading the file
         resolve = _resolved if level.model is None else backend_name
         name = resolve(backend, level.family, task, symmetry_breaking)
+        if backend is None:  # the measured default, for this very level: a small one skips kernel loads
+            name = _default_for(name, level, task, symmetry_breaking)
+        arguments.memory_for(name, memory)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
-        # a count ships its solutions only to a caller who asked to see them (on_solution)
-        job = Job(level.run_path, level.family, name, limits, options, keep_solutions=not count or bool(on_solution))
+        # a count ships its solutions only to a caller who asked to see them (on_solution); a level the default
+        # refuses goes to the next default (runs.child.route)
+        job = Job(
+            level.run_path,
+            level.family,
+            name,
+            limits,
+            options,
+            keep_solutions=not count or bool(on_solution),
+            instead=() if backend else _next_defaults(level.family, task, symmetry_breaking),
+        )
         with cpu_phase_times():
             level, record = _run(job, level, isolate, started, on_solution, on_progress, on_found)
     return _result(level, record, race_info)
@@ -782,7 +877,7 @@ def solve_many(
 
     Each run is a forked child of this process, which imports each solver once.
     """
-    for level in _levels(levels, family):
+    for level in _levels(arguments.levels(levels, Level), arguments.text(family, "family")):
         result = solve(level, backend, **options)
         yield result
         if result.interrupted:
@@ -878,6 +973,7 @@ def cross_check(
     on_planned: Callable[[int], None] | None = None,
     on_record: Callable[[RunRecord, bool], None] | None = None,
     on_plan: Callable[[Sequence[str]], None] | None = None,
+    on_shrinking: Callable[[str, int, int, float], None] | None = None,
 ) -> Report:
     """Run the backends named (or the default plan) on each level, each run in its own process,
     ``jobs`` at a time (default: the cores), and judge whether they agree.
@@ -895,7 +991,8 @@ def cross_check(
     ``record_expected`` merges the established counts into that
     ``expected.json``; a file either cannot write is a line in the report's
     ``problems`` (the verdicts stand).  ``on_planned`` hears how many runs
-    there are, ``on_record`` each record as it finishes (and whether it was reused).
+    there are, ``on_record`` each record as it finishes (and whether it was reused), ``on_shrinking(path,
+    index, total, budget)`` each level as its shrinking starts.
 
     A file inside a named folder that cannot be read is that instance's ERROR verdict (the others
     are still checked); a file named by itself that cannot be read raises ``LevelSyntaxError``, and
@@ -907,13 +1004,26 @@ def cross_check(
     from trisolve.crosscheck.run import Instance, Plan, Runs, unreadable_verdict
     from trisolve.crosscheck.run import cross_check as check
 
-    if resume and not log:
-        raise UsageError("resume needs a log file")
     timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
     jobs = numbers.JOBS.check_optional(jobs, "jobs")
     limit = numbers.SOLUTION_LIMIT.check_optional(limit, "limit")
     seed = numbers.SEED.check(seed, "seed")
-    backends = _backend_list(backends)
+    levels, family = arguments.levels(levels, Level), arguments.text(family, "family")
+    symmetry_breaking, expected = (
+        arguments.flag(symmetry_breaking, "symmetry_breaking"),
+        arguments.flag(expected, "expected"),
+    )
+    resume, log = arguments.flag(resume, "resume"), arguments.path(log, "log")
+    minimise_to, record_expected = (
+        arguments.path(minimise_to, "minimise_to"),
+        arguments.path(record_expected, "record_expected"),
+    )
+    for name, function in (("on_planned", on_planned), ("on_record", on_record), ("on_plan", on_plan)):
+        arguments.callback(function, name)
+    on_shrinking = arguments.callback(on_shrinking, "on_shrinking")
+    if resume and not log:
+        raise UsageError("resume needs a log file")
+    backends = _backend_list(arguments.backends(backends))
     unreadable: list[tuple[str, TrisolveError]] = []
     chosen = _levels(levels, family, unreadable)
     if expected:  # a bad expected.json is bad input, found before anything runs
@@ -923,15 +1033,12 @@ def cross_check(
     names: dict[str, list[str]] = {}
     select = None
     if not backends:
-        from trisolve.crosscheck.plan import default_plan
+        from trisolve.crosscheck.plan import default_plan, refusals
 
-        planned = default_plan([(level.run_path, level.family) for level in chosen], backend_name)
-        for name, chosen_backends in planned.backends.items():
-            names[name] = list(chosen_backends)
-
-        def select(path: str, family: str, backend: str) -> bool:
-            return family not in planned.backends or planned.runs(path, family, backend)
-
+        parsed = {level.run_path: level.model for level in chosen}
+        planned = default_plan([(level.run_path, level.family) for level in chosen], backend_name, parsed)
+        for name in planned.backends:
+            names[name] = planned.candidates(name, [level.run_path for level in chosen if level.family == name])
         if on_plan is not None:
             on_plan(planned.describe(timeout))
     for level in chosen:
@@ -939,6 +1046,18 @@ def cross_check(
             names[level.family] = backend_names(backends, level.family)
         if not names[level.family]:
             raise UsageError(f"no backend handles the {level.family} family")
+    if not backends:
+        # a family without a default plan runs every variant: one that refuses an instance is left out there
+        unplanned = [
+            (level.run_path, level.family, level.model) for level in chosen if level.family not in planned.backends
+        ]
+        refusing = refusals(unplanned, names.__getitem__)
+
+        def select(path: str, family: str, backend: str) -> bool:
+            if family in planned.backends:
+                return planned.runs(path, family, backend)
+            return backend not in refusing.get(path, {})
+
     instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     with Runs(log, resume=resume, parallel=jobs or os.cpu_count() or 1, on_record=on_record) as runs:
         plan = Plan(timeout, limit, symmetry_breaking, seed)
@@ -952,6 +1071,7 @@ def cross_check(
             record_expected_in=record_expected,
             on_planned=on_planned,
             select=select,
+            on_shrinking=on_shrinking,
         )
     return Report(
         checked.verdicts + tuple(unreadable_verdict(path, family, problem) for path, problem in unreadable),
@@ -983,7 +1103,8 @@ class Benchmark:
 
     def markdown(self, meta: Mapping[str, Any] | None = None) -> str:
         """The report ``trisolve bench`` prints and writes to summary.md."""
-        from trisolve.bench.summary import machine, markdown
+        from trisolve.bench.provenance import machine
+        from trisolve.bench.summary import markdown
 
         return markdown(self.summary, self.settings, dict(meta or machine()))
 
@@ -1000,13 +1121,16 @@ def benchmark(
     shuffle: bool = False,
     sat_command: str | None = None,
     family: str | None = None,
+    count_backends: str | Sequence[str] | None = None,
     on_planned: Callable[[int, Any, list[str]], None] | None = None,
     on_run: Callable[[int, BenchRun], None] | None = None,
     skipped: Callable[[str], None] | None = None,
 ) -> Benchmark:
     """Time backends on instance files: each (instance, backend, round) a child process forked
     from this one (so a solver this process has not imported yet is imported in every run's
-    time, as for the command); ``mode`` is ``first`` (first solution) or ``count`` (exact count).
+    time, as for the command); ``mode`` is ``first`` (first solution), ``count`` (exact count), or
+    ``first,count``: both, side by side, a backend in each mode a contender of its own ("dp:frontier (count)");
+    ``count_backends`` are the backends of the counts then (default: ``backends``, else the defaults).
 
     Default backends: each paradigm's default (and ``dp`` when counting).
     Round r uses seed + r (with ``shuffle``, also to reorder each backend's input);
@@ -1017,14 +1141,22 @@ def benchmark(
     ``interrupted`` (and how many were ``planned``).
     """
     _new_request()
-    from trisolve.bench.runner import Settings, plan, run_all
+    from trisolve.bench.runner import Settings, label, plan, run_all
     from trisolve.bench.summary import score
 
     repeat = numbers.COUNT.check(repeat, "repeat")
     timeout = numbers.TIMEOUT.check(timeout, "timeout")
     seed = numbers.seeds(seed, repeat)
-    backends = _backend_list(backends)
-    files = _levels(levels, family)
+    mode = arguments.choice(mode, "mode", ("first", "count", "first,count", "count,first"))
+    symmetry_breaking, shuffle = (
+        arguments.flag(symmetry_breaking, "symmetry_breaking"),
+        arguments.flag(shuffle, "shuffle"),
+    )
+    sat_command = arguments.text(sat_command, "sat_command")
+    for name, function in (("on_planned", on_planned), ("on_run", on_run), ("skipped", skipped)):
+        arguments.callback(function, name)
+    backends = _backend_list(arguments.backends(backends))
+    files = _levels(arguments.levels(levels, Level), arguments.text(family, "family"))
     if any(level.path is None for level in files):
         raise UsageError("bench times parsing too: give instance files, not text")
     try:
@@ -1039,15 +1171,19 @@ def benchmark(
         )
     except ValueError as problem:
         raise UsageError(str(problem)) from None
-    chosen: dict[str, list[str]] = {}
-    for level in files:
-        if level.family not in chosen:
-            chosen[level.family] = bench_backends(level.family, list(backends or ()), sat_command, mode, skipped)
-    trials = plan([(level.path, level.family) for level in files], chosen.__getitem__, repeat)
-    order = list(dict.fromkeys(b for names in chosen.values() for b in names))
+    count_backends = _backend_list(count_backends) or backends
+    chosen: dict[tuple[str, str], list[str]] = {}  # (family, mode) -> backends
+    for one in settings.modes:
+        for level in files:
+            if (level.family, one) not in chosen:
+                specs = list((count_backends if one == "count" else backends) or ())
+                chosen[level.family, one] = bench_backends(level.family, specs, sat_command, one, skipped)
+    pairs = [(level.path, level.family) for level in files]
+    trials = plan(pairs, lambda name, one: chosen[name, one], repeat, settings.modes)
+    order = list(dict.fromkeys(label(b, one, settings) for (_, one), names in chosen.items() for b in names))
     if on_planned is not None:
         on_planned(len(trials), settings, order)
-    runs = run_all(trials, {name: FAMILIES[name] for name in chosen}, settings, on_run=on_run)
+    runs = run_all(trials, {level.family: FAMILIES[level.family] for level in files}, settings, on_run=on_run)
     from trisolve.runs import interrupted
 
     stopped = interrupted()
@@ -1119,6 +1255,8 @@ class GeneratedLevel:
     #: uniqueness was asked for (or the family's levels always have it) but could not be proved
     unproved: bool
     info: Mapping[str, Any] = field(default_factory=dict)
+    #: the time limit ended the work with this level: no further level was made
+    stopped: bool = False
 
     def to_json(self) -> dict:
         return {"file": self.path, "seed": self.seed, "unique": self.unique, **dict(self.info)}
@@ -1131,6 +1269,8 @@ def generate_levels(
     count: int = 1,
     seed: int = 0,
     unique: bool = False,
+    timeout: float | None = None,
+    on_attempt: Callable[[str], None] | None = None,
     **sizes: Any,
 ) -> Iterable[GeneratedLevel]:
     """Write ``count`` generated levels of ``family`` to ``folder``, yielding each as it is written.
@@ -1139,26 +1279,38 @@ def generate_levels(
     ``unique`` makes the solution unique (hexiom locks tiles and blocks
     cells, sigils redraws; logic puzzles always are).  ``sizes`` are the
     family's generator parameters (``Family.generator_parameters``: hexiom
-    ``side``, ``fill``; sigils ``width``, ``height``; ...).
+    ``side``, ``fill``; sigils ``width``, ``height``; ...).  ``on_attempt`` hears
+    each attempt of the level being made (a line of text: each counts solutions).
+    ``timeout`` (seconds, from the call) ends the work: the level being made is
+    finished at once without a uniqueness proof (``unproved``), and no further
+    level is started (``GeneratedLevel.stopped`` on the last one says so).
     """
-    from trisolve.generate import generator, instance_seed, write_generated
+    from trisolve.generate import generator, instance_seed, watched, write_generated
     from trisolve.runs import raise_if_interrupted
 
-    kind = _generating(family)
+    kind = _generating(arguments.text(family, "family") or "")
     count = numbers.COUNT.check(count, "count")
     seed = numbers.SEED.check(seed, "seed")
+    unique, folder = arguments.flag(unique, "unique"), arguments.path(folder, "folder") or ""
+    timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
+    on_attempt = arguments.callback(on_attempt, "on_attempt")
     params = _sizes(kind, sizes)
     make = generator(kind.name)
+    deadline = None if timeout is None else time.monotonic() + timeout
     for index in range(count):
         raise_if_interrupted()
         stem = f"{kind.name}-s{seed}-{index:04d}"
-        try:
-            made = make(instance_seed(seed, index), unique=unique, name=stem, **params)
-        except ValueError as problem:  # a size the generator cannot make
-            raise UsageError(str(problem)) from None
+        with watched(on_attempt, deadline) as watch:
+            try:
+                made = make(instance_seed(seed, index), unique=unique, name=stem, **params)
+            except ValueError as problem:  # a size the generator cannot make
+                raise UsageError(str(problem)) from None
         path = write_generated(made, os.fspath(folder), stem)
         wanted = unique or kind.always_unique
-        yield GeneratedLevel(path, made.seed, made.unique, wanted and not made.unique, dict(made.info))
+        stopped = watch.past_deadline()
+        yield GeneratedLevel(path, made.seed, made.unique, wanted and not made.unique, dict(made.info), stopped)
+        if stopped:
+            return
 
 
 def campaign(
@@ -1189,11 +1341,14 @@ def campaign(
     from trisolve.generate.campaign import run_campaign
     from trisolve.runs.executors import EXECUTORS
 
-    kind = _generating(family)
+    kind = _generating(arguments.text(family, "family") or "")
     count = numbers.COUNT.check(count, "count")
     seed = numbers.SEED.check(seed, "seed")
     timeout = numbers.TIMEOUT.check(timeout, "timeout")
     jobs = numbers.JOBS.check(jobs, "jobs")
+    log, unique = arguments.path(log, "log") or "", arguments.flag(unique, "unique")
+    backends, minimise_to = arguments.backends(backends), arguments.path(minimise_to, "minimise_to")
+    executor, scheduler = arguments.text(executor, "executor"), arguments.text(scheduler, "scheduler")
     if executor not in EXECUTORS:
         raise UsageError(f"unknown executor {shorten(executor)!r}; known: {', '.join(EXECUTORS)}")
     if scheduler and executor != "dask":
@@ -1278,9 +1433,9 @@ def mutate(
     levels kill the mutants (docs/mutation.md): the shipped levels, those under ``levels``, or ``generate``
     generated ones, smallest first, ``batch`` at a time; survivors are re-tried on ``retry`` generated levels
     within ``retry_budget`` seconds.  ``suite`` writes a small killing set there; ``out`` holds the mutant
-    files and generated levels (default: beside ``log``, else a temporary folder); ``mutants`` runs only
-    those ids; ``references`` are the unmutated backends each mutant is judged against (default: the
-    portfolio).  ``failed`` on the report is the exit-code rule.
+    files and generated levels (default: beside ``log``, else a temporary folder, removed at the end);
+    ``mutants`` runs only those ids; ``references`` are the unmutated backends each mutant is judged against
+    (default: the portfolio).  ``failed`` on the report is the exit-code rule.
     """
     _new_request()
     import tempfile
@@ -1288,7 +1443,16 @@ def mutate(
     from trisolve.backends import registry
     from trisolve.crosscheck.mutate import run_mutate
 
-    kind = _family(family)
+    kind = _family(arguments.text(family, "family") or "")
+    backend = arguments.text(backend, "backend") or ""
+    levels, log, suite, out = (
+        arguments.path(value, name)
+        for name, value in (("levels", levels), ("log", log), ("suite", suite), ("out", out))
+    )
+    resume = arguments.flag(resume, "resume")
+    executor, scheduler = arguments.text(executor, "executor"), arguments.text(scheduler, "scheduler")
+    references = arguments.backends(references, "references")
+    on_record = arguments.callback(on_record, "on_record")
     timeout = numbers.TIMEOUT.check(timeout, "timeout")
     jobs = numbers.JOBS.check_optional(jobs, "jobs")
     seed = numbers.SEED.check(seed, "seed")
@@ -1305,7 +1469,11 @@ def mutate(
     name = Spec.parse(backend).backend
     if registry.role(name, "MUTANTS") is None:
         mutable = [n for n in registry.names() if registry.role(n, "MUTANTS")]
-        raise UsageError(f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings")
+        plugin = name in registry.names() and name not in registry.shipped()
+        hint = f"; your own backend takes part as a reference the mutants are judged against: --references {name}"
+        raise UsageError(
+            f"backend {shorten(name)}: mutants are made of {', '.join(mutable)} encodings" + (hint if plugin else "")
+        )
     backend_names([backend], kind.name)
     backend_name(backend, kind.name)
     chosen = _backend_list(references) or [b for b in registry.portfolio() if registry.catalog(b, kind.name)]
@@ -1317,6 +1485,7 @@ def mutate(
         from trisolve.runs.executors import check_scheduler
 
         check_scheduler(scheduler)
+    scratch = out is None and not log  # a temporary folder: removed at the end
     if out is None:
         out = (os.path.splitext(log)[0] + "-mutants") if log else tempfile.mkdtemp(prefix=f"mutate-{kind.name}-")
 
@@ -1330,27 +1499,33 @@ def mutate(
         instances = generated(generate, "instances", seed)
     else:
         instances = _smallest_first(levels or os.path.join(_levels_root(), kind.name), kind)
-    return run_mutate(
-        kind,
-        backend,
-        instances,
-        folder=out,
-        timeout=timeout,
-        parallel=jobs or os.cpu_count() or 1,
-        jsonl=log,
-        resume=resume,
-        executor=executor,
-        scheduler=scheduler,
-        batch=batch,
-        generate=(lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None,
-        retry_budget=retry_budget,
-        suite=suite,
-        seed=seed,
-        only=only,
-        ids=mutants,
-        references=chosen,
-        on_record=on_record,
-    )
+    try:
+        return run_mutate(
+            kind,
+            backend,
+            instances,
+            folder=out,
+            timeout=timeout,
+            parallel=jobs or os.cpu_count() or 1,
+            jsonl=log,
+            resume=resume,
+            executor=executor,
+            scheduler=scheduler,
+            batch=batch,
+            generate=(lambda: generated(retry, "retry-instances", seed + 1_000_003)) if retry else None,
+            retry_budget=retry_budget,
+            suite=suite,
+            seed=seed,
+            only=only,
+            ids=mutants,
+            references=chosen,
+            on_record=on_record,
+        )
+    finally:
+        if scratch:
+            import shutil
+
+            shutil.rmtree(out, ignore_errors=True)
 
 
 def _levels_root() -> str:
@@ -1389,7 +1564,9 @@ def render(level: Level | Solution, output: str | os.PathLike) -> str:
     to ``output``: an SVG, or a PNG (which needs cairosvg: ``pip install 'trisolve[png]'``).  The path written."""
     from trisolve.models.pictures import save
 
-    path = check_picture_path(output)
+    if not isinstance(level, (Level, Solution)):
+        raise UsageError(f"render draws a Level or a Solution, not {type(level).__name__}")
+    path = check_picture_path(arguments.path(output, "output") or "")
     try:
         save(level.picture(), path)
     except OSError as problem:
@@ -1408,7 +1585,9 @@ def read_solution(path: str | os.PathLike, level: Level, index: int = 1) -> Solu
     """
     from trisolve.models import files
 
-    path = os.fspath(path)
+    path = os.fspath(arguments.path(path, "path") or "")
+    if not isinstance(level, Level):
+        raise UsageError(f"level must be a Level, not {type(level).__name__}")
     index = numbers.INDEX.check(index, "index")
     # read as every input is (models.files): a regular file, size-capped, UTF-8, JSON with limits
     text = files.read_text(path, what="solution file", limit=MAX_SOLUTION_BYTES)

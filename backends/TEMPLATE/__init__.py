@@ -33,6 +33,9 @@ TASKS = ("first", "count")
 EXPORTS = None
 #: how ``trisolve mutate`` breaks its translators: "hooks" (they call backends/mutation.py), or None (None)
 MUTANTS = None
+#: the smallest ``--memory`` (bytes) it runs under, when it keeps ``Options.memory`` as a budget and stops as
+#: incomplete ("memory budget") rather than pass it; None: it keeps none, and ``solve --memory`` is refused (None)
+MIN_MEMORY = None
 
 
 def available() -> str | None:

@@ -25,8 +25,8 @@ from typing import Any
 
 import clingo
 
-from .. import base
 from ...models.comments import comment_text
+from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 ENCODINGS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "encodings")
@@ -102,11 +102,24 @@ def solver_arguments(program: AspProgram, options: Options) -> list[str]:
     return arguments
 
 
+def clingo_program() -> list[str]:
+    """How to start clingo here: the ``clingo`` binary when it is on the PATH; else clingo's Python module (a
+    ``pip install clingo`` brings the module, not the binary), by ``python`` when that is this interpreter."""
+    import shutil
+    import sys
+
+    if shutil.which("clingo"):
+        return ["clingo"]
+    python = shutil.which("python")
+    same = python is not None and os.path.realpath(python) == os.path.realpath(sys.executable)
+    return ["python" if same else sys.executable, "-m", "clingo"]
+
+
 def command_line(program: AspProgram, options: Options, facts_file: str) -> str:
-    """The plain ``clingo`` command that solves the exported facts like ``run`` does."""
+    """The ``clingo`` command that solves the exported facts like ``run`` does, as it runs here."""
     models = "0" if options.enumerate else "1"
     paths = [encoding_path(name) for name in program.rules]
-    return shlex.join(["clingo", models, *solver_arguments(program, options), *paths, facts_file])
+    return shlex.join([*clingo_program(), models, *solver_arguments(program, options), *paths, facts_file])
 
 
 def _statistics(control: clingo.Control) -> dict[str, Any]:

@@ -50,9 +50,9 @@ from ...constraints.compiling import (
     stated_once,
 )
 from .. import mutation
-from ..base import Options
+from ..base import Options, check_time
 from ..catalog import Catalog
-from .engine import CpsatModel, check_time, cp_model
+from .engine import CpsatModel, cp_model
 
 CATALOG = Catalog(
     default="compiled",

@@ -15,6 +15,8 @@ from typing import Any
 
 # Not PORTFOLIO: it counts well but rebuilds a first solution slowly (docs/bench/timing-notes.md,
 # "dp and the portfolio"), so ``--backend auto`` does not race it.
+#: ``--memory`` is the budget of a count's layers (any size: a count that would pass it stops)
+MIN_MEMORY = 1
 
 
 def available() -> str | None:

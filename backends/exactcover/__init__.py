@@ -20,6 +20,8 @@ from typing import Any
 EXPORTS = "xc"
 #: ``trisolve mutate`` breaks its translators at their mutation hooks (backends/mutation.py)
 MUTANTS = "hooks"
+#: ``--memory`` is a budget for the problem it builds (any size: a problem over it is not built)
+MIN_MEMORY = 1
 
 
 def available() -> str | None:

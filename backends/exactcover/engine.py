@@ -31,9 +31,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .. import base
 from ...models.comments import comment_text
-from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
+from ...models.errors import UsageError
+from .. import base, numba_cache
+from ..base import (
+    Limits,
+    Options,
+    Result,
+    SolutionSink,
+    Stopwatch,
+    default_memory,
+    finish,
+    luck_stats,
+    shuffle_seed,
+    shuffler,
+)
 
 Cover = Sequence[int]
 
@@ -93,6 +105,51 @@ class ExactCover:
         )
 
 
+# ------------------------------------------------------------------ sizes
+
+#: Most option entries (one item of one option) a problem is built with: past it a run stops before building
+#: anything (``stopped_by: "size limit"``) and an export is refused.  At ``BYTES_PER_ENTRY``, about 1.2 GB.
+MAX_ENTRIES = 10_000_000
+#: Bytes one option entry costs at the peak of a run: the options as Python tuples of item names, the numbered
+#: arrays handed to xcover and xcover's own working arrays (measured: 97 on frames of 0.26 to 6.5 million
+#: entries; scripts/exactcover_sizes.py), with a margin.
+BYTES_PER_ENTRY = 120
+#: The budget a problem must fit in unless ``--memory`` says otherwise: half the machine's memory, at most 4 GiB.
+DEFAULT_MEMORY = default_memory(4 << 30)
+
+
+class TooLarge(UsageError):
+    """A problem too large to build: over ``MAX_ENTRIES``, or over the memory budget.  ``reason`` is what a run's
+    ``stopped_by`` says ("size limit", "memory budget"); the message says how large and what to do instead."""
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def check_size(entries: int, memory: int | None = None) -> None:
+    """Refuse (``TooLarge``) a problem of ``entries`` option entries before it is built: past ``MAX_ENTRIES``,
+    or past the memory budget ``memory`` (bytes; None: ``DEFAULT_MEMORY``) at ``BYTES_PER_ENTRY``."""
+    need = entries * BYTES_PER_ENTRY
+    if entries > MAX_ENTRIES:
+        raise TooLarge(
+            "size limit",
+            f"the exact-cover problem would hold {entries:,} option entries (about {_size(need)}), more than the "
+            f"{MAX_ENTRIES:,} exactcover builds; --backend dp counts such frames without a solver",
+        )
+    budget = DEFAULT_MEMORY if memory is None else memory
+    if need > budget:
+        raise TooLarge(
+            "memory budget",
+            f"the exact-cover problem would hold {entries:,} option entries, about {_size(need)}, over the memory "
+            f"budget of {_size(budget)} (--memory)",
+        )
+
+
+def _size(count: int) -> str:
+    return f"{count / (1 << 30):.1f} GB" if count >= 1 << 30 else f"{max(1, round(count / (1 << 20)))} MB"
+
+
 # ------------------------------------------------------------------ the kernel
 
 _KERNEL: Callable[..., Any] | None = None
@@ -135,6 +192,7 @@ def kernel() -> Callable[..., Any]:
                 flush=True,
             )
         began = time.perf_counter()
+        numba_cache.guard()  # a damaged cache entry is compiled again, not raised (backends/numba_cache.py)
         with warnings.catch_warnings():
             # importing xcover compiles its ZDD kernel too (never used here), which warns about a cast
             warnings.filterwarnings("ignore", message="unsafe cast")
@@ -182,8 +240,15 @@ class ExactCoverBackend:
         watch = Stopwatch()
 
         watch.start("translate")
-        problem = self.encode(level, options)
         seed = shuffle_seed(options, seeded_solver=False)
+        try:
+            problem = self.encode(level, options)
+        except TooLarge as refused:  # nothing was built
+            watch.stop("translate")
+            stats = {"solver": "xcover Algorithm C", "refused": str(refused), **luck_stats(options, seed, "")}
+            return finish(
+                self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by=refused.reason
+            )
         if seed is not None:
             problem = shuffled(problem, seed)
         watch.stop("translate")
@@ -257,8 +322,20 @@ class ExactCoverBackend:
     def export(self, level: Any, options: Options) -> str:
         """The translation as a plain exact-cover file (Knuth's format, see ``to_text``)."""
         exported = getattr(self.translator, "export_problem", None)
-        problem = exported(level, self.variant, options) if exported else self.encode(level, options)
         name = getattr(level, "name", "") or "level"
+        try:
+            problem = exported(level, self.variant, options) if exported else self.encode(level, options)
+        except TooLarge as refused:
+            raise UsageError(f"cannot export as exact cover: {refused}") from None
+        if not problem.options:
+            # Knuth's programs and xcover's reader need at least one option; none means no cover at all
+            why = "".join(
+                f": {n.removeprefix('no solution: ')}" for n in problem.notes if n.startswith("no solution: ")
+            )
+            raise UsageError(
+                "cannot export as exact cover: no option at all (nothing fits), and exact-cover readers need one; "
+                f"the level has no solution{why}"
+            )
         header = f"trisolve {self.family} {name} {self.name}"
         if exported:
             header += ": the rows whose covers are the solutions one to one"

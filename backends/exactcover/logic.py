@@ -20,6 +20,7 @@ file's comments say which name each number is.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from itertools import product
 
@@ -27,7 +28,7 @@ from ...models.logic.model import Clue, Item, Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
-from .engine import Cover, ExactCover
+from .engine import Cover, ExactCover, check_size
 
 CATALOG = Catalog(
     default="colours",
@@ -80,6 +81,13 @@ def encode(level: Level, variant: str, options: Options) -> ExactCover:
     # Algorithm C meets a clue only when it branches on the clue's item; this does it once, up front.
     if mutation.keep("implied: unsupported positions left out"):
         _support(level, allowed)
+
+    # The size, before anything is built: a clue on three values has up to positions^3 options.
+    check_size(
+        3 * sum(len(allowed[item]) for item in level.items)
+        + sum(math.prod(len(allowed[item]) for item in clue.items) * (1 + len(clue.items)) for clue in level.clues),
+        options.memory,
+    )
 
     # Every value at one position, every position one value per category: the assignment.
     one_per_position = mutation.keep("a position holds one value per category")

@@ -5,15 +5,25 @@ cell of the frame and per piece; an option per way to put a piece on the
 frame, covering the piece's item and the cells under it.  A cover is a
 tiling.
 
-Repeated pieces.  A type placed k times gets k primary items, ``L1`` ..
-``Lk``, one per copy, and each placement of the type is offered to every
-copy.  Unordered, every tiling would come out k! times (its copies
-relabelled).  So copies are kept in order of their anchors (first cell in
-reading order), with secondary items: the pair ``L1``/``L2`` has an item
-``L1<L2@x`` for each cell x where an L can be anchored; copy 1 anchored at
-a takes the items with x <= a, copy 2 anchored at b those with x >= b.
-They clash exactly when b <= a, so the only cover left per tiling is the
-one whose copies are numbered in reading order.
+Repeated pieces.  One repeated type needs no item at all: the cells are
+covered exactly once and every other piece placed exactly once, so the
+cells left over (as many as its copies cover, since the areas add up) are
+covered by exactly its k copies.  A frame of 100 squares is then the plain
+cover of its cells by squares: one option per placement, one cover per
+tiling.  The type left without items is the one whose copies would cost
+the most option entries (``_free_type``).
+
+Every other type placed k times gets k primary items, ``L1`` .. ``Lk``, one
+per copy, and each placement of the type is offered to every copy.
+Unordered, every tiling would come out k! times (its copies relabelled).
+So copies are kept in order of their anchors (first cell in reading order),
+with secondary items: the pair ``L1``/``L2`` has an item ``L1<L2@x`` for
+each cell x where an L can be anchored; copy 1 anchored at a takes the
+items with x <= a, copy 2 anchored at b those with x >= b.  They clash
+exactly when b <= a, so the only cover left per tiling is the one whose
+copies are numbered in reading order.  That costs each option about as many
+entries as the type has anchors, so the problem's size is worked out before
+anything is built (``engine.check_size``).
 
 Variants:
 
@@ -44,7 +54,7 @@ from ...models.sigils.model import Level, Solution
 from .. import mutation
 from ..base import Options
 from ..catalog import Catalog
-from .engine import Cover, ExactCover
+from .engine import Cover, ExactCover, check_size
 
 CATALOG = Catalog(
     default="quadrant",
@@ -123,13 +133,47 @@ def export_problem(level: Level, variant: str, options: Options) -> ExactCover:
     count: its covers stand for whole classes.  Symmetry breaking is a filter
     on covers (an exact-cover file has no order to pick a lex-leader by), so
     with it the same rows are written and a comment says their covers are all
-    tilings, not one per class.
+    tilings, not one per class.  A level with a plain obstruction gets its
+    real rows too (every piece with its items: the areas do not add up), which
+    have no cover.
     """
-    problem = encode(level, "plain", dataclasses.replace(options, symmetry_breaking=False))
+    plain = dataclasses.replace(options, symmetry_breaking=False)
+    if level.obstruction:
+        problem = _problem(level, placements(level), plain, _symmetries(level)[:1], None, None)
+        problem = dataclasses.replace(problem, notes=(*problem.notes, f"no solution: {level.obstruction}"))
+    else:
+        problem = encode(level, "plain", plain)
     if not options.symmetry_breaking:
         return problem
     note = "symmetry breaking keeps one cover per class after the search: these rows' covers are all tilings"
     return dataclasses.replace(problem, notes=(*problem.notes, note))
+
+
+def _free_type(level: Level, offered: list[Placement]) -> str | None:
+    """The repeated type that gets no item (module docstring): the one whose copies would cost the most entries.
+
+    Only when the areas add up: then the cells its copies must cover are exactly those left over."""
+    if level.piece_area != level.cell_count:
+        return None
+    costs = {
+        p.name: _type_entries(level, offered, p.name, n, free=None)
+        for p, n in zip(level.pieces, level.piece_counts)
+        if n > 1
+    }
+    return max(costs, key=lambda name: costs[name]) if costs else None
+
+
+def _type_entries(level: Level, offered: list[Placement], name: str, copies: int, free: str | None) -> int:
+    """How many option entries a type's options hold: its cells, its copy's item, its order items.
+
+    Worked out, not built: a placement anchored at the i-th of A anchors is offered to each copy; copies
+    after the first take A - i order items, copies before the last take i + 1, (k - 1)(A + 1) in all."""
+    own = [covered for piece, covered in offered if piece == name]
+    cells = sum(len(covered) for covered in own)
+    if name == free:
+        return cells
+    anchors = len({covered[0] for covered in own})
+    return copies * (cells + len(own)) + (copies - 1) * (anchors + 1) * len(own)
 
 
 def _problem(
@@ -140,15 +184,20 @@ def _problem(
     pinned: str | None,
     representatives: set[Placement] | None,
 ) -> ExactCover:
+    free = _free_type(level, offered)
+    # the size, before anything is built: a frame of many repeated pieces of several types can need billions
+    entries = sum(_type_entries(level, offered, p.name, n, free) for p, n in zip(level.pieces, level.piece_counts))
+    check_size(entries, options.memory)
     cells = [cell_name(level, c) for c in range(level.cell_count)]
     copies = {
-        p.name: [p.name] if n == 1 else [f"{p.name}{k}" for k in range(1, n + 1)]
+        p.name: [] if p.name == free else [p.name] if n == 1 else [f"{p.name}{k}" for k in range(1, n + 1)]
         for p, n in zip(level.pieces, level.piece_counts)
     }
     anchors = {p.name: sorted({covered[0] for name, covered in offered if name == p.name}) for p in level.pieces}
     # Every cell is covered by exactly one piece: the cells are primary items.
     cover_cells = mutation.keep("every cell covered once")
-    # Each piece (each copy of a type) is placed exactly once: a primary item per copy.
+    # Each piece (each copy of a type) is placed exactly once: a primary item per copy.  The free type has none:
+    # its copies cover exactly the cells the others leave (the areas add up).
     place_pieces = mutation.keep("each piece placed once")
     # Copies of a type in reading order of their anchors (else a tiling comes out k! times).
     order_copies = mutation.keep("copies in anchor order")
@@ -157,9 +206,9 @@ def _problem(
     placed: list[Placement] = []
     for name, covered in offered:
         names = copies[name]
-        for k, copy in enumerate(names):
+        for k, copy in enumerate(names or [None]):
             option = [cells[c] for c in covered] if cover_cells else []
-            if place_pieces:
+            if place_pieces and copy is not None:
                 option.append(copy)
             if order_copies and len(names) > 1:
                 if k > 0:  # after copy k-1: its order items from this anchor on
@@ -186,6 +235,11 @@ def _problem(
         "items r<row>c<col>: the cell in that row and column (from 0, top left), covered once",
         "items <piece> or <piece><k>: the piece, or its k-th copy in reading order, placed once",
         "items <piece><k><<piece><k+1>@r<row>c<col> (secondary): keep copy k anchored before copy k+1",
+        *(
+            [f"piece {free}: no item; its {level.counts[free]} copies cover the cells the other pieces leave"]
+            if free
+            else []
+        ),
         *(
             [f"piece {pinned} restricted to one placement per symmetry orbit: a cover stands for its class"]
             if pinned

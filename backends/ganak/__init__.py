@@ -21,6 +21,9 @@ BY_DEFAULT = False
 TASKS = ("count",)
 #: ``trisolve export --backend ganak`` writes the CNF it counts (pysat's, with the ``c p show`` projection)
 EXPORTS = "dimacs"
+#: ``--memory`` caps its counting process's address space; less than this cannot hold a Ganak at all (the process
+#: starts with the address space of the one that forks it), so it is refused
+MIN_MEMORY = 64 << 20
 
 
 def available() -> str | None:

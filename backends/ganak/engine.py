@@ -51,23 +51,18 @@ from ..base import (
     Status,
     Stopwatch,
     building,
+    default_memory,
     finish,
     luck_stats,
     shuffle_seed,
 )
 
-
-def _default_memory() -> int:
-    """Half the machine's memory, at most 4 GiB: Ganak's cache grows with the count's difficulty."""
-    try:
-        physical = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (AttributeError, OSError, ValueError):
-        return 4 << 30
-    return max(1 << 30, min(4 << 30, physical // 2))
-
-
-#: Address space the counting child may use unless ``--memory`` says otherwise.
-DEFAULT_MEMORY = _default_memory()
+#: Address space the counting child may use unless ``--memory`` says otherwise: half the machine's memory, at
+#: most 4 GiB (Ganak's cache grows with the count's difficulty).
+DEFAULT_MEMORY = default_memory(4 << 30)
+#: Address space Ganak needs beyond what its process starts with (a copy of the process that forks it) to count
+#: the smallest levels: a cap that leaves less stops the run before it starts ("memory budget").
+HEADROOM = 16 << 20
 #: Ganak's component cache hashes are this many bits wide (MurmurHash3_x64_128 since Ganak's June 2026 sources).
 HASH_BITS = 128
 #: What the run's stats say about the answer's certainty (and the docs: docs/ganak.md).
@@ -346,13 +341,20 @@ class GanakBackend:
             "clauses": len(cnf.clauses),
             "projection": len(cnf.projection),
             "error_bound": ERROR_BOUND_TEXT,
-            "memory_limit_mb": round(memory / (1 << 20)),
+            "memory_limit_mb": round(memory / (1 << 20), 1),
             **luck_stats(options, seed, shuffle_text(options)),
         }
         if options.enumerate:
             stats["count_method"] = "projected model count (Ganak) on the puzzle's own variables" + (
                 ", lex-leaders only (one per symmetry class)" if options.symmetry_breaking else ""
             )
+        start = address_space()
+        if memory < start + HEADROOM:  # the cap holds: Ganak could not even start under it
+            stats["refused"] = (
+                f"--memory {memory / (1 << 20):.1f}M leaves Ganak no room: its process starts with the "
+                f"{start / (1 << 20):.0f}M of the process that forks it and needs {HEADROOM >> 20}M more"
+            )
+            return self._unknown(stats, watch, "memory budget")
 
         child = CountingChild(cnf.clauses, cnf.variables, cnf.projection, options.seed, memory)
         try:
@@ -367,8 +369,13 @@ class GanakBackend:
                 watch.stop("solve")
         finally:
             stats["ganak_calls"] = child.calls
-            stats["ganak_cpu"] = round(child.close(), 6)
+            ganak_cpu = child.close()
+            stats["ganak_cpu"] = round(ganak_cpu, 6)
             stats["ganak_peak_rss_mb"] = round(child.peak_rss_mb, 1)
+            # the phase's CPU is Ganak's: it counts in its own process, which this one's clock never sees
+            phase_cpu = ("count" if options.enumerate else "solve") + "_cpu"
+            if phase_cpu in watch.times:
+                watch.times[phase_cpu] += ganak_cpu
 
         if counts is None:
             return self._unknown(stats, watch, "time limit")
@@ -395,6 +402,16 @@ class GanakBackend:
 
     def _unknown(self, stats: dict, watch: Stopwatch, why: str) -> Result:
         return Result(self.name, self.family, Status.UNKNOWN, (), False, 0, stats, dict(watch.times), stopped_by=why)
+
+
+def address_space() -> int:
+    """This process's address space in bytes (``VmSize``; 0 where /proc does not say): a forked child starts
+    with as much, and ``RLIMIT_AS`` caps the total."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def first_solution(child: CountingChild, cnf: Any, deadline: float | None) -> tuple[list[Count] | None, Any]:

@@ -536,7 +536,11 @@ class MipBackend:
 
 
 def no_good(encoding: MipEncoding, true: frozenset[int]) -> tuple[list[tuple[int, float]], float, float]:
-    """The cut that excludes one solution, over projection columns only: (terms, lower, upper)."""
+    """The cut that excludes one solution, over projection columns only: (terms, lower, upper).
+
+    Without terms (an empty projection; or, when every solution sets equally many columns, a solution that
+    sets none) the cut reads ``0 <= -1`` or ``0 >= 1``: no assignment is left.  Solvers drop or ignore a
+    row without columns, so the caller ends the listing there instead of adding it."""
     if encoding.block_true_only:
         return terms(sorted(true)), -INF, len(true) - 1.0
     # at least one projection column differs: sum(x off) + sum(1 - x on) >= 1

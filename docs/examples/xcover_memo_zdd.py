@@ -14,7 +14,7 @@ tilings one to one), so the only difference is the solver.  Variants:
 ``memo`` (the cache on: the bug) and ``no-memo`` (the same ZDD built without it).
 
     trisolve crosscheck levels/sigils/pentominoes-6x10.txt \
-        --plugin docs/examples/xcover_memo_zdd.py --backends exactcover,zdd
+        --plugin docs/examples/xcover_memo_zdd.py --backends exactcover:quadrant,exactcover:plain,zdd
 
 The shipped ``exactcover`` backend never calls ``covers_zdd``
 (tests/test_exactcover.py fails if it does).

@@ -16,6 +16,7 @@ FAMILY = from_model(
     # a logic grid is the only TOML format (docs/logic.md)
     sniff=lambda path, text: path.endswith(".toml"),
     picture=picture.picture,
+    answers=model.answers,
     suffix=".toml",
     default_backend="pysat",
     generate=generate.generate,

@@ -556,18 +556,82 @@ def question_words(level: Level, question: Question) -> str:
     return f"Which {level.categories[question.category].name} goes with {subject}?"
 
 
-def answer(level: Level, solution: Solution) -> str:
-    """The answers to the puzzle's questions, one line each ("" when it asks none)."""
-    lines = []
+@dataclass(frozen=True)
+class Answer:
+    """The answer to one of the puzzle's questions, and how sure it is.
+
+    ``determined`` only when every solution of the puzzle gives it: the solutions were all found (a
+    second one ruled out, or all of them listed and agreeing).  ``others``: different answers seen in
+    other solutions; ``why``: why it is not determined, in words."""
+
+    question: str
+    value: str  # the answer: a value of the asked category, or the position as text
+    position: int
+    determined: bool
+    others: tuple[str, ...] = ()
+    why: str = ""
+
+    def text(self) -> str:
+        found = self.value if self.value == f"position {self.position}" else f"{self.value} (position {self.position})"
+        if self.determined:
+            return f"{self.question} {found}"
+        return f"{self.question} not determined: {found} in the solution shown; {self.why}"
+
+    def to_json(self) -> dict:
+        return {
+            "question": self.question,
+            "answer": self.value,
+            "position": self.position,
+            "determined": self.determined,
+            **({"others": list(self.others)} if self.others else {}),
+            **({"why": self.why} if not self.determined else {}),
+        }
+
+
+def _answer_of(level: Level, question: Question, solution: Solution) -> tuple[str, int]:
+    p = solution.position(question.value)
+    if question.category is None:
+        return f"position {p}", p
+    row = solution.positions[question.category]
+    return level.categories[question.category].values[row.index(p)], p
+
+
+def answers(level: Level, solutions: Sequence[Solution], complete: bool, count: int | None = None) -> list[Answer]:
+    """The answers to the puzzle's questions as the first of ``solutions`` gives them.
+
+    ``solutions`` are those a run found, ``complete`` whether it found every one (``count``: how many there
+    are, when a complete count holds fewer of them).  An answer is determined only when no solution can
+    give another: all were found and agree, or the count says there is one."""
+    if not solutions:
+        return []
+    total = len(solutions) if count is None else count
+    out = []
     for question in level.questions:
-        p = solution.position(question.value)
-        if question.category is None:
-            found = f"position {p}"
+        value, position = _answer_of(level, question, solutions[0])
+        others = tuple(
+            dict.fromkeys(v for v, _ in (_answer_of(level, question, s) for s in solutions[1:]) if v != value)
+        )
+        if others:
+            why = f"{', '.join(others)} in another solution"
+        elif not complete:
+            if len(solutions) == 1:
+                why = "a second solution was not ruled out"
+            else:
+                why = f"the same in the {len(solutions)} solutions found, but more were not ruled out"
+        elif total > len(solutions):
+            why = f"the puzzle has {total} solutions"
         else:
-            row = solution.positions[question.category]
-            found = f"{level.categories[question.category].values[row.index(p)]} (position {p})"
-        lines.append(f"{question_words(level, question)} {found}")
-    return "\n".join(lines)
+            why = ""
+        out.append(Answer(question_words(level, question), value, position, not why, others, why))
+    return out
+
+
+def answer(level: Level, solution: Solution, found: Sequence[Answer] | None = None) -> str:
+    """The answers to the puzzle's questions, one line each ("" when it asks none).  ``found``: the answers
+    with how sure each is (``answers``); without them, what this one solution says."""
+    if found is None:
+        found = [Answer(question_words(level, q), *_answer_of(level, q, solution), True) for q in level.questions]
+    return "\n".join(a.text() for a in found)
 
 
 def _table(rows: Sequence[Sequence[str]]) -> str:
@@ -575,9 +639,9 @@ def _table(rows: Sequence[Sequence[str]]) -> str:
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows) + "\n"
 
 
-def render(level: Level, solution: Solution | None = None) -> str:
+def render(level: Level, solution: Solution | None = None, answers: Sequence[Answer] | None = None) -> str:
     """Without a solution: the puzzle in words.  With one: the solved grid
-    (positions as columns, categories as rows) and the answers."""
+    (positions as columns, categories as rows) and the answers (``answers``: with how sure each is)."""
     n = level.positions
     if solution is None:
         out = [describe(level)]
@@ -594,8 +658,8 @@ def render(level: Level, solution: Solution | None = None) -> str:
         at = {p: category.values[v] for v, p in enumerate(solution.positions[c])}
         rows.append([category.name] + [at.get(p, "?") for p in range(1, n + 1)])
     text = _table(rows)
-    answers = answer(level, solution)
-    return text + ("\n" + answers + "\n" if answers else "")
+    said = answer(level, solution, answers)
+    return text + ("\n" + said + "\n" if said else "")
 
 
 def _toml_string(text: str) -> str:
@@ -678,7 +742,8 @@ def shrink_candidates(level: Level) -> list[Level]:
 
     Each candidate removes one thing: the last position (with the last value
     of every category, and the clues and questions that no longer fit), a
-    whole category (with its clues and questions), or a single clue.
+    whole category (with its clues and questions), half of the clues (so that
+    a long list shrinks in a few steps, not one clue a step), or a single clue.
     """
     candidates: list[Level] = []
     if level.positions > 1:
@@ -686,8 +751,11 @@ def shrink_candidates(level: Level) -> list[Level]:
     if len(level.categories) > 1:
         for c in range(len(level.categories) - 1, -1, -1):
             candidates.append(_without_category(level, c))
+    half = len(level.clues) // 2
+    kept = [level.clues[half:], level.clues[:half]] if half >= 2 else []
     for index in range(len(level.clues) - 1, -1, -1):
-        clues = level.clues[:index] + level.clues[index + 1 :]
+        kept.append(level.clues[:index] + level.clues[index + 1 :])
+    for clues in kept:
         candidates.append(Level(level.positions, level.categories, clues, level.questions, level.title, level.name))
     return candidates
 

@@ -18,6 +18,7 @@ from trisolve.models.errors import TrisolveError, UsageError, shorten
 
 from .common import (
     COUNT,
+    PORTFOLIO_SEEDS,
     SEED,
     TIMEOUT,
     instance_files,
@@ -50,18 +51,27 @@ from .progress import for_command
 )
 @click.option(
     "--mode",
-    type=click.Choice(["first", "count"]),
+    type=click.Choice(["first", "count", "first,count"]),
     default="first",
     show_default=True,
-    help="first: time to the first solution (or unsat proof); count: time to an exact count.",
+    help="first: time to the first solution (or unsat proof); count: time to an exact count; first,count: both "
+    "side by side, each backend in each mode a contender of its own (a first solution against a count).",
+)
+@click.option(
+    "--count-backends",
+    default=None,
+    metavar="LIST",
+    help="With --mode first,count: the backends that count (default: --backends, else the default counters, dp "
+    "among them), e.g. --backends pysat,clingo,cpsat --count-backends dp.",
 )
 @click.option(
     "--out",
     "out_dir",
     type=click.Path(file_okay=False),
     default=None,
-    help="Folder for results.csv, results.json, summary.md, cactus.png, ecdf.png, scatter.png "
-    "(default bench-results; with --portfolio: portfolio-results, for runs.jsonl, portfolio.json/md/png).",
+    help="Folder for results.csv, results.json, summary.md and the plots, each as .png, .svg and .pdf: cactus, "
+    "ecdf, scatter, spread (default bench-results; with --portfolio: portfolio-results, for runs.jsonl, "
+    "portfolio.json/md/png).",
 )
 @click.option("--symmetry-breaking", is_flag=True, help="Run with lex-leader symmetry breaking.")
 @click.option(
@@ -81,7 +91,12 @@ from .progress import for_command
 @click.option("--sat-command", default=None, metavar="CMD", help="External SAT solver for the dimacs backend.")
 @click.option("--family", default=None, help="Puzzle family for every file (default: detected per file).")
 @plugin_option
-@click.option("--plots/--no-plots", default=True, show_default=True, help="Draw cactus.png, ecdf.png and scatter.png.")
+@click.option(
+    "--plots/--no-plots",
+    default=True,
+    show_default=True,
+    help="Draw the cactus, ECDF, scatter and spread plots (PNG, SVG, PDF).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress lines on stderr.")
 @click.option(
     "--rescore", is_flag=True, help="Run nothing: re-read OUT/results.json and rewrite summary.md and the plots."
@@ -97,7 +112,7 @@ from .progress import for_command
 @click.option("--tasks", default=None, metavar="LIST", help="--portfolio: first,count (default: both).")
 @click.option(
     "--seeds",
-    type=int,
+    type=PORTFOLIO_SEEDS,
     default=3,
     show_default=True,
     help="--portfolio: generated levels per size (seeds 0..N-1; each run's solver seed is its level's).",
@@ -139,9 +154,12 @@ def command(
     """Benchmark backends on PATHS (files or folders), one process per run, backends interleaved.
 
     Writes results.csv and results.json (one row per run: phase times, CPU,
-    encoding size, solver statistics, peak memory), summary.md (solved,
-    median, PAR-2, virtual best, and the distribution over seeds: min,
-    median, p90, max) and the plots (cactus, ECDF of run times, scatter);
+    encoding size, solver statistics, peak memory; and where the figures
+    come from: trisolve's version and commit, the solvers' versions, CPU
+    model, memory, load average), summary.md (solved, median, PAR-2,
+    virtual best, the distribution over seeds: min, median, p90, max, and
+    per instance its quartiles and IQR) and the plots as PNG, SVG and PDF
+    (cactus, ECDF of run times, scatter, spread over seeds per instance);
     prints the summary.
 
     With --portfolio: every usable backend per family and task (first
@@ -152,7 +170,8 @@ def command(
     plot; --write-defaults makes it the table solve takes its defaults from.
     """
     # the options not named in the signature are api.benchmark's own keyword arguments, passed through
-    from trisolve.bench.summary import machine, markdown, write_csv, write_json
+    from trisolve.bench.provenance import load, machine, provenance, solvers_reported
+    from trisolve.bench.summary import markdown, write_csv, write_json
     from trisolve.runs import interrupted
 
     from .. import api
@@ -210,7 +229,7 @@ def command(
         journal.write(files.dumps(run.to_json()) + "\n")
         progress.advance(1, _outcome(run))
 
-    started = time.monotonic()
+    started, load_at_start = time.monotonic(), load()
     try:
         result = api.benchmark(levels, backends, on_planned=planned, on_run=finished, skipped=_skipped, **options)
     finally:
@@ -221,6 +240,9 @@ def command(
     pair = _scatter_pair(scatter_pair, order)
     meta = {
         **machine(),
+        "load_average": {"start": load_at_start, "end": load()},
+        **provenance(),
+        "solvers_reported": solvers_reported(run.stats for run in runs),
         "date": time.strftime("%Y-%m-%d %H:%M"),
         "seconds": round(elapsed, 1),
         "command": _command_line(),
@@ -259,7 +281,7 @@ def _skipped(note: str) -> None:
 
 
 #: options of a plain benchmark, and of --portfolio only
-_BENCH_ONLY = ("repeat", "mode", "symmetry_breaking", "scatter_pair", "seed", "shuffle", "family")
+_BENCH_ONLY = ("repeat", "mode", "count_backends", "symmetry_breaking", "scatter_pair", "seed", "shuffle", "family")
 _PORTFOLIO_ONLY = ("families", "tasks", "seeds", "max_size", "write_defaults")
 
 
@@ -348,30 +370,49 @@ def _scatter_pair(value: str | None, order: list[str]) -> tuple[str, str] | None
 
 
 def _draw(summary, runs, settings, out_dir: str, pair: tuple[str, str] | None) -> str:
-    """Draw the plots; returns the lines the report gains (or a note when matplotlib is missing)."""
-    from trisolve.bench.plots import PlotsUnavailable, cactus, ecdf, scatter
+    """Draw the plots (each as PNG, SVG and PDF); returns the lines the report gains (or a note when matplotlib
+    is missing)."""
+    from trisolve.bench.plots import PlotsUnavailable, cactus, ecdf, scatter, spread
+    from trisolve.bench.runner import labelled
 
-    mode = "first solution" if settings.mode == "first" else "exact count"
+    mode = {"first": "first solution", "count": "exact count"}.get(settings.mode, "first solution and exact count")
+    runs = labelled(runs, settings)
+    contenders = [row["backend"] for row in summary["backends"]]
+    one = len(summary["instances"]) == 1
+    formats = "are also written as .svg and .pdf"
     try:
         cactus(
             summary,
             settings.timeout,
             os.path.join(out_dir, "cactus.png"),
-            title=f"Instances solved vs. time ({mode}, timeout {settings.timeout:g} s)",
+            title=(
+                f"{summary['instances'][0]['instance']}: time over the seeds\n({mode})"
+                if one
+                else f"Instances solved vs. time\n({mode}, timeout {settings.timeout:g} s)"
+            ),
         )
         lines = ["", "![cactus plot](cactus.png)"]
         varied = "seeds and shuffles" if settings.shuffle else "seeds"
         ecdf(
             runs,
-            [row["backend"] for row in summary["backends"]],
+            contenders,
             settings.timeout,
             os.path.join(out_dir, "ecdf.png"),
-            title=f"Run-time distribution over {varied} ({mode}, {len(runs)} runs)",
+            title=f"Run-time distribution over {varied}\n({mode}, {len(runs)} runs)",
         )
         lines.append(f"![run-time distribution over {varied}](ecdf.png)")
+        spread(
+            runs,
+            contenders,
+            settings.timeout,
+            os.path.join(out_dir, "spread.png"),
+            title=f"Run times over the {varied}, per instance\n({mode})",
+        )
+        lines.append(f"![run times over the {varied}, per instance](spread.png)")
         if pair:
-            scatter(summary, pair[0], pair[1], settings.timeout, os.path.join(out_dir, "scatter.png"))
+            scatter(summary, pair[0], pair[1], settings.timeout, os.path.join(out_dir, "scatter.png"), runs=runs)
             lines.append(f"![{pair[0]} vs. {pair[1]}](scatter.png)")
+        lines += ["", f"The plots {formats}."]
         return "\n".join(lines) + "\n"
     except PlotsUnavailable as problem:
         click.echo(f"bench: no plots: {problem}", err=True)

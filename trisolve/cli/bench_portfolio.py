@@ -16,6 +16,7 @@ from dataclasses import asdict
 
 import click
 
+from trisolve.backends import numbers
 from trisolve.models.errors import UsageError
 
 from .common import interrupted_exit, split_list
@@ -54,8 +55,7 @@ def run(
     wrong = [t for t in task_list if t not in portfolio.TASKS]
     if wrong:
         raise UsageError(f"--tasks: unknown {', '.join(wrong)}; known: {', '.join(portfolio.TASKS)}")
-    if seeds < 1:
-        raise UsageError("--seeds must be at least 1")
+    seeds = numbers.PORTFOLIO_SEEDS.check(seeds, "--seeds")
     try:
         limits = portfolio.parse_max_size(max_size, chosen)
     except ValueError as problem:
@@ -188,7 +188,7 @@ def _finish(outcome, head: dict, timeout: float, out_dir: str, write_defaults: b
     if plots and not interrupted():
         png = _draw(portfolio.panels(outcome), timeout)
     found = portfolio.findings(outcome)
-    page = portfolio.markdown(data, portfolio.PLOT_FILE if png else None, found)
+    page = portfolio.markdown(data, portfolio.PLOT_FILE if png else None, found, shipped=write_defaults)
     results = {"header": head, **portfolio.outcome_to_json(outcome)}
     changes = [
         files.Change.text(os.path.join(out_dir, "portfolio.json"), portfolio.table_text(data), "portfolio table"),

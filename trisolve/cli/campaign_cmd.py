@@ -83,6 +83,8 @@ def command(
 ):
     """Generate and cross-check instances; exit 0 when all agree, 1 on any disagreement, invalid solution or
     crashed run."""
+    from trisolve.runs import interrupted
+
     from .. import api
 
     load_plugins(plugins)
@@ -102,6 +104,7 @@ def command(
             minimise_to=minimize_dir,
             progress=_Phases(reporter),
         )
+        reporter.close(finished=not interrupted())  # its last line says done, whatever phase it ended in
     summary = done.summary
     if as_json:
         print_json(summary.to_json())
@@ -138,8 +141,14 @@ class _Phases:
             self.reporter.phase("generating", count, unit="levels")
         self.reporter.completed(done)
 
+    def attempt(self, text: str) -> None:
+        self.reporter.note_only(text)
+
     def start(self, total: int) -> None:
         self.reporter.phase("cross-checking", total, unit="runs")
 
     def advance(self, record) -> None:
         self.reporter.record(record)
+
+    def shrinking(self, path: str, index: int, total: int, budget: float) -> None:
+        self.reporter.shrinking(path, index, total, budget)

@@ -188,9 +188,12 @@ def verdict_exit(failed: bool, problems: Sequence[str] = ()) -> None:
 def print_minimised(items: Iterable[Mapping[str, Any]]) -> None:
     """Where each shrunk instance went, and the command that reproduces its finding."""
     for item in items:
+        if item.get("reproduced", True):
+            said = "reproduce with"
+        else:
+            said = "but rerun on its witnesses alone the finding did not show again; what was tried"
         click.echo(
-            f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); reproduce with:\n  "
-            f"{item['command']}"
+            f"minimised {item['instance']} to {item['file']} ({item['steps']} steps); {said}:\n  {item['command']}"
         )
 
 
@@ -249,6 +252,7 @@ JOBS = number_type(numbers.JOBS)
 COUNT = number_type(numbers.COUNT)
 COUNT_OR_NONE = number_type(numbers.COUNT_OR_NONE)
 INDEX = number_type(numbers.INDEX)
+PORTFOLIO_SEEDS = number_type(numbers.PORTFOLIO_SEEDS)
 
 
 def plugin_option(command):

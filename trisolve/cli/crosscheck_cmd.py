@@ -83,15 +83,18 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, quiet, c
                 click.echo(f"plan: {line}")
 
     with for_command("crosscheck", quiet=quiet or as_json, colour=colour) as progress:
+        progress.bounds(options["timeout"], options["jobs"] or os.cpu_count() or 1)  # "at most" once the pace is off
         report = api.cross_check(
             [api.named(path) for path in paths],  # a file in a folder that cannot be read: its instance's ERROR
             backends,
             minimise_to=minimize_dir if minimise_ else None,
             on_planned=progress.start,
             on_record=progress.record,
+            on_shrinking=progress.shrinking,
             on_plan=say_plan,
             **options,
         )
+        progress.close(finished=not report.interrupted)  # its last line says done, whatever phase it ended in
     if as_json:
         print_json(report.to_json())
     else:
@@ -102,8 +105,17 @@ def command(paths, backends, as_json, minimise_, minimize_dir, plugins, quiet, c
         reused = f" ({report.reused} reused from {options['log']})" if report.reused else ""
         parallel = options["jobs"] or os.cpu_count() or 1
         click.echo(
-            f"{report.runs} runs{reused} in {report.wall:.1f} s, {parallel} at a time, "
-            f"time limit {options['timeout']:g} s per run"
+            f"{runs_done(report)}{reused} in {report.wall:.1f} s"
+            + (" (shrinking included)" if report.minimised else "")
+            + f", {parallel} at a time, time limit {options['timeout']:g} s per run"
         )
         click.echo(report.verdict)
     verdict_exit(report.failed, report.problems)  # a file that could not be written: said after the table
+
+
+def runs_done(report) -> str:
+    """``109 runs``; after Ctrl-C, how many of them were done: a run cut short or never started is not one."""
+    if not report.interrupted:
+        return f"{report.runs} runs"
+    done = sum(1 for verdict in report.verdicts for record in verdict.records if not record.interrupted)
+    return f"{done} of {report.runs} runs done before the interruption"

@@ -7,7 +7,7 @@ import functools
 
 import click
 
-from .common import COUNT, EXIT_LIMIT, SEED, number_type, print_json, quiet_option
+from .common import COUNT, EXIT_LIMIT, SEED, TIMEOUT, number_type, print_json, quiet_option
 from .progress import for_command
 
 
@@ -47,21 +47,47 @@ def size_options(function):
 )
 @click.option("--count", "-n", type=COUNT, default=1, show_default=True)
 @click.option("--output", "-o", "folder", type=click.Path(file_okay=False), required=True, help="Folder to write to.")
+@click.option(
+    "--timeout",
+    type=TIMEOUT,
+    default=None,
+    help="Wall-clock limit of the whole command, seconds: the level being made is written without a uniqueness "
+    "proof and no further level is started (exit 3).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object per level.")
 @quiet_option
-def command(family, sizes, seed, unique, count, folder, as_json, quiet):
+def command(family, sizes, seed, unique, count, folder, timeout, as_json, quiet):
     """Write COUNT generated FAMILY levels to a folder, each with its intended solution
-    in ``<name>.solution.json``; level i uses a seed derived from --seed and i.  Exit 3 when
-    a unique solution was asked for and could not be proved for some level."""
+    in ``<name>.solution.json``; level i uses a seed derived from --seed and i.  Progress on stderr
+    shows each attempt of the level being made.  Exit 3 when a unique solution was asked for and
+    could not be proved for some level, or --timeout stopped the work."""
     from .. import api
 
     unproved = 0
+    stopped = False
     with for_command("generate", quiet=quiet or as_json, unit="levels") as progress:
         progress.phase("generating", count)
-        for made in api.generate_levels(family, folder, count=count, seed=seed, unique=unique, **sizes):
+        levels = api.generate_levels(
+            family,
+            folder,
+            count=count,
+            seed=seed,
+            unique=unique,
+            timeout=timeout,
+            on_attempt=progress.note_only,
+            **sizes,
+        )
+        for made in levels:
             progress.advance(1, made.path)
             unproved += _show(made, as_json)
-    if unproved:
+            stopped = made.stopped
+    if stopped:
+        click.echo(
+            f"trisolve: --timeout {timeout:g} s: stopped at level {progress.done} of {count} (the levels so far are "
+            "written; no further level made)",
+            err=True,
+        )
+    if unproved or stopped:
         raise click.exceptions.Exit(EXIT_LIMIT)
 
 

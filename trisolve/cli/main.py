@@ -61,7 +61,8 @@ def _exists(module: str) -> bool:
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="trisolve")
 def cli() -> None:
-    """trisolve: one puzzle model, three solving paradigms (SAT, ASP, CP), cross-checked.
+    """trisolve: one puzzle model, many solving paradigms (SAT, ASP, CP, MIP, exact cover, model counting,
+    dynamic programming), cross-checked.
 
     Exit codes, the same for every command (docs/exit-codes.md): 0 answered;
     1 a finding (backends disagree, an invalid solution, a crashed run, a

@@ -61,7 +61,8 @@ from .progress import for_command
 @click.option(
     "--out",
     type=click.Path(file_okay=False),
-    help="Where the mutant .lp files and generated instances go (default: beside --jsonl, else a temp folder).",
+    help="Where the mutant .lp files and generated instances go (default: beside --jsonl, else a temporary folder, "
+    "removed at the end).",
 )
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local", show_default=True)
 @click.option("--scheduler", metavar="ADDRESS", help="Dask scheduler; without it a local cluster.")
@@ -138,6 +139,14 @@ def _print(report, show: int, suite_dir: str | None) -> None:
         + f"mutate {report.family} --backend {report.backend}: {len(report.outcomes)} mutants, "
         f"{plural(len(report.instances), 'instance')} used, {len(report.generated)} generated for survivors\n"
     )
+    # first: a score judged against references that fail is no score (exit 1 says so too)
+    for path, why in report.failures.items():
+        click.echo(f"UNMUTATED BACKENDS FAIL on {path}: {why}")
+    if report.failures:
+        click.echo(
+            f"(the scores below leave {plural(len(report.failures), 'instance')} out: the unmutated backends "
+            "must agree before a mutant can be judged; fix them first)\n"
+        )
     table("encoding file", report.table(lambda o: o.mutant.file))
     table("operator", report.table(lambda o: o.mutant.operator))
     for outcome in report.outcomes:
@@ -166,8 +175,6 @@ def _print(report, show: int, suite_dir: str | None) -> None:
             f"{len(stillborn)} stillborn (do not run), e.g. {stillborn[0].mutant.location} "
             f"{stillborn[0].mutant.operator}: {stillborn[0].finding}"
         )
-    for path, why in report.failures.items():
-        click.echo(f"UNMUTATED BACKENDS FAIL on {path}: {why}")
     for path, why in list(report.excluded.items())[:5]:
         click.echo(f"not used: {path}: {why}")
     if len(report.excluded) > 5:

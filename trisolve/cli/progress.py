@@ -18,6 +18,7 @@ then whether the stream is a terminal.
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import threading
@@ -84,7 +85,16 @@ class Progress:
         self.bar = (terminal if bar is None else bar) and not quiet
         self.colour = colour_wanted(colour, self.stream)
         self.label, self.total, self.done, self.note = "", None, 0, ""
-        self.started = self.phase_started = clock()
+        #: seconds one unit of the phase takes at most, when that is known (``shrinking``)
+        self.most: float | None = None
+        self.started = self.phase_started = self.unit_started = clock()
+        #: the pace is measured over a stretch: from (when, units done) to the last unit done (``last_done``);
+        #: a backend's own reports may start a new stretch of another length (dp's halves: steps, then the walk)
+        self.stretch: tuple[float, int] = (self.started, 0)
+        self.last_done = self.started
+        #: seconds one unit may take at most, and how many run at a time (``bounds``): the "at most" figure
+        self.unit_limit: float | None = None
+        self.parallel = 1
         #: when the last plain line was printed (at first: the start, so the first is due one interval later)
         self.last_line = self.started
         self.printed = False
@@ -93,7 +103,7 @@ class Progress:
         self._task: Any = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        if heartbeat and not quiet and not self.bar:
+        if heartbeat and not quiet:  # the plain line on time; on a terminal, the bar's clock kept current
             self._thread = threading.Thread(target=self._beat, name="trisolve-progress", daemon=True)
             self._thread.start()
 
@@ -102,9 +112,10 @@ class Progress:
     def phase(self, label: str, total: int | None = None, unit: str | None = None) -> None:
         """A new stretch of work: ``total`` units (None: not known yet)."""
         with self._lock:
-            self.label, self.total, self.done, self.note = label, total, 0, ""
+            self.label, self.total, self.done, self.note, self.most = label, total, 0, "", None
             self.unit = unit or self.unit
             self.phase_started = self.clock()
+            self.stretch, self.last_done = (self.phase_started, 0), self.phase_started
             if self.bar and not self.quiet:
                 self._bar_phase()
 
@@ -122,6 +133,8 @@ class Progress:
         """``units`` more done; a plain line is printed only when one is due (``interval``)."""
         with self._lock:
             self.done += units
+            if units > 0:
+                self.last_done = self.clock()
             self.note = note or self.note
             if self.quiet:
                 return
@@ -134,6 +147,22 @@ class Progress:
         """``done`` units done so far (for callers that count themselves)."""
         self.advance(done - self.done, note)
 
+    def note_only(self, note: str) -> None:
+        """What is going on now, with nothing done yet (an attempt of a level being generated): the note of the
+        next line, printed when one is due."""
+        self.advance(0, note)
+
+    def shrinking(self, path: str, index: int, total: int, budget: float) -> None:
+        """The runs are done and a disagreement is being shrunk (``on_shrinking``): a phase of its own, so the
+        line says what runs and for how long at most, instead of "all runs done, 0:00 left" for minutes."""
+        name = os.path.splitext(os.path.basename(path))[0]
+        with self._lock:
+            if self.label != "minimising":
+                self.phase("minimising", total, unit="levels")
+                self.most = budget
+            self.unit_started = self.clock()
+            self.completed(index, f"{name} (at most {clock_text(budget)} each)")
+
     def record(self, record: Any, reused: bool = False) -> None:
         """A run record finished (the ``on_record(record, reused)`` callbacks of cross_check and mutate)."""
         name = os.path.splitext(os.path.basename(record.path))[0]
@@ -143,13 +172,25 @@ class Progress:
         """A backend's own report of how far it is (``base.report_progress``: dp's steps): it becomes the done/total
         (in ``steps``) and the note."""
         with self._lock:
+            if total != self.total or done < self.done:  # a new stretch, of its own pace
+                self.stretch = (self.clock(), done)
+                self.done = done
             self.unit, self.total = "steps", total
             self.completed(done, text)
+
+    def bounds(self, unit_limit: float | None, parallel: int = 1) -> None:
+        """Each unit takes at most ``unit_limit`` seconds, ``parallel`` at a time (a cross-check's runs and their
+        time limit): when the pace so far is overrun, the time left is given as at most what they allow."""
+        self.unit_limit, self.parallel = unit_limit, max(1, parallel)
 
     def tick(self) -> bool:
         """Print the plain line if ``interval`` seconds have passed since the last one; whether it did."""
         with self._lock:
-            if self.quiet or self.bar or self._stop.is_set():
+            if self.quiet or self._stop.is_set():
+                return False
+            if self.bar:
+                if self._rich is not None:
+                    self._bar_update()
                 return False
             if self.clock() - self.last_line < self.interval:
                 return False
@@ -194,18 +235,54 @@ class Progress:
         if final:
             parts.append("done" if self.total is None or self.done >= self.total else "stopped")
         else:
-            left = self.time_left(elapsed)
-            if left is not None:
-                parts.append(f"about {clock_text(left)} left")
+            left = self.left_text(elapsed)
+            parts += left
+            if not left and self.total and self.done >= self.total:
+                parts.append("finishing")
         label = f"{self.label}: " if self.label and self.label != self.command else ""
         last = f"; last: {self.note}" if self.note and not final else ""
         return f"trisolve {self.command}: {label}{', '.join(parts)}{last}"
 
     def time_left(self, elapsed: float) -> float | None:
-        """The remaining units at the pace so far (None before the first is done, or without a total)."""
-        if not self.total or self.done <= 0:
+        """The remaining units at the pace of this stretch so far, less the time since the last unit was done.
+        None before the first is done, without a total, or when the pace is overrun: a unit under way takes
+        longer than the pace says, which then says nothing (never "0:00 left" while work is going on)."""
+        began, done_then = self.stretch
+        if not self.total or self.done <= done_then or self.done >= self.total:
             return None
-        return elapsed / self.done * max(0, self.total - self.done)
+        pace = (self.last_done - began) / (self.done - done_then)
+        left = pace * (self.total - self.done) - (self.clock() - self.last_done)
+        return left if left >= 1.0 else None
+
+    def shrink_left(self) -> float | None:
+        """A phase whose units each take at most ``most`` seconds (shrinking a disagreement): at most that much
+        per unit left, the one under way included (None in other phases)."""
+        if self.most is None or not self.total or self.done >= self.total:
+            return None
+        return max(1.0, self.most * (self.total - self.done) - (self.clock() - self.unit_started))
+
+    def most_left(self) -> float | None:
+        """At most this long, when each unit's time is bounded (``bounds``: its limit, and the kill 5% + 0.25 s
+        after it): a unit starts only when another ends, so those under way started by the last one done and end
+        within a limit of it; the rest follow, ``parallel`` at a time."""
+        if self.unit_limit is None or not self.total or self.done >= self.total:
+            return None
+        most = self.unit_limit * 1.05 + 0.25
+        waiting = max(0, self.total - self.done - self.parallel)
+        return max(1.0, self.last_done + most * (1 + -(-waiting // self.parallel)) - self.clock())
+
+    def left_text(self, elapsed: float) -> list[str]:
+        """``about 1:20 left``; ``at most 0:21 left`` when the pace is overrun (or says more than the bound); nothing
+        when no figure is honest."""
+        shrinking = self.shrink_left()
+        if shrinking is not None:
+            return [f"at most {clock_text(math.ceil(shrinking))} left"]
+        left, most = self.time_left(elapsed), self.most_left()
+        if left is not None and (most is None or left <= most):
+            return [f"about {clock_text(math.ceil(left))} left"]
+        if most is not None:
+            return [f"at most {clock_text(math.ceil(most))} left"]
+        return []
 
     def _line(self, final: bool = False) -> None:
         self.last_line, self.printed = self.clock(), True
@@ -225,13 +302,7 @@ class Progress:
     def _bar_phase(self) -> None:
         if self._rich is None:
             from rich.console import Console
-            from rich.progress import (
-                BarColumn,
-                MofNCompleteColumn,
-                TextColumn,
-                TimeElapsedColumn,
-                TimeRemainingColumn,
-            )
+            from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
             from rich.progress import Progress as RichProgress
 
             console = Console(file=self.stream, no_color=not self.colour, force_terminal=True, highlight=False)
@@ -240,9 +311,7 @@ class Progress:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TextColumn("{task.fields[unit]}"),
-                TimeElapsedColumn(),
-                TextColumn("left"),
-                TimeRemainingColumn(),
+                TextColumn("{task.fields[timing]}"),  # ours: rich's own "remaining" shows no bound, and counts up
                 TextColumn("{task.fields[note]}", style="dim"),
                 console=console,
                 transient=True,
@@ -250,13 +319,15 @@ class Progress:
             self._rich.start()
         if self._task is not None:
             self._rich.remove_task(self._task)
-        self._task = self._rich.add_task(self.label, total=self.total, unit=self.unit, note="")
+        self._task = self._rich.add_task(self.label, total=self.total, unit=self.unit, note="", timing="")
 
     def _bar_update(self) -> None:
         if self._rich is None:
             self._bar_phase()
-        note = self.note if len(self.note) <= 40 else self.note[:39] + "…"
-        self._rich.update(self._task, total=self.total, completed=self.done, note=note)
+        note = self.note if len(self.note) <= 72 else self.note[:71] + "…"
+        elapsed = self.clock() - self.phase_started
+        timing = ", ".join([f"{clock_text(elapsed)} elapsed", *self.left_text(elapsed)])
+        self._rich.update(self._task, total=self.total, completed=self.done, note=note, timing=timing)
 
 
 def _isatty(stream: Any) -> bool:

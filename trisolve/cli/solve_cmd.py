@@ -7,6 +7,7 @@ prints each Result as text or JSON, and turns the runs into one exit code.
 from __future__ import annotations
 
 import sys
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,13 +45,6 @@ def _backend_names() -> list[str]:
     from trisolve.backends import registry
 
     return list(registry.shipped())
-
-
-def _default_memory() -> str:
-    """dp's default budget on this machine, as --memory would take it (the help text states the code's value)."""
-    from trisolve.backends.dp.memory import DEFAULT_MEMORY
-
-    return f"{DEFAULT_MEMORY / 2**30:.3g}G"
 
 
 @click.command(name="solve")
@@ -115,9 +109,10 @@ def _default_memory() -> str:
     default=None,
     metavar="SIZE",
     help="Memory budget of --backend dp's layers, e.g. 12G or 800M (default: half this machine's memory, at most "
-    f"12G: {_default_memory()} here); a count that would exceed it stops as incomplete; for --backend ganak, the "
-    "counting process's address space (default: half the machine's memory, at most 4G), past which the run is an "
-    "error. The other solvers ignore it.",
+    "12G); a count that would exceed it stops as incomplete; for --backend exactcover, "
+    "the problem it builds (default: half the machine's memory, at most 4G); for --backend ganak, the counting "
+    "process's address space (at least 64M; default: half the machine's memory, at most 4G), past which the run is "
+    "an error. Refused with the other backends (they keep no budget).",
 )
 @plugin_option
 def command(paths, backend_spec, family, as_json, jsonl, colour, quiet, svg_dir, memory, plugins, **solving):
@@ -185,10 +180,13 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
     from trisolve.models.files import dumps
 
     from .. import api
+    from ..answers import answers
+    from ..answers import to_json as answers_json
 
     all_, count, as_json, log, svg_dir = solving["all"], solving["count"], show.as_json, show.log, show.svg_dir
     render_options = show.render_options
     enumerate_ = all_ or count
+    began = solving["started"] if solving.get("started") is not None else time.monotonic()
     colour = bool(render_options.get("colour"))
     progress = for_command("solve", quiet=show.quiet or not enumerate_, unit="solutions")
     progress.phase(f"{'counting' if count else 'listing'} {path}")
@@ -234,6 +232,9 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
     if result.error:
         click.echo(f"trisolve: {result.backend} failed: {result.error}", err=True)
     record = result.to_json(solutions=all_ or not enumerate_)
+    found = answers(result, **_settling(solving, began)) if result.status == "sat" else ()
+    if found:
+        record["answers"] = answers_json(found)
     line = dumps(record) + "\n"
     if as_json:
         sys.stdout.write(line)
@@ -242,7 +243,10 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
             click.echo(level.describe() if level.model is not None else f"{path}: not parsed within the time limit")
         if result.solutions and (not enumerate_ or (count and result.complete and result.count == 1)):
             # the first solution, or the only one when a count proved it unique
-            click.echo(result.solutions[0].render(**render_options), color=colour)
+            shown = {**render_options, **({"answers": found} if found else {})}
+            click.echo(result.solutions[0].render(**shown), color=colour)
+        elif found and all_:  # each grid listed says its own answer; over them all, how sure it is
+            click.echo("\n".join(answer.text() for answer in found))
         click.echo(_summary(result))
         if result.portfolio:
             click.echo(_portfolio_line(result.portfolio))
@@ -264,6 +268,17 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
         except TrisolveError:
             pass  # kept in log.failed, reported once at the end
     return _exit_code(result, solving["limit"])
+
+
+def _settling(solving: dict, began: float) -> dict:
+    """How the answers to a level's questions are settled (``trisolve.answers``): a second solution is looked
+    for within what is left of --timeout (the limit covers the whole run); none when nothing is left."""
+    from .. import api
+
+    if solving["timeout"] is None:
+        return {"solve": api.solve, "timeout": None}
+    left = solving["timeout"] - (time.monotonic() - began)
+    return {"solve": api.solve if left > 0.05 else None, "timeout": max(left, 0.05)}
 
 
 def _exit_code(result, limit: int | None) -> int:

@@ -76,6 +76,7 @@ CATALOG = Catalog(
         "enumeration is count-only, a first-solution run rebuilds one board; symmetry classes by Burnside",
     },
     count_only=True,
+    refuses=True,
 )
 
 
@@ -88,6 +89,25 @@ DICT_BYTES_PER_STATE = 500
 DEFAULT_MAX_STATES = DEFAULT_MEMORY // DICT_BYTES_PER_STATE
 #: Frontiers processed between two looks at the clock inside one step.
 CLOCK_EVERY = 64
+
+
+def refusal(level: Level, options: Options) -> str | None:
+    """Why dp will not count this level, or None when it will (``Catalog.refuses``; the defaults ask first).
+
+    A count whose plan the compiled kernels cannot take runs the array program (``layers``), whose
+    state keys must fit 64 bits (``key_space_refusal``, for the frontier width of the plan: the narrower a
+    frontier, the more of them the memory budget holds).  The folds of a symmetry-breaking count run it too,
+    on narrower frontiers, so there it answers for the narrowest.  A first-solution run (the dictionary
+    program, Python ints throughout) takes any level.
+    """
+    if not options.enumerate:
+        return None
+    from .layers import key_space_refusal
+
+    memory = DEFAULT_MEMORY if options.memory is None else options.memory
+    width = 0 if options.symmetry_breaking else make_plan(fold(level)).width
+    why = key_space_refusal(level, width, memory)
+    return None if why is None else f"{why}; use --backend pysat"
 
 
 def _fits_table(movable: tuple[int, ...]) -> tuple[tuple[bool, ...], ...]:
@@ -476,12 +496,15 @@ def progress_to_stderr(started: float, quiet_for: float = 5.0, every: float = 5.
         elapsed = time.monotonic() - started
         if elapsed < quiet_for or ("phase" in report and "done" in report and elapsed - last[0] < every):
             return
+        if not base.reports_progress() and "step" in report and elapsed - last[0] < every:
+            return  # on stderr alone, steps come too fast: one line per ``every`` seconds
         last[0] = elapsed
         memory = f"{resident() / 2**30:.1f} GiB in use"
-        if "phase" not in report:
+        if "step" in report:
             left = report["steps"] - report["step"]
+            where = f"{report['phase']}: " if "phase" in report else ""
             say(
-                f"dp: step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, "
+                f"dp: {where}step {report['step']}/{report['steps']}, {report['frontiers']} frontiers, "
                 f"{report['states']} states, "
                 f"{memory}, {elapsed:.0f} s so far, last step {report['step_seconds']:.1f} s "
                 f"(at that pace ~{left * report['step_seconds']:.0f} s left)",
@@ -518,6 +541,9 @@ class DpHexiom(Counter):
         memory = DEFAULT_MEMORY if options.memory is None else options.memory
         if not options.enumerate and limits.solutions is not None and limits.solutions <= 0:
             return self._unknown({}, watch, "solution limit")
+        refused = refusal(level, options)
+        if refused is not None:  # never a count it cannot represent
+            return self._unknown({}, watch, refused)
         if options.enumerate:
             # Count only: boards are never listed (solutions=()), so the
             # cross-checker compares this run by its count.  The count is

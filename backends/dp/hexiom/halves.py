@@ -399,6 +399,20 @@ def _partner_bounds(
     return out
 
 
+#: bytes one thread's partner table (``PartnerBounds``) may take; a level whose table would be larger is counted
+#: row by row.  Such a level has many empty cells (the table has a row per empty-cell count and defect): side 7
+#: with no tiles would need 4.4 GB, and there the rows are over in seconds; level 40's table takes 7 MB.
+PARTNER_TABLE_BYTES = 64 << 20
+
+
+def partner_table_bytes(halves: Halves) -> int:
+    """Bytes of the partner table's two arrays for this split (``PartnerBounds.table``)."""
+    plan = halves.plan
+    rows = (2 << len(halves.lower)) - 1
+    keys = int(plan.maxima[0] + 1) * int(plan.maxima[1] + 1)
+    return rows * keys * (2 * (len(plan.maxima) - 1) + 8)
+
+
 class PartnerBounds:
     """Which of a leaf's A states can still meet a partner in the join, as the gather kernel's bounds table.
 
@@ -637,13 +651,40 @@ class HalvesCounter:
         h = self.halves
         plan = counter.plan
         first_upper = ends[h.middle - 2] if h.middle >= 2 else 0
-        layer = counter.run(0, first_upper)
-        ghost = ghost_bits(tuple(plan.steps[i].cell for i in range(first_upper, ends[h.middle - 1])))
-        for i in range(first_upper, ends[h.middle - 1]):
+        last = ends[h.middle - 1]
+        counter.progress = self._step_reporter("upper half", last)
+        try:
+            layer = counter.run(0, first_upper)
+        finally:
+            counter.progress = None
+        ghost = ghost_bits(tuple(plan.steps[i].cell for i in range(first_upper, last)))
+        for i in range(first_upper, last):
+            began = time.monotonic()
             following = counter.advance(layer, i, ghost_bit=ghost.get(plan.steps[i].cell, -1))
             self.buffers.release(layer)
             layer = following
+            self._report_step("upper half", i + 1, last, layer, time.monotonic() - began)
         return layer
+
+    def _step_reporter(self, what: str, steps: int) -> Callable[[dict[str, Any]], None] | None:
+        """A counter's step reports as steps of ``what`` (``steps`` of them), for the progress sink."""
+        if self.progress is None:
+            return None
+        return lambda report: self.progress({**report, "phase": what, "steps": steps})
+
+    def _report_step(self, what: str, step: int, steps: int, layer: Layer, seconds: float) -> None:
+        if self.progress is not None:
+            self.progress(
+                {
+                    "phase": what,
+                    "step": step,
+                    "steps": steps,
+                    "frontiers": len(layer.frontiers),
+                    "states": layer.states,
+                    "step_seconds": seconds,
+                    "elapsed": time.monotonic() - self.started,
+                }
+            )
 
     # ------------------------------------------------------------- the walk
 
@@ -971,9 +1012,10 @@ def count_by_halves(
     run_plan: RunPlan | None = None,
     check_mirror: bool = False,
 ) -> Outcome | None:
-    """The level's plain count by halves, or None when the level does not split (see ``halves_for``)."""
+    """The level's plain count by halves, or None when the level does not split (see ``halves_for``) or its
+    partner table would pass ``PARTNER_TABLE_BYTES``."""
     halves = halves_for(level, run_plan)
-    if halves is None:
+    if halves is None or partner_table_bytes(halves) > PARTNER_TABLE_BYTES:
         return None
-    note_compiling(_join)
+    note_compiling(_join, deadline=budget.deadline if budget is not None else None)
     return HalvesCounter(halves, budget, check_mirror=check_mirror).count()

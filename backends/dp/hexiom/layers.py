@@ -4,11 +4,16 @@ Same program as ``hexiom.Program`` (same fold, plan, transition and bounds),
 but a layer is three flat arrays instead of dictionaries of Python ints:
 
 * the distinct **frontiers** of the layer, one row per frontier (4 bits a
-  position when packed: a neighbour count 0..6, or ``EMPTY_CODE``);
+  position when packed: a neighbour count 0..6, or ``EMPTY_CODE``; a frontier
+  of up to 16 positions packs into one ``uint64``, a wider one into as many
+  64-bit words as it needs, ``FrontierCodes``);
 * per state, one ``int64`` **key** = frontier id * ``radix`` + stock index,
   where the stock index writes "tiles of number d left" for each number the
   level has movable tiles of in mixed radix (so equal states have equal keys
-  and merging is one sort and one ``add.reduceat``);
+  and merging is one sort and one ``add.reduceat``).  The keys must stay below
+  2**63: ``key_space_refusal`` refuses a level whose stock index leaves too
+  little room for the frontiers the memory budget allows, and a step whose
+  frontiers would pass it stops the count (never wraps around);
 * per state, its **count** of partial boards, ``uint64`` while no sum can
   overflow (checked every step against the largest count and the most states
   one step can merge into one), Python ints (``object``) after that.
@@ -31,10 +36,90 @@ from ....models.hexiom.model import MAX_TILE, Level
 from .plan import Outcome, Plan, ProgressSink, Stock, Stopped, program_stats
 
 EMPTY_CODE = 15
+#: bits of one frontier position in a packed code, and the positions one 64-bit word holds
+POSITION_BITS = 4
+PER_WORD = 64 // POSITION_BITS
 #: counts stay uint64 while every sum of a step stays below this (then they become Python ints)
 COUNT_CEILING = 1 << 64
+#: a state's key (frontier id * radix + stock index) is an int64: every key of a step must stay below this
+KEY_CEILING = 1 << 63
 #: bytes one state needs at the peak of a step (its key and count, both choices' candidates, the sort)
 BYTES_PER_STATE = 112
+
+
+def frontier_bytes(width: int) -> int:
+    """Bytes one distinct frontier of a step needs: its row, its code (twice: the table and the candidates),
+    its index into the table and its next id per choice."""
+    return width + 16 * FrontierCodes(width).words + 24
+
+
+def key_space_refusal(level: Level, width: int, memory: int | None) -> str | None:
+    """Why the array program cannot key this level's states in 64 bits, or None when it can.
+
+    A key is frontier id * radix + stock index, so the frontiers a step may hold times the stock's radix
+    must stay below 2**63; the frontiers are bounded by the memory budget (``frontier_bytes`` each, checked
+    in every step).  Without a budget nothing bounds them before the count: a step that would pass the
+    ceiling stops the count instead.
+    """
+    radix = Radix.of(level.movable_counts).size
+    most = 1 if memory is None else max(1, memory // frontier_bytes(width))
+    if radix * most < KEY_CEILING:
+        return None
+    return (
+        f"dp: side {level.side} with these tiles needs {(radix * most - 1).bit_length()}-bit state keys "
+        f"(tile stock {radix.bit_length()} bits, frontiers {most.bit_length()} bits), more than its 63"
+    )
+
+
+class FrontierCodes:
+    """Frontiers (rows of values 0..15) packed into codes that sort, compare and deduplicate as one value each.
+
+    Up to ``PER_WORD`` (16) positions a code is one ``uint64``; a wider frontier (a side-9 board's has 17)
+    takes ``words`` 64-bit words, held as one fixed-size byte string (numpy's void) per frontier, which
+    ``np.unique`` sorts and compares whole.  Why not one wider integer: numpy has none, and an object
+    array of Python ints would cost the narrow boards, whose codes stay one ``uint64`` as before.
+    """
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.words = max(1, -(-width // PER_WORD))
+        positions = np.arange(width)
+        self.word_of = positions // PER_WORD
+        self.shifts = (POSITION_BITS * (positions % PER_WORD)).astype(np.uint64)
+
+    def pack(self, values: np.ndarray) -> np.ndarray:
+        """One code per row of ``values`` (frontiers x width)."""
+        if self.width == 0:
+            return np.zeros(len(values), np.uint64)
+        shifted = values.astype(np.uint64) << self.shifts
+        if self.words == 1:
+            return shifted.sum(axis=1, dtype=np.uint64)
+        words = np.empty((len(values), self.words), np.uint64)
+        for w in range(self.words):
+            words[:, w] = shifted[:, w * PER_WORD : (w + 1) * PER_WORD].sum(axis=1, dtype=np.uint64)
+        return words.view(np.dtype((np.void, 8 * self.words))).reshape(len(values))
+
+    def unpack(self, codes: np.ndarray) -> np.ndarray:
+        """The frontiers (rows of int8) the codes stand for."""
+        if self.width == 0:
+            return np.zeros((len(codes), 0), np.int8)
+        words = codes[:, None] if self.words == 1 else codes.view(np.uint64).reshape(len(codes), self.words)
+        return ((words[:, self.word_of] >> self.shifts) & 15).astype(np.int8)
+
+    def smaller(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Per frontier, the smaller of two codes in one fixed order (word by word): which of a frontier and its
+        mirror image stands for both."""
+        if self.words == 1:
+            return np.minimum(a, b)
+        words_a = a.view(np.uint64).reshape(len(a), self.words)
+        words_b = b.view(np.uint64).reshape(len(b), self.words)
+        differ = words_a != words_b
+        first = differ.argmax(axis=1)  # the first word that differs (0 when none does: then a == b)
+        rows = np.arange(len(a))
+        take_b = words_b[rows, first] < words_a[rows, first]
+        out = a.copy()
+        out[take_b] = b[take_b]
+        return out
 
 
 @dataclass(frozen=True)
@@ -122,6 +207,9 @@ class LayerProgram:
         self.peak_states = 1
         #: states after the last step over states before it (at least 1)
         self.growth = 1.0
+        #: seconds the last step took: a step runs whole (its sort cannot look at the clock), so a step the last
+        #: one's pace says would end past the deadline is not started
+        self.step_seconds = 0.0
         self.peak_bytes = 0
         self.transitions = 0
         possible = all(m >= 0 for m in movable) and not any(c in level.blocked_cells for c in level.locked)
@@ -190,14 +278,25 @@ class LayerProgram:
         if self.counts.dtype == object or not len(self.counts):
             return
         step = self.plan.steps[i]
-        # states merging into one differ only in the values that leave the frontier
-        fan_in = 2 * 16 ** len(step.finalised)
+        # states merging into one differ only in the choice and the values that leave the frontier, and at the
+        # end of a row in whether the frontier was mirrored
+        fan_in = 2 * 16 ** len(step.finalised) * (2 if i in self.mirror_at else 1)
         if int(self.counts.max()) >= COUNT_CEILING // fan_in:
             self.counts = self.counts.astype(object)
+
+    def _check_keys(self, frontiers: int, packing: FrontierCodes) -> None:
+        """Stop before a step whose frontiers would not fit the memory budget or the 64-bit keys: a key that
+        wrapped around would merge states that differ, and the count would be wrong."""
+        if self.memory is not None and frontiers * frontier_bytes(packing.width) > self.memory:
+            raise Stopped("memory budget")
+        if frontiers * self.radix.size >= KEY_CEILING:
+            raise Stopped("dp: more frontiers than its 64-bit state keys tell apart")
 
     def next_layer(self, i: int) -> None:
         """Decide step i's vertex both ways for every state; merge equal states."""
         self._clock()
+        if self.deadline is not None and time.monotonic() + self.step_seconds * self.growth >= self.deadline:
+            raise Stopped("time limit")
         self._check_overflow(i)
         # the step's peak scales with the states it makes: expect the last step's growth again
         if self.memory is not None and len(self.keys) * self.growth * BYTES_PER_STATE > self.memory:
@@ -211,20 +310,17 @@ class LayerProgram:
         decided = [self._decide(i, occupied) for occupied in choices]
         self._clock()
         # the next layer's distinct frontiers
-        width = len(step.keep)
-        shifts = (4 * np.arange(width)).astype(np.uint64)
-        codes = [
-            (kept.astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64) if width else np.zeros(len(kept), np.uint64)
-            for _, kept, _ in decided
-        ]
+        packing = FrontierCodes(len(step.keep))
+        codes = [packing.pack(kept) for _, kept, _ in decided]
         valid_codes = np.concatenate([c[ok] for c, (ok, _, _) in zip(codes, decided)])
         table, where = np.unique(valid_codes, return_inverse=True)
-        frontiers = ((table[:, None] >> shifts) & 15).astype(np.int8) if width else np.zeros((len(table), 0), np.int8)
+        frontiers = packing.unpack(table)
         if i in self.mirror_at:  # a frontier and its mirror image have the same completions: keep the smaller code
-            mirrored = (frontiers[:, self.mirror_at[i]].astype(np.uint64) << shifts).sum(axis=1, dtype=np.uint64)
-            table, canonical = np.unique(np.minimum(table, mirrored), return_inverse=True)
+            mirrored = packing.pack(frontiers[:, self.mirror_at[i]])
+            table, canonical = np.unique(packing.smaller(table, mirrored), return_inverse=True)
             where = canonical.reshape(-1)[where]
-            frontiers = ((table[:, None] >> shifts) & 15).astype(np.int8)
+            frontiers = packing.unpack(table)
+        self._check_keys(len(table), packing)
         ceiling, floor = self._bounds(i, frontiers.astype(np.int64))
         # next frontier id per (current frontier, choice), -1 when it cannot follow
         new_keys, new_counts = [], []
@@ -267,7 +363,7 @@ class LayerProgram:
             self.counts = np.add.reduceat(counts, starts)
         else:
             self.keys, self.counts = keys, counts
-        self.frontiers = frontiers
+        self.keys, self.frontiers = live_frontiers(self.keys, frontiers, radix)
         self.peak_states = max(self.peak_states, len(self.keys))
         self.growth = max(1.0, len(self.keys) / before)
 
@@ -282,6 +378,7 @@ class LayerProgram:
         for i in range(steps):
             began = time.monotonic()
             self.next_layer(i)
+            self.step_seconds = time.monotonic() - began
             if self.progress is not None:
                 self.progress(
                     {
@@ -299,6 +396,23 @@ class LayerProgram:
 
     def stats(self) -> dict[str, Any]:
         return program_stats(len(self.plan.steps), self.plan.width, self.peak_states, self.transitions, self.peak_bytes)
+
+
+def live_frontiers(keys: np.ndarray, frontiers: np.ndarray, radix: int) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted keys and the frontiers some state still has, renumbered in order.
+
+    Why: a frontier whose states all died (the stock bounds dropped them) would be decided again at every
+    later step, and its descendants with it: on a side-10 board with two tiles that was a million frontiers
+    for 150 states.
+    """
+    fid = keys // radix
+    first = np.ones(len(fid), dtype=bool)
+    first[1:] = fid[1:] != fid[:-1]
+    live = fid[first]
+    if len(live) == len(frontiers):
+        return keys, frontiers
+    renumbered = np.cumsum(first) - 1  # keys are sorted, so their frontier ids are too
+    return renumbered * radix + (keys - fid * radix), frontiers[live]
 
 
 def mirror_merges(level: Level, plan: Plan) -> dict[int, np.ndarray]:

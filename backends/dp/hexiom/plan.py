@@ -130,6 +130,15 @@ def make_plan(vertices: Sequence[Vertex]) -> Plan:
     link = [dict(v.links) for v in vertices]
     # the step after which every neighbour of a vertex is decided
     last = [max([u] + [w for w in link[u]]) for u in range(count)]
+    # future_at_least after step i, for every i at once (from the end): one pass, not one per step
+    future: list[tuple[int, ...]] = [()] * count
+    running = [0] * len(NUMBERS)
+    for i in range(count - 1, -1, -1):
+        future[i] = tuple(running)
+        vertex = vertices[i]
+        if vertex.locked is None:
+            degree, weight = vertex.degree, vertex.weight
+            running = [total + (weight if degree >= k else 0) for k, total in zip(NUMBERS, running)]
     steps = []
     frontiers = []
     frontier: list[int] = []
@@ -151,8 +160,7 @@ def make_plan(vertices: Sequence[Vertex]) -> Plan:
             for p in [e[0] for e in earlier] + [len(frontier)]
             if p in kept
         )
-        after = [extended[p] for p in keep]
-        future = [v for v in vertices[i + 1 :] if v.locked is None]
+        kept_vertices = [extended[p] for p in keep]
         steps.append(
             Step(
                 vertex=vertex,
@@ -163,14 +171,14 @@ def make_plan(vertices: Sequence[Vertex]) -> Plan:
                 touched=touched,
                 locked_at=tuple(vertices[u].locked for u in extended),
                 weight_at=tuple(vertices[u].weight for u in extended),
-                after_room=tuple(undecided(u) for u in after),
-                after_weight=tuple(0 if vertices[u].locked is not None else vertices[u].weight for u in after),
-                future_at_least=tuple(sum(v.weight for v in future if v.degree >= k) for k in NUMBERS),
+                after_room=tuple(undecided(u) for u in kept_vertices),
+                after_weight=tuple(0 if vertices[u].locked is not None else vertices[u].weight for u in kept_vertices),
+                future_at_least=future[i],
                 gone=gone,
             )
         )
-        frontiers.append(tuple(after))
-        frontier = after
+        frontiers.append(tuple(kept_vertices))
+        frontier = kept_vertices
     width = max((len(f) for f in frontiers), default=0)
     return Plan(tuple(steps), tuple(frontiers), width)
 

@@ -53,7 +53,10 @@ import numpy as np
 from numba import njit
 
 from ....models.hexiom.model import MAX_TILE, Level
+from ...numba_cache import guard
 from .plan import Budget, Outcome, Plan, Step, Stopped, program_stats
+
+guard()  # a damaged numba cache entry of this module's kernels (and halves') is compiled again, not raised
 
 #: the frontier code: 3 bits a position, 0..6 the occupied-neighbour count so far, EMPTY an empty cell
 EMPTY = 7
@@ -281,7 +284,7 @@ class RunPlan:
                     edges_so_far=edges,
                     locks_final=locks,
                     lock_sum_final=lock_sum,
-                    free_left=sum(v.weight for v in vertices[i + 1 :] if v.locked is None),
+                    free_left=step.future_at_least[0],  # every movable vertex after this one
                     cell=vertex.cells[0],
                     cells=tuple(plan.steps[u].vertex.cells[0] for u in plan.frontiers[i]),
                 )
@@ -679,11 +682,27 @@ kernels_chosen = threading.Event()
 _noted = threading.Event()
 
 
-def note_compiling(*kernels: Any) -> None:
-    """Say on stderr, once per process, that the kernels are being compiled (seconds, once per machine)."""
+#: seconds a first compilation of the kernels takes on a quiet 2-core machine, about (docs/bench/dp-first-run.md)
+COMPILE_SECONDS = 60.0
+
+
+def compiling_note(deadline: float | None, now: float) -> str:
+    """What to say before the kernels compile: numba writes its cache only when a compilation finishes, so a
+    run whose time limit comes first compiles them again next time, and says so."""
+    text = f"dp: compiling kernels (about {COMPILE_SECONDS:.0f} s; cached for later runs once it finishes)"
+    if deadline is not None and deadline - now < 2 * COMPILE_SECONDS:
+        text += (
+            f"; this run's time limit ({max(0.0, deadline - now):.0f} s left) may stop it first, and then the next"
+            " run compiles again: a count without --timeout (levels/hexiom/level38.txt) caches them"
+        )
+    return text + " ..."
+
+
+def note_compiling(*kernels: Any, deadline: float | None = None) -> None:
+    """Say on stderr, once per process, that the kernels are being compiled (``compiling_note``)."""
     if not _noted.is_set() and not all(kernel_cached(k) for k in kernels):
         _noted.set()
-        print("dp: compiling kernels (once per machine) ...", file=sys.stderr, flush=True)
+        print(compiling_note(deadline, time.monotonic()), file=sys.stderr, flush=True)
 
 
 def kernels_ready() -> bool:
@@ -1080,8 +1099,10 @@ class RunCounter:
         self.helper_seconds = 0.0
 
     @property
-    def peak_bytes(self) -> int:
-        return self.buffers.peak
+    def peak_bytes(self) -> int | None:
+        """The layers' peak in the pool's buffers; None (not reported) when no step went through them: the
+        small steps' numpy arrays are not counted, and 0 would claim a count that took no memory."""
+        return self.buffers.peak or None
 
     def close(self) -> None:
         """Stop the helper thread (a counter with ``threads`` > 1 starts one on its first big step)."""
@@ -1168,7 +1189,8 @@ class RunCounter:
             and self.chooses
             and (self.transitions + incoming > NUMPY_WORK or incoming * NUMPY_BYTES_PER_STATE > self.buffers.room())
         ):
-            note_compiling(_transitions, _gather)  # a count big enough for the kernels to pay for their compilation
+            # a count big enough for the kernels to pay for their compilation
+            note_compiling(_transitions, _gather, deadline=self.deadline)
             kernels_chosen.set()
             self.compiled = True
         self.check_clock()
