@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from . import puzzlink
 from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
-from .family import AspRules, Family, SolutionCounter, from_model, is_address
+from .family import AspRules, Family, Ladder, Parameter, Rung, SolutionCounter, from_model, is_address
 from .files import read_instance_text
 
 Level = TypeVar("Level")
@@ -246,6 +246,24 @@ def family_record(model: ModuleType, rules: AspRules, picture: Callable[[Any, An
 
 
 # ------------------------------------------------------------------ generating
+
+
+def side_parameters(max_side: int) -> tuple[Parameter, Parameter]:
+    """A grid generator's width and height."""
+    return (
+        Parameter("width", int, 1, max_side, "cells across (default 10)"),
+        Parameter("height", int, 1, max_side, "cells down (default 10)"),
+    )
+
+
+def side_ladder(sides: Sequence[int] = (10, 15, 20, 25, 30)) -> Ladder:
+    """Square grids of growing side, each level proved unique: what the benchmark's ladder generates."""
+    return Ladder(
+        "grid side",
+        lambda level: max(level.width, level.height),
+        tuple(Rung(side, {"width": side, "height": side}) for side in sides),
+        unique=True,
+    )
 
 
 def unique_under(counter: SolutionCounter, level: Any, time: float) -> tuple[bool, tuple]:

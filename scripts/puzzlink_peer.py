@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import glob
 import os
 import shlex
 import subprocess
@@ -26,24 +25,9 @@ import sys
 import time
 from collections.abc import Sequence
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-GENRES = ("slither", "nurikabe", "sudoku")
+from puzzlink_times import GENRES, load_average, puzzles  # the same puzzles, found the same way
+
 PEER = "multi-puzzle-solver 1.1.10"
-
-
-def load_average() -> str:
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "unknown"
-
-
-def puzzles(genres: Sequence[str]) -> list[tuple[str, str]]:
-    return [
-        (genre, path)
-        for genre in genres
-        for path in sorted(glob.glob(os.path.join(ROOT, "levels", genre, f"{genre}[0-9][0-9].txt")))
-    ]
 
 
 # ------------------------------------------------------------------ the peer's side, in its own process

@@ -28,6 +28,7 @@ import sys
 from collections.abc import Sequence
 
 from trisolve.backends import defaults, registry
+from trisolve.bench import provenance
 from trisolve.bench.runner import BenchRun, Settings, Trial, run_trial
 from trisolve.bench.summary import distribution
 from trisolve.models import FAMILIES
@@ -37,10 +38,8 @@ GENRES = ("slither", "nurikabe", "sudoku")
 
 
 def load_average() -> str:
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "unknown"
+    found = provenance.load()
+    return " ".join(f"{x:.2f}" for x in found) if found else "unknown"
 
 
 def puzzles(genres: Sequence[str]) -> list[tuple[str, str]]:

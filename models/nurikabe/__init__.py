@@ -9,7 +9,7 @@ docs/nurikabe.md.
 from __future__ import annotations
 
 from .. import grids
-from ..family import Ladder, Parameter, Rung
+from ..family import Parameter
 from . import asp, constraints, generate, model, picture
 
 FAMILY = grids.family_record(
@@ -21,17 +21,11 @@ FAMILY = grids.family_record(
     constraint_kinds=constraints.KINDS,
     generate=generate.generate,
     generator_parameters=(
-        Parameter("width", int, 1, model.MAX_SIDE, "cells across (default 10)"),
-        Parameter("height", int, 1, model.MAX_SIDE, "cells down (default 10)"),
+        *grids.side_parameters(model.MAX_SIDE),
         Parameter("white", float, 0, 1, "share of the cells left unshaded (default 0.45)"),
         Parameter("island", int, 1, 400, "largest island drawn (default 8)"),
     ),
-    ladder=Ladder(
-        "grid side",
-        lambda level: max(level.width, level.height),
-        tuple(Rung(side, {"width": side, "height": side}) for side in (10, 15, 20, 25, 30)),
-        unique=True,
-    ),
+    ladder=grids.side_ladder(),
 )
 
 __all__ = ["FAMILY", "model"]

@@ -9,7 +9,7 @@ docs/slither.md.
 from __future__ import annotations
 
 from .. import grids
-from ..family import Ladder, Parameter, Rung
+from ..family import Parameter
 from . import asp, constraints, generate, model, picture
 
 FAMILY = grids.family_record(
@@ -20,17 +20,11 @@ FAMILY = grids.family_record(
     constraint_kinds=constraints.KINDS,
     generate=generate.generate,
     generator_parameters=(
-        Parameter("width", int, 1, model.MAX_SIDE, "cells across (default 10)"),
-        Parameter("height", int, 1, model.MAX_SIDE, "cells down (default 10)"),
+        *grids.side_parameters(model.MAX_SIDE),
         Parameter("inside", float, 0, 1, "share of the cells inside the loop (default 0.5)", low_open=True),
         Parameter("keep", float, 0, 1, "without --unique: share of the cells that show their number (default 0.5)"),
     ),
-    ladder=Ladder(
-        "grid side",
-        lambda level: max(level.width, level.height),
-        tuple(Rung(side, {"width": side, "height": side}) for side in (10, 15, 20, 25, 30)),
-        unique=True,
-    ),
+    ladder=grids.side_ladder(),
 )
 
 __all__ = ["FAMILY", "model"]
