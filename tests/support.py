@@ -123,3 +123,12 @@ def plugin_backend(make, variants: dict[str, str], family: str = "hexiom", **cat
     return types.SimpleNamespace(
         available=lambda: None, make=make, TRANSLATORS={family: types.SimpleNamespace(CATALOG=declared)}
     )
+
+
+def clingo_words(command: list[str]) -> list[str]:
+    """A printed clingo command as ``["clingo", *arguments]``, whichever way it runs clingo here: the binary, or
+    ``python -m clingo`` where pip installed the module without one (the export prints what runs)."""
+    if command[:1] == ["clingo"]:
+        return command
+    assert command[1:3] == ["-m", "clingo"], command
+    return ["clingo", *command[3:]]

@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from support import LIMIT_SLACK
+from support import LIMIT_SLACK, clingo_words
 
 clingo = pytest.importorskip("clingo")
 
@@ -19,11 +19,13 @@ from trisolve.backends import clingo as clingo_backend  # noqa: E402
 from trisolve.backends import registry  # noqa: E402
 from trisolve.backends.base import Limits, Options, Status, UnsupportedFamily  # noqa: E402
 from trisolve.backends.clingo import engine  # noqa: E402
+from trisolve.backends.clingo import hexiom as hand_rules  # noqa: E402
 from trisolve.models.hexiom import model as hexiom  # noqa: E402
 
 LEVELS_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "levels", "hexiom")
-VARIANTS = registry.catalog("clingo", "hexiom").ordered()
-DEFAULT = registry.catalog("clingo", "hexiom").default
+#: the hand translator's own variants (the compiled one is tested with the other compilers: tests/test_compilers.py)
+VARIANTS = hand_rules.CATALOG.ordered()
+DEFAULT = hand_rules.CATALOG.default
 OTHERS = [v for v in VARIANTS if v != DEFAULT]
 
 
@@ -101,8 +103,8 @@ def _command(exported: str) -> list[str]:
     """The clingo command line written in the exported file's header."""
     for line in exported.splitlines():
         text = line.lstrip("% ").strip()
-        if text.startswith("clingo "):
-            return shlex.split(text)
+        if text.startswith("clingo ") or " -m clingo " in text:
+            return clingo_words(shlex.split(text))
     raise AssertionError("no clingo command line in the exported header")
 
 

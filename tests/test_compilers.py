@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 from model_cases import FAMILY, Case, Chosen, cases, family_of, register, unregister
-from support import expected, level_path, run_cli
+from support import clingo_words, expected, level_path, run_cli
 
 from trisolve import models
 from trisolve.backends import registry
@@ -294,7 +294,7 @@ def test_clingo_exported_facts_with_model_lp_count_the_same_on_the_command_line(
     options = Options(enumerate=True)
     facts = tmp_path / "facts.lp"
     facts.write_text(backend.export(case, options), encoding="utf-8")
-    command = shlex.split(backend.run_command(case, options, str(facts)))
+    command = clingo_words(shlex.split(backend.run_command(case, options, str(facts))))
     assert command[:2] == ["clingo", "0"] and "--project" in command
     assert os.path.basename(command[-2]) == "model.lp"
     done = subprocess.run([sys.executable, "-m", *command], capture_output=True, text=True, timeout=120)

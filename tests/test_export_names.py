@@ -24,7 +24,7 @@ import shutil
 import subprocess
 
 import pytest
-from support import expected, level_path, run_cli
+from support import clingo_words, expected, level_path, run_cli
 
 #: file names (the level's name) that try to write a formula of their own
 HOSTILE_NAMES = {
@@ -175,7 +175,7 @@ def _count_asp(path: str, stderr: str) -> int:
 
     line = [x for x in stderr.splitlines() if x.startswith("run it with: ")]
     assert len(line) == 1, stderr
-    command = shlex.split(line[0][len("run it with: ") :])
+    command = clingo_words(shlex.split(line[0][len("run it with: ") :]))
     arguments = [a for a in command[1:] if a.startswith("-") or a.isdigit()]
     paths = [a for a in command[1:] if a not in arguments]
     assert path in paths

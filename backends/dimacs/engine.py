@@ -30,6 +30,7 @@ import time
 from typing import Any
 
 from ...models.errors import shorten
+from .. import base
 from ..base import (
     BackendUnavailable,
     Limits,
@@ -90,9 +91,9 @@ class DimacsBackend:
         argv = command_line(options.sat_command)
         deadline = limits.deadline()
         watch = Stopwatch()
-        if options.symmetry_breaking and not self.translator.CATALOG.symmetry_breaking:
-            stopped = f"{self.name} cannot break symmetries"
-            return finish(self.name, self.family, [], exhausted=False, stats={}, times={}, stopped_by=stopped)
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
+        if refused is not None:
+            return refused
 
         watch.start("translate")
         try:

@@ -42,6 +42,7 @@ from types import ModuleType
 from typing import Any
 
 from ...models.errors import TrisolveError
+from .. import base
 from ..base import (
     Limits,
     Options,
@@ -320,8 +321,9 @@ class GanakBackend:
         watch = Stopwatch()
         if not options.enumerate and limits.solutions is not None and limits.solutions <= 0:
             return self._unknown({}, watch, "solution limit")
-        if options.symmetry_breaking and not self.translator.CATALOG.symmetry_breaking:
-            return self._unknown({}, watch, f"{self.name} cannot break symmetries")
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
+        if refused is not None:
+            return refused
 
         watch.start("translate")
         try:

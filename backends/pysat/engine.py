@@ -152,9 +152,9 @@ class PysatBackend:
         deadline = limits.deadline(started)
         watch = Stopwatch()
 
-        if options.symmetry_breaking and not self.translator.CATALOG.symmetry_breaking:
-            stopped = f"{self.name} cannot break symmetries"
-            return finish(self.name, self.family, [], exhausted=False, stats={}, times={}, stopped_by=stopped)
+        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
+        if refused is not None:
+            return refused
         lex_leaders_only = first_solution_lex_leader(self.translator, options)
         if lex_leaders_only:
             options = dataclasses.replace(options, symmetry_breaking=True)
