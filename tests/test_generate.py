@@ -152,3 +152,16 @@ def test_options_of_another_family_are_refused(tmp_path):
 
     result = CliRunner().invoke(cli, ["generate", "sigils", "--side", "3", "-o", str(tmp_path)])
     assert result.exit_code == 2
+
+
+def test_a_size_option_families_share_says_what_it_means_to_each(tmp_path):
+    import click
+    from support import run_cli
+
+    from trisolve.cli.main import cli
+
+    command = cli.get_command(click.Context(cli), "generate")
+    (width,) = [p for p in command.params if p.name == "width"]
+    assert "sigils: frame width (default 4)" in width.help
+    assert "slither: cells across (default 10)" in width.help
+    assert run_cli(["generate", "sigils", "--width", "50", "-o", str(tmp_path), "--quiet"]) == 2  # sigils' own range
