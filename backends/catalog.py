@@ -83,20 +83,23 @@ def read(path: str) -> Catalog | None:
     not the whole translator: listing backends reads a dozen files.
     """
     with open(path, encoding="utf-8") as handle:
-        lines = handle.readlines()
-    starts = [i for i, line in enumerate(lines) if line.startswith("CATALOG")]
-    if not starts:
+        text = handle.read()
+    # looked for in the text, not line by line: listing a backend's catalogs reads every file of its folder
+    at = 0 if text.startswith("CATALOG") else text.find("\nCATALOG") + 1
+    if at == 0 and not text.startswith("CATALOG"):
         return None
+    first = text.count("\n", 0, at)  # the declaration's line, counted from 0
+    lines = text[at:].split("\n")
     tree = None
-    for end in range(starts[0], len(lines)):
-        if end == starts[0] or lines[end].startswith(")"):
+    for end in range(len(lines)):
+        if end == 0 or lines[end].startswith(")"):
             try:
-                tree = ast.parse("\n" * starts[0] + "".join(lines[starts[0] : end + 1]), filename=path)
+                tree = ast.parse("\n" * first + "\n".join(lines[: end + 1]), filename=path)
                 break
             except SyntaxError:
                 continue
     if tree is None:
-        raise ValueError(f"{path}:{starts[0] + 1}: CATALOG must be Catalog(keyword=literal, ...), closed by ')'")
+        raise ValueError(f"{path}:{first + 1}: CATALOG must be Catalog(keyword=literal, ...), closed by ')'")
     for node in tree.body:
         if isinstance(node, ast.AnnAssign):
             target, value = node.target, node.value

@@ -470,8 +470,6 @@ def resolve(spec: str | Spec, family: str) -> str:
 
 def get(spec: str | Spec, family: str) -> Backend:
     """A ready backend for a family; raises UnknownBackend / UnsupportedFamily / BackendUnavailable / PluginError."""
-    from . import mutated
-
     spec = Spec.parse(spec)
     if spec.orbits:
         found = catalog(spec.backend, family)
@@ -481,6 +479,8 @@ def get(spec: str | Spec, family: str) -> Backend:
             )
         return orbits.OrbitExpansion(get(replace(spec, orbits=False), family), family)
     if spec.mutation is not None:
+        from . import mutated  # trisolve mutate's alone: a plain run does not load it
+
         return mutated.MutatedBackend(family, spec, get(spec.plain, family))
     module = _module(spec.backend)
     hint = _ask(spec.backend, module.available)

@@ -31,9 +31,7 @@ import fcntl
 import json
 import math
 import os
-import secrets
 import stat
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -613,6 +611,8 @@ def _check_room(targets: Sequence[_Target]) -> None:
 def _temporary_copy(folder: str, data: bytes, old: os.stat_result | None) -> str:
     """``data`` in a new temporary file in ``folder``, on the disk (fsync), with ``old``'s permissions
     and owner (a new file: the usual ones, 0666 less the umask)."""
+    import tempfile  # only a command that writes a file needs it (with shutil and its kin): not at start-up
+
     fd, temporary = tempfile.mkstemp(prefix=".trisolve-", suffix=".tmp", dir=folder)
     try:
         _write_fd(fd, data)
@@ -641,6 +641,8 @@ def _keep_old(target: _Target) -> str | None:
     rename that fails can put it back; None for a file that is new."""
     if target.old is None:
         return None
+    import secrets  # hashlib and hmac come with it: only a command that replaces a file pays for them
+
     for _ in range(100):
         backup = os.path.join(target.folder, f".trisolve-{secrets.token_hex(6)}.old")
         try:

@@ -9,7 +9,6 @@ import resource
 import signal
 import threading
 import time
-import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -142,7 +141,18 @@ def in_child(
         )
         send("result", routed(record, name, refused).to_json())
     except BaseException as exc:  # reported to the parent, which decides the exit code
-        send("error", f"{type(exc).__name__}: {exc}", traceback.format_exc())
+        send("error", f"{type(exc).__name__}: {exc}", _traceback_text())
     finally:
         conn.close()
         processes.reap_orphans()
+
+
+def _traceback_text() -> str:
+    """The traceback of the exception being handled, as text: ``traceback`` is imported only when a run fails (a
+    run that succeeds does not pay for it), and a failure to import it costs the text, never the report."""
+    try:
+        import traceback
+
+        return traceback.format_exc()
+    except Exception:  # noqa: BLE001 - the report goes without its traceback
+        return ""

@@ -14,7 +14,6 @@ an executor of many runs may import them once beforehand
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable
@@ -60,16 +59,16 @@ def run_isolated(
     group the backend reported (``track_group``) are killed: no helper outlives its run.
     """
     plugins = tuple(plugins)
-    context = multiprocessing.get_context("fork")
-    parent_conn, child_conn = context.Pipe(duplex=False)
-    process = context.Process(target=in_child, args=(job, level, child_conn, deadline, load, plugins), daemon=True)
+    parent_conn, child_conn = processes.pipe()
+    process = processes.Child(in_child, (job, level, child_conn, deadline, load, plugins))
     with processes.FORK_LOCK, processes.stop_signals_blocked():
         process.start()
+        # under the lock: a run forked next by another thread must not hold this pipe open (its end would wait)
+        child_conn.close()
     try:  # also here, not only in the child: a kill right after the fork must find the group
         os.setpgid(process.pid, process.pid)
     except OSError:
         pass
-    child_conn.close()
     groups: list[int] = [process.pid]
     plugins_loaded = not plugins
     if grace is None and deadline.seconds is not None:

@@ -10,12 +10,16 @@ helper processes a backend starts), and everything above it shares one
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
 import os
+import pickle
+import select
 import signal
+import struct
+import sys
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 #: Seconds a child may overrun its time limit before it is killed: a fixed part and a share of
 #: the limit (``grace_for``), so the whole run ends within about 1 s + 10% of the limit.
@@ -178,7 +182,7 @@ def stop_signals_blocked() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
-def kill_group(process: multiprocessing.Process) -> None:
+def kill_group(process: Child) -> None:
     if process.pid is None:
         return
     # SIGKILL cannot be refused, but on a loaded machine dying takes a while: wait to reap it
@@ -207,7 +211,7 @@ def end_groups(pgids: Iterable[int]) -> None:
             pass
 
 
-def death_of(process: multiprocessing.Process) -> str:
+def death_of(process: Child) -> str:
     """Why a run's child ended without sending its result: its exit code, or the signal that killed it."""
     process.join(1.0)
     code = process.exitcode
@@ -221,3 +225,155 @@ def death_of(process: multiprocessing.Process) -> str:
         hint = " (the kernel's out-of-memory killer sends SIGKILL)" if -code == signal.SIGKILL else ""
         return f"backend process killed by {name}{hint}"
     return f"backend process exited with code {code} before sending its result"
+
+
+# ------------------------------------------------------------------ the child process and its pipe
+# What a run needs of multiprocessing's fork start, by os.fork and os.pipe: importing multiprocessing (its
+# connections bring sockets, temporary files and more) cost a one-off solve about a tenth of its start-up.
+
+#: the children ``Child.start`` forked that are not reaped yet (a test checks that a run leaves none)
+_UNREAPED: set[int] = set()
+
+
+def unreaped() -> list[int]:
+    """The pids of children started here that nobody has waited for yet."""
+    return sorted(_UNREAPED)
+
+
+class Child:
+    """``target(*args)`` in a forked child, which then exits: 0 when it returned, 1 when it raised (the traceback
+    on stderr), a ``SystemExit``'s code.  ``exitcode`` is negative when a signal ended it, as multiprocessing
+    says it; None while it runs (or if its end could not be learnt)."""
+
+    def __init__(self, target: Callable[..., Any], args: tuple = ()) -> None:
+        self._target = target
+        self._args = args
+        self.pid: int | None = None
+        self.exitcode: int | None = None
+        self._ended = False
+
+    def start(self) -> None:
+        _flush_standard_streams()  # else the child would print again what the parent has not flushed yet
+        pid = os.fork()
+        if pid == 0:
+            _child_body(self._target, self._args)
+        self.pid = pid
+        _UNREAPED.add(pid)
+
+    def _reaped(self, flags: int) -> bool:
+        """Whether the child has ended (and is reaped), waiting for it unless ``flags`` says WNOHANG."""
+        if self._ended or self.pid is None:
+            return self._ended
+        try:
+            pid, status = os.waitpid(self.pid, flags)
+        except ChildProcessError:  # reaped by someone else: ended, its exit code unknown
+            pid, status = self.pid, None
+        if pid == 0:
+            return False
+        self._ended = True
+        _UNREAPED.discard(self.pid)
+        if status is not None:
+            self.exitcode = os.waitstatus_to_exitcode(status)
+        return True
+
+    def is_alive(self) -> bool:
+        return self.pid is not None and not self._reaped(os.WNOHANG)
+
+    def join(self, timeout: float | None = None) -> None:
+        """Wait for the child to end, at most ``timeout`` seconds (None: however long it takes)."""
+        if self.pid is None:
+            return
+        if timeout is None:
+            self._reaped(0)
+            return
+        end, pause = time.monotonic() + timeout, 0.0005
+        while not self._reaped(os.WNOHANG):
+            left = end - time.monotonic()
+            if left <= 0:
+                return
+            time.sleep(min(pause, left))
+            pause = min(2 * pause, 0.02)
+
+
+def _child_body(target: Callable[..., Any], args: tuple) -> NoReturn:
+    """The forked child's whole life: no return into the parent's code, no exit handlers of the parent's."""
+    code = 1
+    try:
+        if sys.stdin is not None:  # the terminal's input stays the parent's (as multiprocessing does it)
+            try:
+                sys.stdin.close()
+                sys.stdin = open(os.devnull)
+            except (OSError, ValueError):
+                pass
+        target(*args)
+        code = 0
+    except SystemExit as leaving:
+        code = leaving.code if isinstance(leaving.code, int) else (0 if leaving.code is None else 1)
+    except BaseException:  # noqa: BLE001 - said on stderr, and in the exit code
+        try:
+            import traceback
+
+            traceback.print_exc()
+        except BaseException:  # noqa: BLE001 - the exit code still says it
+            pass
+    finally:
+        _flush_standard_streams()
+        os._exit(code)
+
+
+def _flush_standard_streams() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if stream is not None:
+                stream.flush()
+        except BaseException:  # noqa: BLE001 - a closed or broken stream: nothing more to say
+            pass
+
+
+#: Each message's length, before the pickled message.
+_LENGTH = struct.Struct("!Q")
+
+
+class Channel:
+    """One end of a pipe that carries pickled messages, each after its length."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+
+    def send(self, message: Any) -> None:
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(_LENGTH.pack(len(data)) + data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+
+    def poll(self, timeout: float = 0.0) -> bool:
+        """Whether a message (or the end of the pipe) can be read within ``timeout`` seconds."""
+        poller = select.poll()
+        poller.register(self.fd, select.POLLIN)
+        return bool(poller.poll(max(0, int(timeout * 1000 + 0.999))))
+
+    def recv(self) -> Any:
+        """The next message; ``EOFError`` when the writer is gone (also in the middle of a message)."""
+        (length,) = _LENGTH.unpack(self._read(_LENGTH.size))
+        return pickle.loads(self._read(length))
+
+    def _read(self, size: int) -> bytes:
+        chunks, left = [], size
+        while left:
+            chunk = os.read(self.fd, min(left, 1 << 20))
+            if not chunk:
+                raise EOFError
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            fd, self.fd = self.fd, -1
+            os.close(fd)
+
+
+def pipe() -> tuple[Channel, Channel]:
+    """A one-way pipe: (the end to read, the end to write)."""
+    reading, writing = os.pipe()
+    return Channel(reading), Channel(writing)

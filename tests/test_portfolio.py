@@ -15,7 +15,6 @@ import sys
 import textwrap
 import threading
 import time
-import types
 
 import pytest
 from support import LIMIT_SLACK, level_path, run_cli
@@ -125,35 +124,11 @@ class ChildWatcher:
 # ------------------------------------------------------------------ tests
 
 
-class RecordingContext:
-    """A fork context whose processes note their pid when started (polling the process table
-    can miss a child that lives less than one poll)."""
-
-    def __init__(self, real, pids: list) -> None:
-        self.real = real
-        self.pids = pids
-
-    def Pipe(self, *args, **kwargs):  # noqa: N802 - multiprocessing's name
-        return self.real.Pipe(*args, **kwargs)
-
-    def Process(self, *args, **kwargs):  # noqa: N802
-        process = self.real.Process(*args, **kwargs)
-        start = process.start
-
-        def recording_start() -> None:
-            start()
-            self.pids.append(process.pid)
-
-        process.start = recording_start
-        return process
-
-
 def test_race_takes_the_first_answer_and_stops_the_others(sleeper, monkeypatch):
-    import multiprocessing
-
     from trisolve.backends.base import Limits, Options
     from trisolve.models import FAMILIES
     from trisolve.runs import Job
+    from trisolve.runs import processes as runner
     from trisolve.runs.executors import race
 
     started = record_started_processes(monkeypatch)
@@ -175,7 +150,7 @@ def test_race_takes_the_first_answer_and_stops_the_others(sleeper, monkeypatch):
     assert elapsed < LIMIT_SLACK, f"the race took {elapsed:.1f} s: the sleepers were not stopped promptly"
     assert len(set(started)) == 3, "each job should run in its own process"
     assert watcher.leftovers() == []
-    assert multiprocessing.active_children() == []
+    assert runner.unreaped() == []  # every child was waited for
 
 
 class Quitter:
@@ -265,17 +240,18 @@ def test_race_interrupted_by_ctrl_c_kills_every_child(sleeper):
 
 
 def record_started_processes(monkeypatch) -> list[int]:
-    """The pids of the run home's children, noted as each starts (see RecordingContext)."""
-    import multiprocessing
-
-    from trisolve.runs import isolated
+    """The pids of the run home's children, noted as each starts (polling the process table can miss a child that
+    lives less than one poll)."""
+    from trisolve.runs import processes as runner
 
     started: list[int] = []
-    monkeypatch.setattr(
-        isolated,
-        "multiprocessing",
-        types.SimpleNamespace(get_context=lambda kind: RecordingContext(multiprocessing.get_context(kind), started)),
-    )
+    start = runner.Child.start
+
+    def recording_start(child) -> None:
+        start(child)
+        started.append(child.pid)
+
+    monkeypatch.setattr(runner.Child, "start", recording_start)
     return started
 
 

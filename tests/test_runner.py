@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 
 import fake_backends
 
 from trisolve.backends.base import Limits, Options
-from trisolve.runs import Job, RunRecord, run
+from trisolve.runs import Job, RunRecord, processes, run
 
 LEVEL01_PAIR = [1, 1, None, None, None, None, None]
 
@@ -30,7 +29,7 @@ def test_a_backend_that_ignores_its_limit_is_killed_and_keeps_what_it_streamed(h
     assert record.status == "sat"
     assert record.stopped_by == "killed at time limit"
     assert record.solutions == ({"cells": LEVEL01_PAIR},)
-    assert multiprocessing.active_children() == []
+    assert processes.unreaped() == []
 
 
 def test_a_count_only_backend_killed_at_its_limit_keeps_the_lower_bound_it_reported(hexiom_level):
@@ -40,7 +39,7 @@ def test_a_count_only_backend_killed_at_its_limit_keeps_the_lower_bound_it_repor
     record = run(_job(level_path("hexiom", "level01"), "proves", time=0.5), hexiom_level("level01"), grace=0.5)
     assert (record.count, record.complete, record.status, record.count_text) == (40, False, "sat", "40+")
     assert record.stopped_by == "killed at time limit"
-    assert multiprocessing.active_children() == []
+    assert processes.unreaped() == []
 
 
 def test_a_backends_progress_reports_reach_the_parent_through_the_pipe(hexiom_level):
@@ -168,3 +167,30 @@ def test_ctrl_c_inside_a_held_stretch_comes_when_it_ends():
             steps.append("a quiet stretch")  # no signal: nothing raised at its end
     finally:
         runner.INTERRUPT.clear()
+
+
+def test_a_runs_child_does_not_print_again_what_the_parent_had_not_flushed(tmp_path):
+    """Each run is a fork: output still in the parent's buffer (block-buffered JSON lines to a file) would be
+    written a second time by the child, at its exit, unless it is flushed before the fork."""
+    import os
+    import subprocess
+    import sys
+
+    from support import ROOT, level_path
+
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    levels = [level_path("hexiom", "level01"), level_path("hexiom", "level02")]
+    out = tmp_path / "out.jsonl"
+    with open(out, "w", encoding="utf-8") as handle:
+        done = subprocess.run(
+            [sys.executable, "-m", "trisolve", "solve", *levels, "--json", "--backend", "pysat"],
+            stdout=handle,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env,
+            timeout=120,
+        )
+    assert done.returncode == 0, done.stderr
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert [line.count('"instance"') for line in lines] == [1, 1]

@@ -11,11 +11,10 @@ the plain ``clingo`` command next to the shipped rules.
 from __future__ import annotations
 
 import dataclasses
-import logging
 import os
 import queue
 import re
-import shlex
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -30,8 +29,6 @@ from .. import base
 from ..base import Limits, Options, Result, SolutionSink, Stopwatch, finish, luck_stats, shuffle_seed, shuffler
 
 ENCODINGS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "encodings")
-
-log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -106,7 +103,6 @@ def clingo_program() -> list[str]:
     """How to start clingo here: the ``clingo`` binary when it is on the PATH; else clingo's Python module (a
     ``pip install clingo`` brings the module, not the binary), by ``python`` when that is this interpreter."""
     import shutil
-    import sys
 
     if shutil.which("clingo"):
         return ["clingo"]
@@ -119,6 +115,8 @@ def command_line(program: AspProgram, options: Options, facts_file: str) -> str:
     """The ``clingo`` command that solves the exported facts like ``run`` does, as it runs here."""
     models = "0" if options.enumerate else "1"
     paths = [encoding_path(name) for name in program.rules]
+    import shlex
+
     return shlex.join([*clingo_program(), models, *solver_arguments(program, options), *paths, facts_file])
 
 
@@ -271,6 +269,14 @@ class _Search:
             events.put(("error", error))
 
 
+def _debug(text: str, *values: Any) -> None:
+    """A debug record on this module's logger, when the program uses ``logging`` at all (it is then imported): a
+    run in a program that does not pays no import for messages nobody reads."""
+    logging = sys.modules.get("logging")
+    if logging is not None:
+        logging.getLogger(__name__).debug(text, *values)
+
+
 class ClingoBackend:
     """One clingo configuration (``clingo:<variant>``) for one family."""
 
@@ -308,7 +314,7 @@ class ClingoBackend:
         def logger(code: clingo.MessageCode, message: str) -> None:
             # keep clingo's infos and warnings off stderr; count them in the stats
             messages.append(message.strip())
-            log.debug("clingo %s: %s", code, message.strip())
+            _debug("clingo %s: %s", code, message.strip())
 
         wanted = limits.solutions if options.enumerate else 1
         if wanted is not None and wanted <= 0:

@@ -9,7 +9,6 @@ import signal
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -104,8 +103,7 @@ def run_cli(group: click.Group, argv: list[str] | None, *, process_entry: bool =
         if problem.errno == errno.EPIPE:
             return _broken_pipe()
         if problem.errno not in _FILE_ERRNOS:
-            click.echo("trisolve: internal error (please report):", err=True)
-            traceback.print_exc()
+            _print_internal_error()
             return EXIT_FAILED
         # the last net under models.files: a file or a disk the user gave, not a bug
         from trisolve.models.errors import shorten
@@ -118,8 +116,7 @@ def run_cli(group: click.Group, argv: list[str] | None, *, process_entry: bool =
         if _is_interruption(exc):
             click.echo("trisolve: interrupted", err=True)
             return EXIT_INTERRUPTED
-        click.echo("trisolve: internal error (please report):", err=True)
-        traceback.print_exc()
+        _print_internal_error()
         return EXIT_FAILED
     finally:
         from trisolve.runs import processes as runner
@@ -127,6 +124,14 @@ def run_cli(group: click.Group, argv: list[str] | None, *, process_entry: bool =
         for signum, handler in previous.items():
             # after an interruption the command is over: a late second signal must not kill the exit
             signal.signal(signum, signal.SIG_IGN if runner.interrupted() else handler)
+
+
+def _print_internal_error() -> None:
+    """Our own bug: say so, with the traceback that finds it (``traceback`` is imported here, when it is needed)."""
+    import traceback
+
+    click.echo("trisolve: internal error (please report):", err=True)
+    traceback.print_exc()
 
 
 def _stdout_broken() -> bool:
