@@ -572,7 +572,8 @@ def variants(family: str, backends: Iterable[str] | None = None, *, checking: bo
 
 
 def expand(specs: Iterable[str | Spec], family: str) -> list[str]:
-    """Turn a --backends list into full names: ``pysat`` alone means all its variants."""
+    """Turn a --backends list into full names: ``pysat`` alone means all its variants (with ``/orbits``, all that
+    can count by orbits)."""
     out: list[str] = []
     for spec in map(Spec.parse, specs):
         if spec.variant is not None or spec.mutation is not None:
@@ -580,7 +581,10 @@ def expand(specs: Iterable[str | Spec], family: str) -> list[str]:
         else:
             _module(spec.backend)  # an unknown name is refused here, not left out in silence
             offered = catalog(spec.backend, family)
-            out.extend(str(spec.with_variant(v)) for v in (offered.ordered() if offered else ()))
+            variants = [spec.with_variant(v) for v in (offered.ordered() if offered else ())]
+            if spec.orbits:  # ``clingo/orbits``: the variants that list lex-leaders (a compiled one does not)
+                variants = [v for v in variants if breaks_symmetries(v, family)]
+            out.extend(map(str, variants))
     return list(dict.fromkeys(out))
 
 

@@ -1,7 +1,9 @@
 """The measured portfolio (``trisolve bench --portfolio``): every backend, every family, both tasks.
 
 Per family and task (a first solution, an exact count) every usable backend
-runs on the shipped instances (``levels/<family>``) and then on generated
+(its default variant, and its ``compiled`` variant where it compiles the
+family's constraint model: so a default may be a compiled model) runs on
+the shipped instances (``levels/<family>``) and then on generated
 ones of growing size (the family's ``Family.ladder``: board sides, frames of
 growing area, grids of growing size; a few seeds per size).  A backend
 that leaves an instance of some size unsolved within the limit runs no larger
@@ -180,7 +182,8 @@ def backends_for(
     family: str, task: str, specs: Sequence[str] = (), sat_command: str | None = None
 ) -> tuple[list[str], list[str]]:
     """(backend:variant names to measure, notes on those left out): the registry's backends (their default
-    variants) or those named, each with a translator for the family, able to do the task, usable here."""
+    variants, and the ``compiled`` variant of those that compile the family's constraint model) or those named,
+    each with a translator for the family, able to do the task, usable here."""
     from trisolve.backends import registry
 
     # every backend that needs nothing outside Python, run by default or not (mip, ganak), for the tasks it
@@ -197,11 +200,18 @@ def backends_for(
             if specs:
                 notes.append(f"{spec}: no translator for {family}")
             continue
-        if not defaults.usable(name, family):
-            notes.append(f"{name}: not usable here ({_why_not(name, family)})")
-            continue
-        names.append(name)
+        # the compiled model beside the hand-written default, so that the defaults may follow either
+        compiled = str(Spec.parse(name).with_variant(COMPILED))
+        for each in [name] + ([compiled] if not specs and COMPILED in offered.variants else []):
+            if not defaults.usable(each, family):
+                notes.append(f"{each}: not usable here ({_why_not(each, family)})")
+                continue
+            names.append(each)
     return list(dict.fromkeys(names)), notes
+
+
+#: The variant every compiler of constraint models offers (``backends/<backend>/compiled.py``).
+COMPILED = "compiled"
 
 
 def _why_not(name: str, family: str) -> str:

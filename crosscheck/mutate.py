@@ -299,7 +299,10 @@ def _hook_mutants(family: str, name: str, variants: Sequence[str], instances: Se
     reached: dict[tuple[str, int, str, str], list[str]] = {}  # site -> every variant reaching it
     for variant in variants:
         backend = registry.get(f"{name}:{variant}", family)
-        for symmetry_breaking in (False, True):
+        # a variant that cannot break symmetries (a compiled model) refuses to be asked to: its sites are all
+        # reached without
+        modes = (False, True) if registry.breaks_symmetries(f"{name}:{variant}", family) else (False,)
+        for symmetry_breaking in modes:
             with hooks.record() as sites:
                 for instance in sample:
                     backend.export(instance.level, Options(symmetry_breaking=symmetry_breaking))

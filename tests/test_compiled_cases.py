@@ -1,5 +1,6 @@
 """Every compiler of constraint models, every variant, on the small cases of ``model_cases``: the same count
-as the brute force, every solution one the brute force finds, a first solution exactly when one exists.
+as the brute force, every solution one the brute force finds, a first solution exactly when one exists.  Then
+the shipped families' models, compiled by every compiler, against ``expected.json`` on the shipped levels.
 
 The parameters come from the registry (each shipped backend's generic ``constraints`` translators and the
 kinds each declares it compiles), so a new compiler or variant is tested here with no change to this file."""
@@ -71,3 +72,82 @@ def test_a_compiled_first_solution_exists_exactly_when_the_brute_force_finds_one
         assert result.solutions[0] in valid
     else:
         assert result.status is Status.UNSAT
+
+
+# ------------------------------------------------------------------ the shipped families, against expected.json
+
+#: The most solutions a compiler is asked to list on a shipped level.  1100 takes in every level the hand-written
+#: listing defaults count within seconds (hexiom level32's 1052 is the largest; the levels with 10^4-10^5 solutions
+#: are those expected.json marks ``slow_for`` them); MIP finds solutions one re-solve at a time (hexiom level15's
+#: 459 take it minutes), and exact cover lists every sigils frame in seconds (pentominoes-6x10's 9356 included).
+MOST_SOLUTIONS = {"mip": 50, "exactcover": 10_000}
+LISTING = 1100
+LISTS_LARGE_FRAMES = ("exactcover",)
+#: Levels where the backend's own hand-written model finds not even a first solution within 30 s
+#: (docs/bench/compiled-vs-hand.md): MIP on the pentomino rectangles.
+BEYOND = {"mip": ("pentominoes-3x20", "pentominoes-4x15", "pentominoes-5x12", "pentominoes-6x10")}
+#: The compilers run on every level within reach (the others on the smallest few): ganak and dimacs take
+#: pysat:compiled's CNF, which pysat itself runs on every level.
+SWEPT = ("pysat", "clingo", "cpsat", "mip", "exactcover")
+
+
+def _within_reach(backend: str, stem: str, entry: dict) -> bool:
+    """Whether a level is one this backend's compiled variant is asked to count: complete in expected.json,
+    not marked slow, few enough solutions to list, and not one where the hand-written listing backends take
+    minutes (``slow_for``: Hexiom's large boards and 10^5 solutions, sigils' largest frames), but for exact cover,
+    which lists those frames in seconds."""
+    return (
+        bool(entry.get("complete"))
+        and "slow" not in entry
+        and stem not in BEYOND.get(backend, ())
+        and (not entry.get("slow_for") or backend in LISTS_LARGE_FRAMES)
+        and entry["count"] <= MOST_SOLUTIONS.get(backend, LISTING)
+    )
+
+
+def _shipped_cases() -> list:
+    """(family, spec, level path) for every family with a model and shipped levels: each swept compiler's
+    ``compiled`` variant on every level within its reach (slow-marked but for the smallest few), and every other
+    variant on the smallest few (the shipped models state no graph constraint, so their lazy variants compile
+    the same CNF as the eager one)."""
+    from support import expected, level_path, shipped_families, small_instances
+
+    from trisolve.models import FAMILIES
+
+    found = []
+    for family in shipped_families():
+        if FAMILIES[family].constraints is None:
+            continue
+        known = expected(family)
+        small = set(small_instances(family))
+        for spec, _ in _compiled_specs():
+            backend, variant = spec.split(":")
+            offered = registry.catalog(backend, family)
+            if offered is None or variant not in offered.variants:
+                continue
+            stems = sorted(s for s, entry in known.items() if _within_reach(backend, s, entry))
+            for stem in stems if variant == "compiled" and backend in SWEPT else sorted(small):
+                marks = () if stem in small else (pytest.mark.slow,)
+                found.append(
+                    pytest.param(family, spec, level_path(family, stem), id=f"{spec}-{family}-{stem}", marks=marks)
+                )
+    return found
+
+
+@pytest.mark.parametrize(("family", "spec", "path"), _shipped_cases())
+def test_a_compiled_family_counts_what_expected_json_says(family, spec, path):
+    from support import assert_listed_once, expected, stem
+
+    from trisolve.models import FAMILIES
+
+    record = FAMILIES[family]
+    level = record.parse(path)
+    result = registry.get(spec, family).run(level, Limits(time=300), Options(enumerate=True))
+    assert result.complete, (result.status, result.stopped_by)
+    assert result.count == expected(family)[stem(path)]["count"]
+    assert_listed_once(record, level, result)  # every solution listed is valid by the family's validator
+    first = registry.get(spec, family).run(level, Limits(time=300), Options())
+    if result.count and not registry.catalog(spec.split(":")[0], family).count_only:
+        assert record.validate(level, first.solutions[0]) == []
+    elif not result.count:
+        assert first.status == Status.UNSAT

@@ -48,8 +48,34 @@ def test_default_cross_check_follows_the_plan_and_agrees():
     )
     assert not report.failed and [v.status for v in report.verdicts] == ["agree", "agree"], report
     by_level = [sorted(Spec.parse(r.backend).backend for r in v.records) for v in report.verdicts]
-    assert by_level == [["clingo", "dp", "pysat"], ["dp"]]
+    assert by_level == [["clingo", "clingo", "dp", "pysat", "pysat"], ["dp"]]
     assert report.verdicts[1].count == 109821 and any("level22" in line for line in said)
+
+
+def _compiled(name: str) -> bool:
+    return (Spec.parse(name).variant_name or "").startswith("compiled")
+
+
+def test_every_family_with_a_model_and_a_plan_sets_compiled_variants_against_hand_written_ones():
+    for family in [name for name, kind in FAMILIES.items() if kind.crosscheck and kind.constraints]:
+        folder = os.path.join(LEVELS, family)
+        paths = [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".txt")]
+        names = default_plan([(path, family) for path in paths], api.backend_name).backends[family]
+        assert any(map(_compiled, names)) and not all(map(_compiled, names)), (family, names)
+
+
+def test_the_default_cross_check_agrees_across_compiled_and_hand_written_variants():
+    """hexiom and sigils levels checked with the defaults: compiled variants run beside the hand-written ones,
+    and every run's count is the one expected.json records."""
+    levels = [level_path("hexiom", "level10"), level_path("sigils", "gate-5x4"), level_path("sigils", "cycle-4x4")]
+    report = trisolve.cross_check(levels, jobs=2)
+    assert not report.failed and [v.status for v in report.verdicts] == ["agree"] * 3, report
+    for verdict, known in zip(report.verdicts, (8, 14, 4)):
+        names = {record.backend for record in verdict.records}
+        compiled = {name for name in names if _compiled(name)}
+        assert compiled and names - compiled, names
+        assert verdict.count == known
+        assert all(record.complete and record.count == known for record in verdict.records)
 
 
 def test_recording_counts_keeps_the_plan_notes_and_the_classes(tmp_path):

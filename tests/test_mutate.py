@@ -183,9 +183,9 @@ def test_mutant_ids_come_from_file_line_and_operator_whatever_the_instances(tmp_
     assert all(by_id.get(m.id, (m.file, m.line, m.operator)) == (m.file, m.line, m.operator) for m in other)
     assert all(m.id == f"{m.file.removeprefix('backends/')}:{m.line}:{m.operator}[{m.purpose}]" for m in first)
     clingo = mutate_module.make_mutants("logic", "clingo", instances[:1], str(tmp_path))
-    assert {m.file for m in clingo} == {"backends/clingo/encodings/logic.lp"} and len({m.id for m in clingo}) == len(
-        clingo
-    )
+    # the hand rules and, for clingo:compiled, the generic rules file its facts run with
+    files = {"backends/clingo/encodings/logic.lp", "backends/clingo/encodings/model.lp"}
+    assert {m.file for m in clingo} == files and len({m.id for m in clingo}) == len(clingo)
 
 
 def test_a_marked_survivor_is_equivalent_and_a_marked_mutant_killed_by_count_is_a_wrong_marker():
@@ -372,6 +372,46 @@ def test_mutate_a_translator_through_its_hooks_locally_and_on_dask(tmp_path, exe
     # the redundant total count may go: its survivors carry the reason
     implied = [o for o in survivors if "implied" in o["mutant"]["purpose"]]
     assert all(o["reason"] for o in implied)
+
+
+@pytest.mark.slow
+def test_mutate_breaks_a_compiled_model_and_the_cross_check_with_hand_translators_catches_it(tmp_path):
+    """The rules stated once are mutated once (``mutation.apply_to_model``): each mutant is a group of the model's
+    constraints dropped or its bound shifted, run through a compiler, and judged against hand-written translators
+    (``--references``): a broken neighbour rule or tile count is caught by their disagreeing counts."""
+    levels = tmp_path / "levels"
+    levels.mkdir()
+    for name in ("level08.txt", "level10.txt"):
+        (levels / name).write_text(open(os.path.join(LEVELS, name), encoding="utf-8").read())
+    done = _mutate(
+        "hexiom",
+        "--backend",
+        "cpsat:compiled",
+        "--references",
+        "dp,clingo:count,pysat:totalizer",
+        "--levels",
+        str(levels),
+        "--retry",
+        "0",
+        "--json",
+        "--jobs",
+        "1",
+        "--timeout",
+        "30",
+        cwd=tmp_path,
+    )
+    assert done.returncode in (0, 1), done.stderr
+    report = json.loads(done.stdout)
+    assert not report["reference_failures"]
+    outcomes = report["outcomes"]
+    assert outcomes and all(o["mutant"]["file"] == "backends/mutation.py" for o in outcomes)
+    assert all(o["mutant"]["purpose"].startswith("model ") for o in outcomes)
+    by_purpose = {(o["mutant"]["operator"], o["mutant"]["purpose"]): o for o in outcomes}
+    neighbours = "model rule: a # at row #, place # has # occupied neighbours"
+    assert by_purpose["bound+1", neighbours]["status"] == "killed"
+    assert by_purpose["drop-group", neighbours]["status"] == "killed"
+    total = {row["name"]: row for row in report["by_operator"]}["total"]
+    assert total["by_count"] >= 5 and total["killed"] >= 10
 
 
 def test_mutate_refuses_bad_usage(tmp_path):

@@ -1,16 +1,35 @@
-"""A family registered from a test module runs through solve and crosscheck: no CLI file names it."""
+"""A family registered from a test module runs through solve and crosscheck: no CLI file names it, and no
+backend either: it is stated only as a constraint model, which every compiling backend runs."""
 
 from __future__ import annotations
 
 import json
 import math
+import os
 
 import pytest
 import toy_family
-from support import run_cli
+from support import assert_listed_once, run_cli
+
+from trisolve.backends import registry
+from trisolve.backends.base import Limits, Options
 
 pytest.importorskip("pysat")
 pytest.importorskip("ortools")
+
+BACKENDS = os.path.join(os.path.dirname(registry.__file__))
+#: every backend this machine runs in Python (dimacs needs an outside SAT command; its tests give it one)
+IN_PYTHON = [name for name in registry.in_python() if registry.available(name) is None]
+#: the compiling backends the toy family must reach (its model's kinds are ones exact cover states too)
+COMPILERS = ("pysat", "clingo", "cpsat", "mip", "exactcover", "ganak")
+
+
+def _compiled_variants() -> list[str]:
+    toy_family.register()
+    try:
+        return registry.variants("toy", IN_PYTHON)
+    finally:
+        toy_family.unregister()
 
 
 @pytest.fixture
@@ -26,11 +45,18 @@ def trisolve(*argv: str) -> int:
     return run_cli(list(argv))
 
 
-def test_the_registry_lists_the_toys_translators(toy):
-    from trisolve.backends import registry
-
-    assert sorted(registry.variants("toy")) == ["cpsat:plain", "pysat:plain"]
+def test_the_registry_runs_the_toy_on_every_compiling_backend_and_no_file_names_it(toy):
+    found = registry.variants("toy", registry.names())
+    assert all(spec.split(":")[1].startswith("compiled") for spec in found), found
+    assert {spec.split(":")[0] for spec in found} >= set(COMPILERS) | {"dimacs"}
     assert not registry.breaks_symmetries("pysat", "toy")
+    named = [
+        os.path.join(folder, file)
+        for folder, _, files in os.walk(BACKENDS)
+        for file in files
+        if "toy" in file or "toy" in os.path.basename(folder)
+    ]
+    assert named == []
 
 
 def test_a_toy_level_given_as_text_goes_through_the_familys_parse_text(toy):
@@ -45,26 +71,39 @@ def test_a_toy_level_given_as_text_goes_through_the_familys_parse_text(toy):
 def test_solve_finds_the_family_by_content_and_uses_its_default_backend(toy, capsys):
     assert trisolve("solve", toy, "--json") == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["family"] == "toy" and data["backend"] == "cpsat:plain" and data["status"] == "sat"
+    assert data["family"] == "toy" and data["backend"] == "cpsat:compiled" and data["status"] == "sat"
     level = toy_family.parse(toy)
     assert toy_family.validate(level, toy_family.Solution(tuple(data["solutions"][0]["cells"]))) == []
 
 
-@pytest.mark.parametrize("backend", ["pysat", "cpsat"])
+@pytest.mark.parametrize("spec", _compiled_variants())
+def test_every_compiled_variant_counts_and_lists_valid_solutions(toy, spec):
+    level = toy_family.parse(toy)
+    result = registry.get(spec, "toy").run(level, Limits(time=60), Options(enumerate=True))
+    assert result.complete and result.count == math.comb(6, 2), (result.status, result.stopped_by)
+    assert_listed_once(toy_family.TOY, level, result)
+    first = registry.get(spec, "toy").run(level, Limits(time=60), Options())
+    if not registry.catalog(spec.split(":")[0], "toy").count_only:
+        assert toy_family.validate(level, first.solutions[0]) == []
+
+
+@pytest.mark.parametrize("backend", ["pysat", "cpsat", "clingo"])
 def test_solve_counts(toy, backend, capsys):
     assert trisolve("solve", toy, "--backend", backend, "--count", "--json") == 0
     data = json.loads(capsys.readouterr().out)
     assert data["count"] == math.comb(6, 2) and data["complete"] is True
+    assert data["backend"] == f"{backend}:compiled"
 
 
-def test_crosscheck_runs_every_translator_and_they_agree(toy, capsys):
+def test_crosscheck_runs_every_compiled_variant_and_they_agree(toy, capsys):
     assert trisolve("crosscheck", toy, "--no-expected", "--json", "--jobs", "1", "--timeout", "30") == 0
     data = json.loads(capsys.readouterr().out)
     assert data["verdict"] == "ok"
     (instance,) = data["instances"]
     assert instance["family"] == "toy" and instance["status"] == "agree" and instance["count"] == math.comb(6, 2)
     runs = {run["backend"]: run for run in instance["runs"]}
-    assert set(runs) == {"pysat:plain", "cpsat:plain"}
+    assert set(runs) == set(registry.variants("toy", checking=True))
+    assert {name.split(":")[0] for name in runs} >= {"pysat", "clingo", "cpsat", "exactcover"}
     assert all(run["complete"] and run["count"] == math.comb(6, 2) for run in runs.values())
 
 

@@ -1,21 +1,20 @@
 """A toy puzzle family defined entirely outside the package: "choose K of N cells".
 
-It proves that a family plugs in with one model and one translator per
-backend, touching no CLI file: ``register()`` adds the family and gives the
-pysat and cpsat backends a translator each (clingo and dp have none, so the
-registry leaves them out).  A level file reads ``choose N K``; a solution is
+It proves the short path: a family is its model (parser, validator,
+renderer) and its rules stated once as a constraint model
+(``constraints(level)``), touching no CLI file and no backend: ``register()``
+adds the family record, and every backend that compiles constraint models
+(pysat, clingo, cpsat, mip, exactcover, ganak, dimacs) runs it, with no
+translator written for it.  A level file reads ``choose N K``; a solution is
 the set of chosen cells; there are C(N, K) of them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
 from dataclasses import dataclass
-from types import SimpleNamespace
-from typing import Any
 
-from trisolve.backends.catalog import Catalog
+from trisolve.constraints import Assignment, Model
 from trisolve.models import Family
 from trisolve.models.errors import LevelSyntaxError
 from trisolve.models.files import read_instance_text
@@ -67,6 +66,19 @@ def render(level: Level, solution: Solution | None = None) -> str:
     return "".join("#" if c in chosen else "." for c in range(level.cells))
 
 
+def constraints(level: Level) -> Model:
+    """The rules once: one Boolean per cell (the puzzle's own), exactly K of them true."""
+    model = Model(f"toy {level.name}")
+    cell = [model.boolean(("cell", c), own=True) for c in range(level.cells)]
+    model.exactly(level.chosen, cell, label=f"{level.chosen} of the {level.cells} cells are chosen")
+
+    def decode(values: Assignment) -> Solution:
+        return Solution(tuple(c for c in range(level.cells) if values[cell[c]]))
+
+    model.decode_with(decode)
+    return model
+
+
 TOY = Family(
     name="toy",
     parse=parse,
@@ -79,62 +91,21 @@ TOY = Family(
     sniff=lambda path, text: LINE.match(text.strip()) is not None,
     suffix=".toy",
     default_backend="cpsat",
+    constraints=constraints,
+    constraint_kinds=frozenset({"exactly_one", "exactly_k"}),
 )
-
-#: what both translators declare (a test module may share it; shipped translators each write their own)
-CATALOG_LITERAL: dict[str, Any] = {
-    "default": "plain",
-    "variants": {"plain": "one boolean per cell, a count of K"},
-    "symmetry_breaking": False,
-}
-
-
-def encode_cnf(level: Level, variant: str, options: Any) -> Any:
-    from pysat.card import CardEnc, EncType
-    from pysat.formula import IDPool
-
-    from trisolve.backends.pysat.engine import CnfEncoding
-
-    pool = IDPool()
-    cell = [pool.id(("cell", c)) for c in range(level.cells)]
-    clauses = CardEnc.equals(lits=cell, bound=level.chosen, vpool=pool, encoding=EncType.seqcounter).clauses
-
-    def decode(true: frozenset[int]) -> Solution:
-        return Solution(tuple(c for c in range(level.cells) if cell[c] in true))
-
-    return CnfEncoding(pool=pool, clauses=clauses, projection=cell, decode=decode, block_true_only=True)
-
-
-def encode_cp(level: Level, variant: str, options: Any) -> Any:
-    from trisolve.backends.cpsat.engine import CpsatModel, cp_model
-
-    model = cp_model().CpModel()
-    cell = [model.new_bool_var(f"cell{c}") for c in range(level.cells)]
-    model.add(sum(cell) == level.chosen)
-
-    def decode(values: Mapping) -> Solution:
-        return Solution(tuple(c for c, v in enumerate(values) if v))
-
-    return CpsatModel(model=model, projection=cell, decode=decode)
 
 
 def register() -> None:
     from trisolve import models
-    from trisolve.backends import registry
 
     models.register(TOY)
-    catalog = Catalog(**CATALOG_LITERAL)
-    registry.register_translator("pysat", "toy", SimpleNamespace(CATALOG=catalog, encode=encode_cnf))
-    registry.register_translator("cpsat", "toy", SimpleNamespace(CATALOG=catalog, encode=encode_cp))
 
 
 def unregister() -> None:
     from trisolve import models
-    from trisolve.backends import registry
 
     models.unregister("toy")
-    for backend in ("pysat", "cpsat"):
-        registry.unregister_translator(backend, "toy")
 
 
 if __name__ == "trisolve_plugin":  # loaded with --plugin

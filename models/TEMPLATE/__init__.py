@@ -5,8 +5,11 @@ name: ``models.FAMILIES`` finds a family by its folder, and skips this one
 because its name is upper case), replace TEMPLATE by the name everywhere,
 replace the puzzle (a row of cells, choose exactly K of them, some cells
 given) by yours and delete the [GUIDELINE] comments.  Then add
-``levels/<family>/`` (a few small levels and their ``expected.json``) and,
-for each backend that should run it, ``backends/<backend>/<family>.py``.
+``levels/<family>/`` (a few small levels and their ``expected.json``).  The
+rules are stated once, in ``constraints.py``: every backend that compiles
+constraint models runs the family from it.  A hand-written translator,
+``backends/<backend>/<family>.py``, is optional: a second, independent
+statement of the rules for the cross-check to set against the compiled one.
 Nothing else in trisolve lists families: every command, the cross-checker,
 the benchmark and the contract tests find yours from this record.
 
@@ -17,7 +20,7 @@ API or the command line: its validator is the referee.
 from __future__ import annotations
 
 from ..family import Ladder, Parameter, Rung, first_line, from_model
-from . import generate, model, picture
+from . import constraints, generate, model, picture
 
 FAMILY = from_model(
     "TEMPLATE",
@@ -38,4 +41,7 @@ FAMILY = from_model(
     # [GUIDELINE] optional: the backends a cross-check runs when none is named, when running every variant
     # takes minutes on your levels (measure it: docs/bench/crosscheck-defaults.md); None runs every variant
     crosscheck=None,
+    # the rules stated once: every backend that compiles constraint models runs the family from them
+    constraints=constraints.constraints,
+    constraint_kinds=constraints.KINDS,
 )
