@@ -19,6 +19,7 @@ their first compiled call; idempotent.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from typing import Any
@@ -49,10 +50,10 @@ def guard() -> None:
     original_save = caching.Cache.save_overload
 
     def save_overload(self: Any, sig: Any, data: Any) -> None:
-        try:
+        # an entry that cannot be written (its index unreadable, a read-only folder numba did not see): the
+        # compiled function works, it is just not kept
+        with contextlib.suppress(Exception):
             original_save(self, sig, data)
-        except Exception:  # noqa: BLE001 - an entry that cannot be written (its index unreadable, a read-only
-            pass  # folder numba did not see): the compiled function works, it is just not kept
 
     caching.Cache.load_overload = load_overload
     caching.Cache.save_overload = save_overload

@@ -62,7 +62,7 @@ from .spec import NAME, Spec
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 #: The tasks backends are measured and chosen for (a first solution, an exact count): ``bench --portfolio``'s,
-#: ``backends/defaults.py``'s.
+#: ``selection/``'s.
 TASKS: tuple[str, ...] = ("first", "count")
 #: What a backend module may say of itself, and what it means when it says nothing.
 ROLES: dict[str, Any] = {
@@ -122,37 +122,6 @@ def names() -> tuple[str, ...]:
 def role(name: str, what: str) -> Any:
     """What backend ``name`` says of itself (``PORTFOLIO``, ``OPTIONAL``, ``EXPORTS``, ``MUTANTS``, ``MIN_MEMORY``)."""
     return getattr(_module(name), what, ROLES[what])
-
-
-def by_default() -> tuple[str, ...]:
-    """The backends a cross-check, a campaign and a counting benchmark run unless told otherwise:
-    the shipped ones that need nothing outside Python and do not say ``BY_DEFAULT = False``."""
-    return tuple(name for name in in_python() if role(name, "BY_DEFAULT"))
-
-
-def in_python(task: str | None = None) -> tuple[str, ...]:
-    """The shipped backends that need nothing outside Python, run by default or not (for ``task``, if given:
-    those whose ``TASKS`` hold it): what ``bench --portfolio`` measures and the contract tests test."""
-    return tuple(
-        name for name in shipped() if not role(name, "OPTIONAL") and (task is None or task in role(name, "TASKS"))
-    )
-
-
-def portfolio() -> tuple[str, ...]:
-    """The backends ``--backend auto`` races for a first solution (each paradigm's default):
-    the shipped ones that say ``PORTFOLIO = True``."""
-    return tuple(name for name in shipped() if role(name, "PORTFOLIO"))
-
-
-def exporters(format_: str | None = None) -> dict[str, tuple[str, ...]]:
-    """Format -> the backends whose ``export`` writes it (``EXPORTS``), shipped first; one format if given."""
-    found: dict[str, list[str]] = {}
-    # a backend run by default writes it first, an optional one last (pysat's CNF before ganak's, dimacs's)
-    for name in sorted(names(), key=lambda name: (role(name, "OPTIONAL"), not role(name, "BY_DEFAULT"))):
-        written = role(name, "EXPORTS")
-        if written and (format_ is None or written == format_):
-            found.setdefault(written, []).append(name)
-    return {f: tuple(n) for f, n in found.items()}
 
 
 # ------------------------------------------------------------------ declaring backends from outside
@@ -281,7 +250,7 @@ def load_plugin(path: str) -> None:
     previous = sys.modules.get("trisolve_plugin")
     sys.modules["trisolve_plugin"] = module
     try:
-        exec(compile(source, path, "exec"), module.__dict__)  # noqa: S102 - the user's own plugin, by design
+        exec(compile(source, path, "exec"), module.__dict__)  # the user's own plugin, by design
     except SyntaxError as error:
         raise PluginError(f"{path}:{error.lineno}: {error.msg} (in a --plugin file)") from None
     except SystemExit as leaving:
@@ -560,13 +529,13 @@ def refusal(spec: str | Spec, family: str, level: Any, options: Options) -> str 
     return _ask(spec.backend, translator(spec.backend, family, spec.variant_name).refusal, level, options)
 
 
-def variants(family: str, backends: Iterable[str] | None = None, *, checking: bool = False) -> list[str]:
-    """Every registered ``backend:variant`` for a family, defaults first per backend (of ``backends``, else of
-    the backends run by default).  ``checking``: only those a cross-check runs unnamed (``Catalog.cross_check``)."""
+def variants(family: str, backends: Iterable[str]) -> list[str]:
+    """Every registered ``backend:variant`` of ``backends`` for a family, defaults first per backend (which
+    backends run when none is named is the selection policy's to say: ``trisolve.selection``)."""
     found = []
-    for name in by_default() if backends is None else backends:
+    for name in backends:
         offered = catalog(name, family)
-        if offered is not None and (offered.cross_check or not checking):
+        if offered is not None:
             found.extend(str(Spec(name).with_variant(v)) for v in offered.ordered())
     return found
 
@@ -606,18 +575,14 @@ __all__ = [
     "UnknownBackend",
     "UnsupportedFamily",
     "available",
-    "by_default",
     "catalog",
     "describe_all",
     "expand",
-    "exporters",
     "get",
-    "in_python",
     "left_out",
     "load_plugin",
     "names",
     "plugin_files",
-    "portfolio",
     "preload",
     "register",
     "register_translator",

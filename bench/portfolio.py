@@ -21,8 +21,8 @@ level unique).
 ``table`` folds the runs into one row per (family, task, backend): runs
 solved, the median, p90 and worst wall and CPU seconds (an unsolved run
 counts as slower than any), the largest instance solved.  Rows are ranked by
-``backends.defaults.rank_key``: that table, shipped as
-``backends/portfolio.json``, is where ``solve`` takes its defaults.
+``selection.table.rank_key``: that table, shipped as
+``selection/portfolio.json``, is where ``solve`` takes its defaults.
 
 Runs are one at a time (timings are not shared with a neighbour run), in
 round-robin order within an instance, the order rotating from instance to
@@ -43,19 +43,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from trisolve.backends import defaults
 from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
 from trisolve.models.errors import whole_number
 from trisolve.models.family import Ladder, Rung
 from trisolve.runs import INTERRUPT, grace_for
 from trisolve.runs.executors import warm_machine
+from trisolve.selection import choose, usable
+from trisolve.selection import table as ranking_table
 
 from .provenance import machine
 from .runner import BenchRun, Settings, Trial, run_trial
 from .summary import distribution
 
-TASKS = defaults.TASKS
+TASKS = ranking_table.TASKS
 #: Where a checkout keeps its instances and docs (absent in an installed wheel).
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVELS_DIR = os.path.join(ROOT, "levels")
@@ -181,47 +182,23 @@ def generate_rung(family: str, index: int, rung: Rung, seeds: int, folder: str) 
 def backends_for(
     family: str, task: str, specs: Sequence[str] = (), sat_command: str | None = None
 ) -> tuple[list[str], list[str]]:
-    """(backend:variant names to measure, notes on those left out): the registry's backends (their default
-    variants, and the ``compiled`` variant of those that compile the family's constraint model) or those named,
-    each with a translator for the family, able to do the task, usable here."""
+    """(backend:variant names to measure, notes on those left out): the selection policy's (``portfolio``:
+    every backend needing nothing outside Python whose ``TASKS`` hold the task, each one's default variant and
+    its ``compiled`` one where it compiles the family's constraint model; dimacs with a SAT command), or those
+    named, each with a translator for the family and usable here."""
     from trisolve.backends import registry
 
-    # every backend that needs nothing outside Python, run by default or not (mip, ganak), for the tasks it
-    # declares (ganak: counts); dimacs when a SAT binary is named
-    candidates = list(specs) or list(registry.in_python(task)) + (["dimacs"] if sat_command else [])
+    if not specs:
+        chosen = choose(family, "portfolio", task, sat_command=sat_command)
+        return list(chosen.backends), [f"{note} (not usable here)" for note in chosen.left_out]
     names, notes = [], []
-    for spec in candidates:
-        try:
-            name = registry.resolve(spec, family)
-            offered = registry.catalog(Spec.parse(name).backend, family)
-        except registry.UnsupportedFamily:
-            offered = None
-        if offered is None:
-            if specs:
-                notes.append(f"{spec}: no translator for {family}")
-            continue
-        # the compiled model beside the hand-written default, so that the defaults may follow either
-        compiled = str(Spec.parse(name).with_variant(COMPILED))
-        for each in [name] + ([compiled] if not specs and COMPILED in offered.variants else []):
-            if not defaults.usable(each, family):
-                notes.append(f"{each}: not usable here ({_why_not(each, family)})")
-                continue
-            names.append(each)
+    for spec in specs:
+        why = usable(spec, family)
+        if why is None:
+            names.append(registry.resolve(spec, family))
+        else:
+            notes.append(f"{spec}: {why}")
     return list(dict.fromkeys(names)), notes
-
-
-#: The variant every compiler of constraint models offers (``backends/<backend>/compiled.py``).
-COMPILED = "compiled"
-
-
-def _why_not(name: str, family: str) -> str:
-    from trisolve.backends import registry
-
-    try:
-        registry.get(name, family)
-    except Exception as problem:  # noqa: BLE001 - the reason, whatever it is
-        return str(problem)
-    return "unknown reason"
 
 
 # ------------------------------------------------------------------ running
@@ -394,41 +371,74 @@ def run(
                 add(instance)
                 measure(task, instance, names, turn)
                 turn += 1
-            active = list(names)
-            sizes_run: list[int] = []
-            for index, rung in enumerate(the_plan.rungs[family]):
-                if not active or INTERRUPT.is_set():
-                    break
-                key = (family, index)
-                if key not in generated:
-                    generated[key] = generate_rung(family, index, rung, config.seeds, folder)
-                unsolved: set[str] = set()
-                for instance in generated[key]:
-                    add(instance)
-                    for backend, one in measure(task, instance, active, turn).items():
-                        if not one.solved:
-                            unsolved.add(backend)
-                    turn += 1
-                sizes_run.append(index)
-                if INTERRUPT.is_set():
-                    break
-                for backend in [b for b in active if b in unsolved]:
-                    active.remove(backend)
-                    if index + 1 < len(the_plan.rungs[family]):  # at the largest size there is nothing to stop
-                        outcome.stops.append(Stop(family, task, backend, rung.size))
-            # the sizes a stopped backend skipped count against it (scored as unsolved)
-            last = sizes_run[-1] if sizes_run else -1
-            for position, stop in enumerate(outcome.stops):
-                if stop.family == family and stop.task == task:
-                    stopped_at = next(i for i, r in enumerate(the_plan.rungs[family]) if r.size == stop.size)
-                    skipped = sum(len(generated[family, i]) for i in range(stopped_at + 1, last + 1))
-                    outcome.stops[position] = replace(stop, skipped=skipped)
-                    if on_stop is not None:
-                        on_stop(outcome.stops[position])
+            turn, sizes_run = _climb(
+                family, task, names, the_plan, config, folder, generated, add, measure, turn, outcome
+            )
+            _charge_skipped(outcome, family, task, the_plan.rungs[family], generated, sizes_run, on_stop)
             if INTERRUPT.is_set():
                 outcome.interrupted = True
                 return outcome
     return outcome
+
+
+def _climb(
+    family: str,
+    task: str,
+    names: Sequence[str],
+    the_plan: Plan,
+    config: Config,
+    folder: str,
+    generated: dict[tuple[str, int], list[Instance]],
+    add: Callable[[Instance], None],
+    measure: Callable[[str, Instance, Sequence[str], int], dict[str, BenchRun]],
+    turn: int,
+    outcome: Outcome,
+) -> tuple[int, list[int]]:
+    """The generated sizes, growing, until every backend stopped: a backend that leaves an instance of a size
+    unsolved stops there (``Stop``).  Returns the next turn and the sizes run (their indexes)."""
+    active = list(names)
+    sizes_run: list[int] = []
+    for index, rung in enumerate(the_plan.rungs[family]):
+        if not active or INTERRUPT.is_set():
+            break
+        key = (family, index)
+        if key not in generated:
+            generated[key] = generate_rung(family, index, rung, config.seeds, folder)
+        unsolved: set[str] = set()
+        for instance in generated[key]:
+            add(instance)
+            for backend, one in measure(task, instance, active, turn).items():
+                if not one.solved:
+                    unsolved.add(backend)
+            turn += 1
+        sizes_run.append(index)
+        if INTERRUPT.is_set():
+            break
+        for backend in [b for b in active if b in unsolved]:
+            active.remove(backend)
+            if index + 1 < len(the_plan.rungs[family]):  # at the largest size there is nothing to stop
+                outcome.stops.append(Stop(family, task, backend, rung.size))
+    return turn, sizes_run
+
+
+def _charge_skipped(
+    outcome: Outcome,
+    family: str,
+    task: str,
+    rungs: Sequence[Rung],
+    generated: Mapping[tuple[str, int], list[Instance]],
+    sizes_run: Sequence[int],
+    on_stop: Callable[[Stop], None] | None,
+) -> None:
+    """The sizes a stopped backend skipped count against it (scored as unsolved)."""
+    last = sizes_run[-1] if sizes_run else -1
+    for position, stop in enumerate(outcome.stops):
+        if stop.family == family and stop.task == task:
+            stopped_at = next(i for i, r in enumerate(rungs) if r.size == stop.size)
+            skipped = sum(len(generated[family, i]) for i in range(stopped_at + 1, last + 1))
+            outcome.stops[position] = replace(stop, skipped=skipped)
+            if on_stop is not None:
+                on_stop(outcome.stops[position])
 
 
 # ------------------------------------------------------------------ the table
@@ -454,7 +464,7 @@ def measured_backends(outcome: Outcome) -> dict[tuple[str, str], tuple[str, ...]
 
 
 def table(outcome: Outcome, header: Mapping[str, Any]) -> dict[str, Any]:
-    """One row per (family, task, backend), ranked by ``defaults.rank_key``; the JSON that ships."""
+    """One row per (family, task, backend), ranked by ``selection.table.rank_key``; the JSON that ships."""
     families: dict[str, Any] = {}
     for (family, task), names in measured_backends(outcome).items():
         runs = [r for t, r in outcome.runs if t == task and r.family == family]
@@ -487,7 +497,7 @@ def table(outcome: Outcome, header: Mapping[str, Any]) -> dict[str, Any]:
                     **({"errors": errors[:3]} if errors else {}),
                 }
             )
-        rows.sort(key=defaults.rank_key)
+        rows.sort(key=ranking_table.rank_key)
         sizes = ladder(family)
         families.setdefault(family, {})[task] = {
             "unit": sizes.unit if sizes else None,
@@ -577,7 +587,7 @@ def markdown(
         "# The measured portfolio: which backend for which task",
         "",
         (
-            "Written by `trisolve bench --portfolio --write-defaults`, with `backends/portfolio.json` (the table "
+            "Written by `trisolve bench --portfolio --write-defaults`, with `selection/portfolio.json` (the table "
             "`solve` takes its defaults from). Regenerate both with the same command; do not edit by hand."
             if shipped
             else "Written by `trisolve bench --portfolio`: a measurement of this machine, beside its portfolio.json; "
@@ -612,7 +622,7 @@ def markdown(
         for task in TASKS:
             if task in tasks:
                 ranked = [row["backend"] for row in tasks[task]["rows"]]
-                cells += [f"**{ranked[0]}**", ", ".join(ranked[: defaults.RACE_SIZE[task]])]
+                cells += [f"**{ranked[0]}**", ", ".join(ranked[: ranking_table.RACE_SIZE[task]])]
             else:
                 cells += ["(not measured)", ""]
         lines.append(f"| {family} | " + " | ".join(cells) + " |")
@@ -779,7 +789,7 @@ def replace_readme_table(readme: str, data: Mapping[str, Any]) -> str:
 
 
 def table_text(data: Mapping[str, Any]) -> str:
-    """The JSON table as it is written (``backends/portfolio.json``, OUT/portfolio.json)."""
+    """The JSON table as it is written (``selection/portfolio.json``, OUT/portfolio.json)."""
     return json.dumps(data, indent=1) + "\n"
 
 
@@ -841,7 +851,7 @@ def _merge_entry(
                 "or leave out --write-defaults); nothing was written"
             )
         rows += [{**row, "measured": row.get("measured") or earlier_stamp} for row in kept]
-        rows.sort(key=defaults.rank_key)
+        rows.sort(key=ranking_table.rank_key)
     return {**entry, "default": rows[0]["backend"], "rows": rows}
 
 

@@ -71,7 +71,7 @@ class Expected:
     slow: str | None = None
 
 
-def judge(
+def judge(  # noqa: C901 - the verdict's rules in the order they decide; to become a table of named checks
     family: Family,
     level: Any,
     path: str,

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from trisolve.backends.base import Limits, Options
+from trisolve.models.errors import TrisolveError
 from trisolve.models.family import Family
 from trisolve.runs import Job, RunRecord, run
 
@@ -125,18 +126,15 @@ def _is_shipped(backend: str) -> bool:
 
 
 def _shipped_counters(family: Family) -> list[str]:
-    """Shipped backends that could recount an instance of ``family``, the measured best counter first."""
-    from trisolve.backends import defaults, registry
+    """Shipped backends that could recount an instance of ``family``: what the selection policy counts with
+    (the measured ranking, best first), then what it cross-checks a campaign with."""
+    from trisolve.selection import choose
 
-    first = []
     try:
-        best = registry.resolve(defaults.default_backend(family.name, "count"), family.name)
-        if _is_shipped(best):
-            first.append(best)
-    except Exception:  # noqa: BLE001 - no usable default: the registered variants below
-        pass
-    others = [name for name in registry.variants(family.name) if defaults.usable(name, family.name)]
-    return list(dict.fromkeys(first + others))
+        names = [*choose(family.name, "solve", "count").backends, *choose(family.name, "campaign").backends]
+    except TrisolveError:  # a family the policy does not know: no reference to try
+        return []
+    return [name for name in dict.fromkeys(names) if _is_shipped(name)]
 
 
 def _run(family: Family, level: Any, backend: str, timeout: float, limit: int | None) -> RunRecord:

@@ -48,6 +48,7 @@ from trisolve.models import files
 from trisolve.models.errors import TrisolveError, UsageError, shorten
 from trisolve.models.family import Family
 from trisolve.runs import INTERRUPT, Job, RunRecord
+from trisolve.selection import choose
 
 from .compare import Verdict, expected_for, judge
 from .run import Instance, Plan, Runs, cross_check
@@ -444,7 +445,7 @@ def run_mutate(
     )
     state = _Pass(
         family,
-        _reference_specs(family.name, mutants, registry.portfolio() if references is None else references),
+        _reference_specs(family.name, mutants, default_references(family.name) if references is None else references),
         any(m.symmetry_breaking for m in mutants),
         runner,
         timeout,
@@ -486,6 +487,11 @@ def run_mutate(
         state.failures,
         interrupted=stopped,
     )
+
+
+def default_references(family: str) -> list[str]:
+    """The unmutated backends a mutant is judged against when none is named: the selection policy's."""
+    return list(choose(family, "mutate").backends)
 
 
 def _reference_specs(family: str, mutants: Sequence[Mutant], references: Sequence[str]) -> list[str]:

@@ -3,8 +3,9 @@
 A cross-check of a family's shipped levels with its defaults must end in minutes with complete, agreeing
 counts.  Running every registered variant does not: the listing backends (SAT, ASP, CP) enumerate
 solutions one by one, and on levels with 10^5 solutions, or few solutions on a large board, they run for
-many minutes.  So a family may name, in its record (``Family.crosscheck``, measured:
-docs/bench/crosscheck-defaults.md), a few backends of different paradigms that finish:
+many minutes.  So the selection policy (``trisolve.selection``) runs a family's own few backends of
+different paradigms that finish, when its record names them (``Family.crosscheck``, measured:
+docs/bench/crosscheck-defaults.md):
 
 * each runs on every instance, except where the instance's ``expected.json`` entry names it in
   ``"slow_for"`` (measured there: it takes minutes).  There the others' counts are checked against each
@@ -12,11 +13,13 @@ docs/bench/crosscheck-defaults.md), a few backends of different paradigms that f
 * an entry with ``"slow": "why"`` names an instance the default limit leaves incomplete (say, a level
   whose one complete counter alone takes over a minute);
 * a default that refuses an instance (``registry.refusal``: dp on a board its state keys cannot hold) does not
-  run there; the measured count ranking's next backend (``backends/defaults.py``) that is not in the plan and
-  takes the instance runs in its place.
+  run there; the next backend the policy counts with
+  (the measured count ranking, ``trisolve.selection``) that is not in the plan and takes the instance runs in
+  its place.
 
-The command prints this up front (``DefaultPlan.describe``).  A family whose record names none runs every
-registered variant.  Named backends (``--backends``) run everywhere, as asked.
+The command prints this up front (``DefaultPlan.describe``).  A family whose record names none runs what
+the policy says of it (every variant of the backends run by default that a cross-check runs unnamed).
+Named backends (``--backends``) run everywhere, as asked.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import Any
 
 from trisolve.backends.base import Options, UsageError
 from trisolve.backends.spec import Spec
-from trisolve.models import FAMILIES
+from trisolve.selection import choose
 
 from .compare import expected_for
 
@@ -106,25 +109,23 @@ def refusals(
 
 def default_plan(
     paths_and_families: Sequence[tuple[str, str]],
-    choose: Callable[[str, str], str],
+    check: Callable[[str, str], str],
     levels: Mapping[str, Any] | None = None,
 ) -> DefaultPlan:
-    """The default plan for these instances; ``choose(spec, family)`` makes a bare name full and checks it usable
-    (raising ``UsageError`` when not: a default that cannot run here is left out).  ``levels`` (path -> parsed
-    level) lets the plan ask each default whether it takes an instance, and run the measured count ranking's
-    next backend where one refuses."""
+    """The default plan for these instances: per family, what the selection policy cross-checks
+    (``selection.choose(family, "crosscheck")``), each backend checked by ``check(spec, family)`` (raising
+    ``UsageError`` when it cannot run here: a default that cannot run is left out).  ``levels`` (path -> parsed
+    level) lets the plan ask each default whether it takes an instance, and run in its place the next of what
+    the policy counts with (``choose(family, "solve", "count")``) where one refuses."""
     backends: dict[str, tuple[str, ...]] = {}
     left_out: dict[str, tuple[str, ...]] = {}
     slow: dict[str, str] = {}
     for path, family in paths_and_families:
-        chosen = FAMILIES[family].crosscheck
-        if chosen is None:
-            continue
         if family not in backends:
             names = []
-            for spec in chosen:
+            for spec in choose(family, "crosscheck").backends:
                 try:
-                    names.append(choose(spec, family))
+                    names.append(check(spec, family))
                 except UsageError:
                     continue
             backends[family] = tuple(names)
@@ -142,25 +143,26 @@ def default_plan(
     instead: dict[str, tuple[str, ...]] = {}
     for path, family, level in planned:
         if path in refused:
-            instead[path] = _in_place(family, level, backends[family], len(refused[path]), choose)
+            instead[path] = _in_place(family, level, backends[family], len(refused[path]), check)
     return DefaultPlan(backends, left_out, slow, refused, instead)
 
 
 def _in_place(
-    family: str, level: Any, planned: Sequence[str], wanted: int, choose: Callable[[str, str], str]
+    family: str, level: Any, planned: Sequence[str], wanted: int, check: Callable[[str, str], str]
 ) -> tuple[str, ...]:
-    """Up to ``wanted`` backends of the measured count ranking, best first, not in the plan, that take the level."""
-    from trisolve.backends import defaults, registry
+    """Up to ``wanted`` of the backends the policy counts with (the measured count ranking), best first, not in
+    the plan, that take the level."""
+    from trisolve.backends import registry
 
     found: list[str] = []
-    for spec in defaults.default_backends(family, "count"):
+    for spec in choose(family, "solve", "count").backends:
         try:
-            name = choose(spec, family)
+            name = check(spec, family)
         except UsageError:
             continue
-        if len(found) < wanted and name not in planned and name not in found:
-            if registry.refusal(name, family, level, COUNTING) is None:
-                found.append(name)
+        fresh = len(found) < wanted and name not in planned and name not in found
+        if fresh and registry.refusal(name, family, level, COUNTING) is None:
+            found.append(name)
     return tuple(found)
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from trisolve.crosscheck.run import Instance, Plan, Runs, cross_check
 from trisolve.models import FAMILIES, files
 from trisolve.models.errors import TrisolveError, UsageError, shorten
+from trisolve.selection import choose
 
 from .common import generator, instance_seed, suffix, watched, write_generated
 
@@ -172,18 +173,18 @@ def run_campaign(
 ) -> tuple[Summary, list]:
     """Generate ``count`` instances and cross-check them (``crosscheck.run.cross_check``); returns (summary,
     verdicts).  Every run goes to ``jsonl`` and a rerun reuses it; disagreements and invalid solutions are
-    shrunk into ``minimise_folder``.
+    shrunk into ``minimise_folder``.  ``backends`` (full names) run on every instance; None: what the selection
+    policy runs in a campaign (``selection.choose(family, "campaign")``), each left out where it refuses the
+    instance (``registry.refusal``).
 
     ``progress`` (optional) gets ``generated(done, count)`` calls while instances are made (and, if it has them,
     ``attempt(text)`` for each attempt of the level being made), then ``start(total runs)`` and
     ``advance(record)`` once per finished run, and ``shrinking(path, index, total, budget)`` (if it has it)
     as each disagreement is shrunk.
     """
-    from trisolve.backends import registry
-
     params = dict(params or {})
     folder = instance_folder(jsonl)
-    names = list(backends) if backends else registry.variants(family)
+    names = list(backends) if backends else list(choose(family, "campaign").backends)
     began = time.monotonic()
     on_instance = (lambda index: progress.generated(index + 1, count)) if progress is not None else None
     on_record = (lambda record, was_reused: progress.advance(record)) if progress is not None else None
@@ -196,7 +197,7 @@ def run_campaign(
         instances, fresh, unique = prepare_instances(family, count, seed, folder, params, on_instance, on_attempt)
         generate_seconds = time.monotonic() - began
         select = None
-        if not backends:  # every variant runs: one that refuses an instance (registry.refusal) is left out there
+        if not backends:  # the policy's: one that refuses an instance (registry.refusal) is left out there
             from trisolve.crosscheck.plan import refusals
 
             refusing = refusals([(i.path, family, i.level) for i in instances], lambda _: names)

@@ -2,7 +2,7 @@
 
 A family's generator lives in its package (``models/<family>/generate.py``)
 and imports no solver: it counts solutions with the ``counter`` it is
-handed, made here from the family's ``counting_backend``.  The campaign then
+handed, made here with the backend the selection policy counts with.  The campaign then
 cross-checks the final level on every backend.
 """
 
@@ -59,8 +59,8 @@ def watched(on_attempt: Callable[[str], None] | None = None, deadline: float | N
 
 
 def count_solutions(family: str, level: Any, limit: int = 2, time: float = COUNT_TIME) -> tuple[int, bool, tuple]:
-    """(count, complete, solutions) with at most ``limit`` solutions, in this process, by the family's
-    ``counting_backend``.
+    """(count, complete, solutions) with at most ``limit`` solutions, in this process, by the backend the
+    selection policy counts with for the family (its ``counting_backend``).
 
     A count of 1 that is complete proves uniqueness; an incomplete run (time
     limit) proves nothing and is reported as such.  Under ``watched`` the
@@ -75,7 +75,9 @@ def count_solutions(family: str, level: Any, limit: int = 2, time: float = COUNT
         time = max(0.0, min(time, watch.deadline - monotonic()))
     began = monotonic()
     kind = FAMILIES[family]
-    job = Job("<generated>", family, kind.counting_backend, Limits(solutions=limit, time=time), Options(enumerate=True))
+    job = Job(
+        "<generated>", family, counting_backend(family), Limits(solutions=limit, time=time), Options(enumerate=True)
+    )
     record = run(job, level, isolate=False)
     raise_if_interrupted()
     if watch is not None:
@@ -87,6 +89,13 @@ def count_solutions(family: str, level: Any, limit: int = 2, time: float = COUNT
                 f"({monotonic() - began:.1f} s{', time limit' if watch.past_deadline() else ''})"
             )
     return record.count, record.complete, tuple(kind.solution_from_json(level, data) for data in record.solutions)
+
+
+def counting_backend(family: str) -> str:
+    """The backend a family's generator counts with: the selection policy's (``counting``)."""
+    from trisolve.selection import choose
+
+    return choose(family, "counting").first
 
 
 def counter(family: str) -> SolutionCounter:

@@ -163,7 +163,7 @@ class Family:
     #: the suffix generated and minimised level files get
     suffix: str = ".txt"
     #: the fallback ``trisolve solve`` uses without --backend while the measured portfolio table
-    #: (backends/portfolio.json, ``backends/defaults.py``) does not know the family, or none of its backends runs
+    #: (selection/portfolio.json, ``selection/``) does not know the family, or none of its backends runs
     default_backend: str = "pysat"
     #: keyword options ``render`` accepts beyond (level, solution); "colour" is the only one the CLI knows
     render_options: tuple[str, ...] = ()

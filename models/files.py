@@ -26,6 +26,7 @@ message`` and exit code 2 on the command line).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
@@ -620,10 +621,8 @@ def _temporary_copy(folder: str, data: bytes, old: os.stat_result | None) -> str
         if old is not None:
             os.fchmod(fd, stat.S_IMODE(old.st_mode))
             if (old.st_uid, old.st_gid) != (os.geteuid(), os.getegid()):
-                try:
+                with contextlib.suppress(OSError):  # only root may give a file away: the new one is the writer's
                     os.fchown(fd, old.st_uid, old.st_gid)
-                except OSError:
-                    pass  # only root may give a file away: the new one is the writer's
         else:
             umask = os.umask(0)
             os.umask(umask)
@@ -680,10 +679,8 @@ def _undo(targets: Sequence[_Target]) -> list[_Target]:
 
 def _remove(path: str | None) -> None:
     if path is not None:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(path)
-        except OSError:
-            pass
 
 
 def _sync_folder(folder: str) -> None:
@@ -795,7 +792,5 @@ class Appender:
     def close(self) -> None:
         if self.fd is not None:
             fd, self.fd = self.fd, None
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass

@@ -140,7 +140,7 @@ def in_child(
             solutions=(),
         )
         send("result", routed(record, name, refused).to_json())
-    except BaseException as exc:  # reported to the parent, which decides the exit code
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent, which decides the exit code
         send("error", f"{type(exc).__name__}: {exc}", _traceback_text())
     finally:
         conn.close()

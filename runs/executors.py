@@ -11,6 +11,7 @@ lets the backends write their machine-wide caches before anything is timed.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -161,7 +162,7 @@ def dask_job(job: Job, level: Any, plugins: Sequence[str] = ()) -> dict:
     import multiprocessing
 
     process = multiprocessing.current_process()
-    daemonic = process._config.get("daemon", False)  # noqa: SLF001 - see the docstring
+    daemonic = process._config.get("daemon", False)  # a private field: see the docstring
     process._config["daemon"] = False
     registry.preload([job.backend], job.family)  # once per worker process: later runs start warm
     try:
@@ -239,7 +240,7 @@ def execute_dask(
                     index = futures[future]
                     try:
                         record = RunRecord.from_json(future.result())
-                    except Exception as exc:
+                    except Exception as exc:  # noqa: BLE001 - a lost worker, past its reruns: recorded as this run's error
                         # the scheduler reruns a lost worker's run (distributed.scheduler.allowed-failures);
                         # past that it is an error here, not logged, so a resume reruns it
                         record = _lost(jobs[index], exc)
@@ -273,7 +274,7 @@ def connect(scheduler: str) -> Any:
 
     try:
         return Client(scheduler, timeout=CONNECT_SECONDS)
-    except Exception as exc:  # refused, timed out, a bad address, or something that is not a scheduler
+    except Exception as exc:  # noqa: BLE001 - refused, timed out, a bad address, or something that is not a scheduler
         raise SchedulerUnreachable(
             f"--scheduler {shorten(scheduler)}: cannot use a Dask scheduler there "
             f"({type(exc).__name__}: {shorten(exc, 200)}; waited at most {CONNECT_SECONDS:g} s)"
@@ -376,7 +377,5 @@ def warm_machine(specs: Iterable[str], family: str, limit: float = WARM_LIMIT) -
 
 
 def _warm(specs: list[str], family: str) -> None:
-    try:
+    with contextlib.suppress(Exception):  # a backend that cannot load says so in its own runs
         registry.preload(specs, family)
-    except Exception:  # noqa: BLE001 - a backend that cannot load says so in its own runs
-        pass

@@ -13,6 +13,7 @@ an executor of many runs may import them once beforehand
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import time
@@ -65,127 +66,194 @@ def run_isolated(
         process.start()
         # under the lock: a run forked next by another thread must not hold this pipe open (its end would wait)
         child_conn.close()
-    try:  # also here, not only in the child: a kill right after the fork must find the group
+    # also here, not only in the child: a kill right after the fork must find the group
+    with contextlib.suppress(OSError):
         os.setpgid(process.pid, process.pid)
-    except OSError:
-        pass
     groups: list[int] = [process.pid]
     plugins_loaded = not plugins
     if grace is None and deadline.seconds is not None:
         grace = processes.grace_for(deadline.seconds)
     hard_deadline = None if deadline.at is None else deadline.at + grace
 
-    invalid: tuple | None = None
-    unusable: str | None = None
-    solutions: list = []
-    streamed = 0
-    proved = 0  # the largest lower bound a count-only backend reported
-    final: dict | None = None
-    error: str | None = None
+    heard = _Heard(job.backend, groups, plugins_loaded, on_solution, on_progress, on_level)
     stopped_by: str | None = None
-    route_taken: tuple[str, str | None] = (job.backend, None)  # the backend that runs, what was refused
-
-    def take(message: tuple) -> None:
-        nonlocal streamed, proved, final, error, invalid, plugins_loaded, unusable, route_taken
-        kind = message[0]
-        if kind == "count":
-            proved = max(proved, message[1])
-        elif kind == "solution":
-            streamed += 1
-            if message[1] is not None:
-                solutions.append(message[1])
-            if on_solution is not None:
-                on_solution(message[1])
-        elif kind == "result":
-            final = message[1]
-        elif kind == "error":
-            error = message[1]
-        elif kind == "progress":
-            if on_progress is not None:
-                on_progress(message[1], message[2], message[3])
-        elif kind == "level" and on_level is not None:
-            on_level(message[1], message[2])
-        elif kind == "invalid":
-            invalid = message[1]
-        elif kind == "group":
-            groups.append(message[1])
-        elif kind == "plugins":
-            plugins_loaded = True
-        elif kind == "unusable":
-            unusable = message[1]
-        elif kind == "routed":
-            route_taken = (message[1], message[2])
 
     try:
-        while True:
-            # checked before every read: a child streaming solutions without a pause must still stop
-            if processes.INTERRUPT.is_set():
-                stopped_by = "interrupted"
-                break
-            if hard_deadline is not None and time.monotonic() >= hard_deadline:
-                stopped_by = "killed at time limit"
-                break
-            if stop is not None and stop():
-                stopped_by = "stopped"
-                break
-            timeout = 0.1
-            if hard_deadline is not None:
-                timeout = max(0.0, min(timeout, hard_deadline - time.monotonic()))
-            if parent_conn.poll(timeout):
-                try:
-                    take(parent_conn.recv())
-                except EOFError:
-                    if final is None and error is None:
-                        error = processes.death_of(process)
-                    break
-                if final is not None or error is not None or invalid is not None or unusable is not None:
-                    break  # answered: a helper or grandchild still holding on is killed below, not waited for
-                continue
-            if not process.is_alive() and not parent_conn.poll(0):
-                if final is None and error is None:
-                    error = processes.death_of(process)
-                break
+        stopped_by = _listen(process, parent_conn, heard, hard_deadline, stop)
     except KeyboardInterrupt:  # Ctrl-C in the thread that runs this: keep what was found
         processes.INTERRUPT.set()
         stopped_by = "interrupted"
     finally:
         if process.is_alive():
-            if final is not None or error is not None or invalid is not None or unusable is not None:
+            if heard.answered:
                 process.join(0.05)  # it has answered and is on its way out
             if process.is_alive():
                 processes.kill_group(process)
         processes.end_groups(groups)
         process.join(1.0)
         try:  # what the child sent before it was stopped is kept (a final record, too)
-            while final is None and parent_conn.poll(0):
-                take(parent_conn.recv())
+            while heard.final is None and parent_conn.poll(0):
+                heard.take(parent_conn.recv())
         except (EOFError, OSError):
             pass
         parent_conn.close()
         processes.end_groups(groups[1:])  # groups reported in the last messages
     wall = deadline.elapsed()
-    if invalid is not None:
-        file, line, message, column = invalid
+    if heard.invalid is not None:
+        file, line, message, column = heard.invalid
         raise LevelSyntaxError(file, line, message, column) if file is not None else UsageError(message)
-    if unusable is not None:
-        raise UnusableBackend(unusable)
-    if final is not None:  # the child finished: its record stands, even if Ctrl-C came after
-        return dataclasses.replace(RunRecord.from_json(final), solutions=tuple(solutions), wall=wall)
-    if not plugins_loaded and error is None and stopped_by == "killed at time limit":
+    if heard.unusable is not None:
+        raise UnusableBackend(heard.unusable)
+    if heard.final is not None:  # the child finished: its record stands, even if Ctrl-C came after
+        return dataclasses.replace(RunRecord.from_json(heard.final), solutions=tuple(heard.solutions), wall=wall)
+    error = heard.error
+    if not heard.plugins_loaded and error is None and stopped_by == "killed at time limit":
         error = "the --plugin files did not load within the time limit (a plugin that hangs when loaded)"
     # Killed, crashed or stopped: keep what was streamed (or proved), never call it complete.
-    found = max(streamed, proved)
+    found = max(heard.streamed, heard.proved)
     record = record_of(
         job,
         status=Status.SAT.value if found else Status.UNKNOWN.value,
         count=found,
         complete=False,
-        solutions=tuple(solutions),
+        solutions=tuple(heard.solutions),
         wall=wall,
         stopped_by=stopped_by,
         error=error,
     )
-    return routed(record, *route_taken)
+    return routed(record, *heard.route_taken)
+
+
+def _listen(
+    process: Any,
+    parent_conn: Any,
+    heard: _Heard,
+    hard_deadline: float | None,
+    stop: Callable[[], bool] | None,
+) -> str | None:
+    """Hear the child until it has answered, has died or must stop; what stopped it (None: it ended itself)."""
+    while True:
+        # checked before every read: a child streaming solutions without a pause must still stop
+        if processes.INTERRUPT.is_set():
+            return "interrupted"
+        if hard_deadline is not None and time.monotonic() >= hard_deadline:
+            return "killed at time limit"
+        if stop is not None and stop():
+            return "stopped"
+        timeout = 0.1
+        if hard_deadline is not None:
+            timeout = max(0.0, min(timeout, hard_deadline - time.monotonic()))
+        if parent_conn.poll(timeout):
+            try:
+                heard.take(parent_conn.recv())
+            except EOFError:
+                heard.died(process)
+                return None
+            if heard.answered:
+                return None  # answered: a helper or grandchild still holding on is killed below, not waited for
+            continue
+        if not process.is_alive() and not parent_conn.poll(0):
+            heard.died(process)
+            return None
+
+
+@dataclasses.dataclass
+class _Heard:
+    """What a run's child has said so far, message by message (``take``), passed on to the caller's hooks."""
+
+    backend: str
+    #: process groups to end with the run: the child's own, then those its backend reported
+    groups: list[int]
+    plugins_loaded: bool
+    on_solution: Callable[[Any], None] | None = None
+    on_progress: Callable[[int, int | None, str], None] | None = None
+    on_level: Callable[[Any, float], None] | None = None
+    solutions: list = dataclasses.field(default_factory=list)
+    streamed: int = 0
+    proved: int = 0  # the largest lower bound a count-only backend reported
+    final: dict | None = None
+    error: str | None = None
+    invalid: tuple | None = None
+    unusable: str | None = None
+    #: the backend that runs, and what was refused (``runs.child.route``)
+    route_taken: tuple[str, str | None] = ("", None)
+
+    def __post_init__(self) -> None:
+        self.route_taken = (self.backend, None)
+
+    @property
+    def answered(self) -> bool:
+        """Whether the child has said how the run ends (a record, an error, a bad level, an unusable backend)."""
+        return any(said is not None for said in (self.final, self.error, self.invalid, self.unusable))
+
+    def died(self, process: Any) -> None:
+        """The child is gone without a word: how it died is the error, unless it had answered."""
+        if self.final is None and self.error is None:
+            self.error = processes.death_of(process)
+
+    def take(self, message: tuple) -> None:
+        kind, *said = message
+        handler = _HANDLERS.get(kind)
+        if handler is not None:
+            handler(self, *said)
+
+    def _count(self, proved: int) -> None:
+        self.proved = max(self.proved, proved)
+
+    def _solution(self, solution: Any) -> None:
+        self.streamed += 1
+        if solution is not None:
+            self.solutions.append(solution)
+        if self.on_solution is not None:
+            self.on_solution(solution)
+
+    def _result(self, final: dict) -> None:
+        self.final = final
+
+    def _error(self, error: str, *details: str) -> None:
+        self.error = error
+
+    def _progress(self, done: int, total: int | None, text: str) -> None:
+        if self.on_progress is not None:
+            self.on_progress(done, total, text)
+
+    def _level(self, level: Any, seconds: float) -> None:
+        if self.on_level is not None:
+            self.on_level(level, seconds)
+
+    def _invalid(self, where: tuple) -> None:
+        self.invalid = where
+
+    def _group(self, pgid: int) -> None:
+        self.groups.append(pgid)
+
+    def _plugins(self, *_: Any) -> None:
+        self.plugins_loaded = True
+
+    def _unusable(self, why: str) -> None:
+        self.unusable = why
+
+    def _routed(self, backend: str, refused: str | None) -> None:
+        self.route_taken = (backend, refused)
+
+
+#: message kind -> what hearing it does
+_HANDLERS: dict[str, Callable[..., None]] = {
+    kind: getattr(_Heard, f"_{kind}")
+    for kind in (
+        "count",
+        "solution",
+        "result",
+        "error",
+        "progress",
+        "level",
+        "invalid",
+        "group",
+        "plugins",
+        "unusable",
+        "routed",
+    )
+}
 
 
 class UnusableBackend(UsageError):

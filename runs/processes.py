@@ -190,10 +190,9 @@ def kill_group(process: Child) -> None:
         try:
             os.killpg(process.pid, sig)
         except (ProcessLookupError, PermissionError):
-            try:  # not its own group yet (killed right after the fork): the child alone
+            # not its own group yet (killed right after the fork): the child alone
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(process.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
         process.join(wait)
         if not process.is_alive():
             return
@@ -205,10 +204,8 @@ def end_groups(pgids: Iterable[int]) -> None:
     The child's own group is killed before it is reaped where possible; after that, its number stays
     reserved as long as any member of the group lives, so the signal reaches no stranger."""
     for pgid in pgids:
-        try:
+        with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
             os.killpg(pgid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError, OSError):
-            pass
 
 
 def death_of(process: Child) -> str:
@@ -302,7 +299,7 @@ def _child_body(target: Callable[..., Any], args: tuple) -> NoReturn:
         if sys.stdin is not None:  # the terminal's input stays the parent's (as multiprocessing does it)
             try:
                 sys.stdin.close()
-                sys.stdin = open(os.devnull)
+                sys.stdin = open(os.devnull)  # noqa: SIM115 - the child's stdin for its whole life
             except (OSError, ValueError):
                 pass
         target(*args)

@@ -31,10 +31,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVELS = os.path.join(ROOT, "levels", "sigils")
-EXPECTED = json.load(open(os.path.join(LEVELS, "expected.json"), encoding="utf-8"))
+EXPECTED = json.loads(Path(os.path.join(LEVELS, "expected.json")).read_text(encoding="utf-8"))
 TRISOLVE = os.path.join(os.path.dirname(sys.executable), "trisolve")
 RECTANGLES = ("pentominoes-6x10", "pentominoes-5x12", "pentominoes-4x15", "pentominoes-3x20")
 

@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 from trisolve.models import files
 
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"# {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load average {os.getloadavg()}", flush=True)
     expected_path = os.path.join(FOLDER, "expected.json")
-    expected = json.load(open(expected_path, encoding="utf-8")) if os.path.exists(expected_path) else {}
+    expected = json.loads(Path(expected_path).read_text(encoding="utf-8")) if os.path.exists(expected_path) else {}
     rows = []
     for name in args.only or LEVELS:
         side, fill, seed = LEVELS[name]
@@ -146,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         # each list of numbers on one line
         text = re.sub(r"\[\s*(-?\d+(?:,\s*-?\d+)*)\s*\]", lambda m: "[" + re.sub(r"\s+", " ", m[1]) + "]", text)
         files.write_text(expected_path, text + "\n", what="expected.json", updating=True)  # whole or not at all
-        empties = open(path, encoding="utf-8").read().count(".")
+        empties = Path(path).read_text(encoding="utf-8").count(".")
         rows.append(
             f"| {name} | {empties} | {entry['count']:,} | {entry['orbits']:,} | {m['count'][0]} / {m['count'][1]} "
             f"| {m['classes'][0]} / {m['classes'][1]} | {m['checks']} |"

@@ -33,7 +33,7 @@ PEER = "multi-puzzle-solver 1.1.10"
 # ------------------------------------------------------------------ the peer's side, in its own process
 
 
-def peer_board(genre: str, path: str):  # noqa: ANN201 - the peer's Board, untyped
+def peer_board(genre: str, path: str):  # returns the peer's Board (untyped)
     """The peer's board for a trisolve level: a grid of one-character (or number) strings, blank for no clue."""
     import numpy as np
 

@@ -14,6 +14,7 @@ import argparse
 import os
 import sys
 
+from trisolve.cli.main import cli
 from trisolve.cli.reference import reference, updated
 
 USAGE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "docs", "usage.md")
@@ -26,11 +27,11 @@ def main() -> int:
     what.add_argument("--check", action="store_true", help="exit 1 when docs/usage.md's reference is stale")
     args = parser.parse_args()
     if not (args.write or args.check):
-        sys.stdout.write(reference())
+        sys.stdout.write(reference(cli))
         return 0
     with open(USAGE, encoding="utf-8") as handle:
         document = handle.read()
-    fresh = updated(document)
+    fresh = updated(document, cli)
     if args.check:
         if fresh != document:
             print("docs/usage.md: the command reference is stale; run python scripts/usage_reference.py --write")

@@ -18,9 +18,10 @@ from support import ROOT, level_path
 
 import trisolve
 from trisolve.backends import registry
+from trisolve.selection import declaring
 
 #: each paradigm's backend (the portfolio): SAT, ASP, CP
-BACKENDS = list(registry.portfolio())
+BACKENDS = list(declaring("PORTFOLIO"))
 
 
 @pytest.fixture(autouse=True)
@@ -161,7 +162,6 @@ def test_crosscheck_judges_each_instance():
 
 
 def test_crosscheck_finds_a_broken_encoding():
-    from trisolve.backends import registry
 
     registry.load_plugin(os.path.join(ROOT, "tests", "mutants.py"))
     report = trisolve.cross_check(

@@ -500,12 +500,12 @@ def test_missing_matplotlib_is_a_clear_message(monkeypatch):
 def test_portfolio_measures_ranks_stops_growing_and_writes_the_defaults(tmp_path, fake, capsys, monkeypatch):
     """End to end on one tiny level and two generated sizes: pysat solves everything; a backend that never
     answers is killed at the limit, stops growing after the first generated size, and ranks last."""
-    from trisolve.backends import defaults
     from trisolve.bench import portfolio
+    from trisolve.selection import choose, table
 
     table_path, docs = tmp_path / "portfolio.json", tmp_path / "docs"
     docs.mkdir()
-    monkeypatch.setattr(defaults, "TABLE_PATH", str(table_path))
+    monkeypatch.setattr(table, "TABLE_PATH", str(table_path))
     monkeypatch.setattr(portfolio, "DOCS_DIR", str(docs))
     # levels with many solutions are generated at once (the shipped ladder's unique ones take seconds)
     hexiom = FAMILIES["hexiom"]
@@ -536,7 +536,7 @@ def test_portfolio_measures_ranks_stops_growing_and_writes_the_defaults(tmp_path
     assert first["wall"]["max"] is not None and first["cpu"]["median"] is not None
     assert last["backend"] == "fake:sleepy" and last["solved"] == 0 and last["wall"]["p90"] is None
     assert last["stopped_at"] == 3 and last["not_run"] == 1
-    assert defaults.default_backend("hexiom", "first") == "pysat:totalizer"
+    assert choose("hexiom", "solve", "first").first == "pysat:totalizer"
 
     results = json.loads((out / "results.json").read_text())
     assert len(results["runs"]) == 5  # pysat 3, fake 2 (side 4 skipped)

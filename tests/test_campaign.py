@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -22,10 +24,8 @@ def _keys(path) -> list[str]:
     keys = []
     with open(path, encoding="utf-8") as handle:
         for line in handle:
-            try:
+            with contextlib.suppress(ValueError):  # a torn last line
                 keys.append(json.loads(line)["key"])
-            except ValueError:
-                pass  # a torn last line
     return keys
 
 
@@ -218,7 +218,7 @@ def test_a_second_writer_of_one_journal_is_refused_before_it_runs_anything(tmp_p
     log = str(tmp_path / "c.jsonl")
     campaign = ["campaign", "--family", "logic", "--generate", "2", "--jsonl", log, "--backends", "pysat", "-q"]
     assert CliRunner().invoke(cli, campaign).exit_code == 0
-    lines = open(log, encoding="utf-8").read()
+    lines = Path(log).read_text(encoding="utf-8")
     first = Log(log)  # a writer that is still running
     try:
         with pytest.raises(FileProblem, match="another trisolve command is writing to this journal now"):
@@ -229,11 +229,11 @@ def test_a_second_writer_of_one_journal_is_refused_before_it_runs_anything(tmp_p
         level = os.path.join(tmp_path, "c-instances", "logic-00000.toml")
         check = CliRunner().invoke(cli, ["crosscheck", level, "--backends", "pysat", "--jsonl", log, "-q"])
         assert check.exit_code == 2 and "another trisolve command is writing" in check.output
-        assert open(log, encoding="utf-8").read() == lines  # nothing run, nothing written
+        assert Path(log).read_text(encoding="utf-8") == lines  # nothing run, nothing written
     finally:
         first.close()
     resumed = CliRunner().invoke(cli, campaign)  # once the writer is gone, the journal is free again
-    assert resumed.exit_code == 0 and open(log, encoding="utf-8").read() == lines
+    assert resumed.exit_code == 0 and Path(log).read_text(encoding="utf-8") == lines
 
 
 def test_dask_executor_on_a_local_cluster(tmp_path):

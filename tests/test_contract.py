@@ -1,7 +1,7 @@
 """The contract every backend variant keeps on every family it translates.
 
 Family- and backend-level template: the cases come from the registry
-(``registry.variants(family, registry.in_python())``: every shipped backend
+(``registry.variants(family, declaring("IN_PYTHON"))``: every shipped backend
 that needs nothing outside Python, also those a cross-check runs only when
 named) and from each family's ``expected.json``,
 so a new family or backend is tested here without a line of its own (see
@@ -32,6 +32,7 @@ from trisolve.models import FAMILIES
 from trisolve.models.hexiom import model as hexiom
 from trisolve.runs import Job, grace_for
 from trisolve.runs import run as run_isolated
+from trisolve.selection import declaring
 
 #: the families with shipped levels and counts (levels/<family>/expected.json): a new one is tested here
 SHIPPED = shipped_families()
@@ -45,7 +46,7 @@ def usable(spec: str) -> bool:
 def cases(family: str, stems: list[str] | None = None, where=lambda catalog: True) -> list:
     """(spec, stem) for every usable variant of a family whose catalog passes ``where``."""
     found = []
-    for spec in registry.variants(family, registry.in_python()):
+    for spec in registry.variants(family, declaring("IN_PYTHON")):
         if not usable(spec) or not where(registry.catalog(Spec.parse(spec).backend, family)):
             continue
         for stem in stems if stems is not None else [None]:
@@ -195,7 +196,7 @@ def _hexiom_level(number: int):
 
 
 @pytest.mark.parametrize("number", [_hexiom_level(n) for n in range(41)])
-@pytest.mark.parametrize("backend", registry.portfolio())
+@pytest.mark.parametrize("backend", declaring("PORTFOLIO"))
 def test_hexiom_default_variants_solve_every_public_level(backend: str, number: int) -> None:
     spec = registry.resolve(backend, "hexiom")
     if not usable(spec):

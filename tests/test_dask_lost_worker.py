@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from support import ROOT
@@ -67,7 +68,7 @@ def _campaign(folder, *extra: str, armed: bool = True) -> tuple[subprocess.Compl
 
 
 def _logged(folder) -> dict[str, dict]:
-    records = [json.loads(line) for line in open(folder / "c.jsonl", encoding="utf-8")]
+    records = [json.loads(line) for line in Path(folder / "c.jsonl").read_text(encoding="utf-8").splitlines()]
     return {r["backend"]: r for r in records if "backend" in r}
 
 

@@ -1,7 +1,8 @@
 """The measured defaults: ``solve`` without --backend runs the portfolio table's winner per family and task.
 
-These tests read the shipped table (backends/portfolio.json) and never run the portfolio; the rule is
-written out here again, so a ranking that drifted from the documented rule fails.
+These tests read the shipped table (selection/portfolio.json) and never run the portfolio; the rule is
+written out here again, so a ranking that drifted from the documented rule fails.  Tables made here are
+written to a file the selection policy then reads (``table.TABLE_PATH``).
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ import math
 import pytest
 from support import level_path, run_cli
 
-from trisolve.backends import defaults, registry
+from trisolve import selection
+from trisolve.backends import registry
 from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES
+from trisolve.selection import choose, declaring, table
 
 SHIPPED_FAMILIES = ("hexiom", "logic", "sigils")
 
@@ -55,18 +58,18 @@ def documented_winner(rows: list[dict], family: str, listing: bool = False) -> s
 
 
 def shipped_table() -> dict:
-    with open(defaults.TABLE_PATH, encoding="utf-8") as handle:
+    with open(table.TABLE_PATH, encoding="utf-8") as handle:
         return json.load(handle)
 
 
 def test_the_shipped_table_covers_every_family_and_task_and_says_how_it_was_made():
-    table = shipped_table()
-    head = table["header"]
+    shipped = shipped_table()
+    head = shipped["header"]
     assert head["command"].startswith("trisolve bench --portfolio") and "--write-defaults" in head["command"]
     assert head["date"] and head["trisolve"] and head["load"]["start"] and head["seconds"] > 0
     for family in SHIPPED_FAMILIES:
-        for task in defaults.TASKS:
-            entry = table["families"][family][task]
+        for task in table.TASKS:
+            entry = shipped["families"][family][task]
             assert entry["rows"], (family, task)
             for row in entry["rows"]:
                 assert registry.catalog(Spec.parse(row["backend"]).backend, family) is not None, row["backend"]
@@ -74,12 +77,12 @@ def test_the_shipped_table_covers_every_family_and_task_and_says_how_it_was_made
 
 
 def test_the_readmes_backend_table_is_the_shipped_table():
-    """The README's "which backend for which task" block is written from backends/portfolio.json."""
+    """The README's "which backend for which task" block is written from selection/portfolio.json."""
     import os
 
     from trisolve.bench import portfolio
 
-    readme = os.path.join(os.path.dirname(defaults.TABLE_PATH), os.pardir, "README.md")
+    readme = os.path.join(os.path.dirname(table.TABLE_PATH), os.pardir, "README.md")
     with open(readme, encoding="utf-8") as handle:
         text = handle.read()
     assert portfolio.README_START in text and portfolio.README_END in text
@@ -99,7 +102,7 @@ def test_each_default_is_the_tables_winner(family, task):
 
 
 def test_solve_count_without_a_backend_runs_the_count_winner(capsys):
-    """On a level past the small sizes (``defaults.SMALL``): level 32, side 4."""
+    """On a level past the small sizes (``selection.small``): level 32, side 4."""
     winner = documented_winner(shipped_table()["families"]["hexiom"]["count"]["rows"], "hexiom")
     assert run_cli(["solve", level_path("hexiom", "level32"), "--count", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -111,7 +114,7 @@ def test_auto_races_the_tables_top_backends(task):
     from trisolve import api
 
     rows = shipped_table()["families"]["hexiom"][task]["rows"]
-    usable = [r["backend"] for r in sorted(rows, key=defaults.rank_key) if _usable(r["backend"], "hexiom")]
+    usable = [r["backend"] for r in sorted(rows, key=table.rank_key) if _usable(r["backend"], "hexiom")]
     assert documented_winner(rows, "hexiom") == usable[0]
     raced, _ = api.portfolio("hexiom", task=task)
     assert raced == usable[: {"first": 3, "count": 2}[task]]
@@ -131,6 +134,18 @@ def _table(family: str, task: str, rows: list[dict]) -> dict:
     return {"header": {"date": "then"}, "families": {family: {task: {"rows": rows}}}}
 
 
+@pytest.fixture
+def measured(tmp_path, monkeypatch):
+    """Make the selection policy read a table made here: ``measured(table)``."""
+
+    def use(made: dict) -> None:
+        path = tmp_path / "portfolio.json"
+        path.write_text(json.dumps(made))
+        monkeypatch.setattr(table, "TABLE_PATH", str(path))
+
+    return use
+
+
 def _row(backend: str, solved: int, p90: float | None, worst: float | None, total: int = 10) -> dict:
     spread = {"median": 0.1, "p90": p90, "max": worst}
     return {"backend": backend, "solved": solved, "total": total, "wall": spread, "solved_wall": spread}
@@ -143,8 +158,7 @@ def test_the_rule_ranks_by_solved_then_p90_then_worst_not_the_median():
         _row("c:x", 10, 1.0, 9.5),
         _row("d:x", 10, 1.0, 5.0),
     ]
-    table = _table("hexiom", "count", rows)
-    assert defaults.ranking("hexiom", "count", table) == ["d:x", "c:x", "b:x", "a:x"]
+    assert table.ranking("hexiom", "count", _table("hexiom", "count", rows)) == ["d:x", "c:x", "b:x", "a:x"]
 
 
 def test_a_family_the_table_does_not_know_keeps_its_fallback(tmp_path, monkeypatch):
@@ -152,11 +166,11 @@ def test_a_family_the_table_does_not_know_keeps_its_fallback(tmp_path, monkeypat
 
     path = tmp_path / "portfolio.json"
     path.write_text(json.dumps(_table("hexiom", "count", [_row("pysat:totalizer", 10, 1.0, 1.0)])))
-    monkeypatch.setattr(defaults, "TABLE_PATH", str(path))
+    monkeypatch.setattr(table, "TABLE_PATH", str(path))
     assert api.backend_name(None, "hexiom", "count") == "pysat:totalizer"
     for family, task in (("logic", "first"), ("sigils", "count"), ("hexiom", "first")):
         assert api.backend_name(None, family, task) == registry.resolve(FAMILIES[family].default_backend, family)
-    assert api.portfolio("logic")[0] == [registry.resolve(b, "logic") for b in registry.portfolio()]
+    assert api.portfolio("logic")[0] == [registry.resolve(b, "logic") for b in declaring("PORTFOLIO")]
 
 
 @pytest.mark.parametrize("content", [None, "{not json", "[]"], ids=["missing", "broken", "not-a-table"])
@@ -166,13 +180,13 @@ def test_no_readable_table_means_every_family_falls_back(tmp_path, monkeypatch, 
     path = tmp_path / "portfolio.json"
     if content is not None:
         path.write_text(content)
-    monkeypatch.setattr(defaults, "TABLE_PATH", str(path))
+    monkeypatch.setattr(table, "TABLE_PATH", str(path))
     for family in SHIPPED_FAMILIES:
         for task in ("first", "count"):
             assert api.backend_name(None, family, task) == registry.resolve(FAMILIES[family].default_backend, family)
 
 
-def test_a_winner_that_cannot_run_here_gives_way_to_the_next(monkeypatch):
+def test_a_winner_that_cannot_run_here_gives_way_to_the_next(monkeypatch, measured):
     import types
 
     missing = types.SimpleNamespace(
@@ -182,40 +196,41 @@ def test_a_winner_that_cannot_run_here_gives_way_to_the_next(monkeypatch):
     )
     monkeypatch.setitem(registry._EXTRA, "missing", missing)
     rows = [_row("missing:v", 10, 0.1, 0.1), _row("gone:v", 10, 0.2, 0.2), _row("clingo:count", 9, 1.0, 1.0)]
-    assert defaults.default_backend("hexiom", "count", _table("hexiom", "count", rows)) == "clingo:count"
+    measured(_table("hexiom", "count", rows))
+    assert choose("hexiom", "solve", "count").backends == ("clingo:count",)
 
 
-def test_a_listing_skips_backends_that_only_count():
+def test_a_listing_skips_backends_that_only_count(measured):
     rows = [_row("dp:frontier", 10, 0.1, 0.1), _row("clingo:count", 9, 1.0, 1.0)]
-    table = _table("hexiom", "count", rows)
-    assert defaults.default_backend("hexiom", "count", table) == "dp:frontier"
-    assert defaults.default_backend("hexiom", "all", table) == "clingo:count"
-    assert defaults.race_backends("hexiom", "count", table) == ["dp:frontier", "clingo:count"]
+    measured(_table("hexiom", "count", rows))
+    assert choose("hexiom", "solve", "count").first == "dp:frontier"
+    assert choose("hexiom", "solve", "all").first == "clingo:count"
+    assert choose("hexiom", "race", "count").backends == ("dp:frontier", "clingo:count")
 
 
 def test_backends_lists_the_defaults_per_task_and_the_tables_date(capsys):
     assert run_cli(["backends"]) == 0
-    out = capsys.readouterr().out
-    assert f"measured {shipped_table()['header']['date']}" in out
+    out = capsys.readouterr().out.splitlines()
+    assert any(f"measured {shipped_table()['header']['date']}" in line for line in out)
     for family in SHIPPED_FAMILIES:
-        line = next(line for line in out.splitlines() if line.startswith(f"{family} ") and "--count:" in line)
-        assert f"--count: {defaults.default_backend(family, 'count')}" in line
-        assert f"first solution: {defaults.default_backend(family, 'first')}" in line
+        for task in ("first", "count"):
+            line = next(line for line in out if line.split()[:3] == [family, "solve", task])
+            assert choose(family, "solve", task).first in line
     assert run_cli(["backends", "--json", "--family", "hexiom"]) == 0
     rows = json.loads(capsys.readouterr().out)
     count_winner = [r["backend"] for r in rows if "count" in r["default_for"]]
-    assert count_winner == [defaults.default_backend("hexiom", "count")]
+    assert count_winner == [choose("hexiom", "solve", "count").first]
 
 
-def test_symmetry_breaking_skips_backends_that_cannot_break_symmetries():
+def test_symmetry_breaking_skips_backends_that_cannot_break_symmetries(measured):
     rows = [_row("dp:scanline", 10, 0.1, 0.1), _row("clingo:choice", 9, 1.0, 1.0)]
-    table = _table("sigils", "count", rows)
+    measured(_table("sigils", "count", rows))
     assert not registry.breaks_symmetries("dp:scanline", "sigils")
-    assert defaults.default_backend("sigils", "count", table) == "dp:scanline"
-    assert defaults.default_backend("sigils", "count", table, symmetry_breaking=True) == "clingo:choice"
+    assert choose("sigils", "solve", "count").first == "dp:scanline"
+    assert choose("sigils", "solve", "count", symmetry_breaking=True).first == "clingo:choice"
 
 
-@pytest.mark.parametrize("task", defaults.TASKS)
+@pytest.mark.parametrize("task", table.TASKS)
 @pytest.mark.parametrize("family", SHIPPED_FAMILIES)
 def test_the_portfolio_measures_every_backend_for_the_tasks_it_declares(family, task):
     """bench --portfolio takes every shipped backend that needs nothing outside Python (run by default or not)
@@ -238,8 +253,9 @@ def test_the_portfolio_measures_every_backend_for_the_tasks_it_declares(family, 
         and registry.available(name) is None
     }
     assert measured == declared
-    crosschecked = {Spec.parse(spec).backend for spec in registry.variants(family)}
-    assert crosschecked == {n for n in registry.by_default() if registry.catalog(n, family)}
+    crosschecked = {Spec.parse(spec).backend for spec in choose(family, "campaign").backends}
+    offered = {n: registry.catalog(n, family) for n in declaring("BY_DEFAULT")}
+    assert crosschecked == {n for n, catalog in offered.items() if catalog is not None and catalog.cross_check}
     # the decision for the two slow ones (docs/ganak.md, docs/mip.md): measured where they apply, never run
     # by a cross-check that does not name them; ganak for counts only
     assert not {"ganak", "mip"} & crosschecked
@@ -279,18 +295,19 @@ BROKEN_TABLES = {
 
 @pytest.mark.parametrize("name", sorted(BROKEN_TABLES))
 def test_a_broken_table_falls_back_to_the_family_default_with_one_warning(name, tmp_path, monkeypatch, capsys):
-    """A damaged backends/portfolio.json: one warning line naming the file, then the family's own default runs
+    """A damaged selection/portfolio.json: one warning line naming the file, then the family's own default runs
     (never an internal error, never an exit-2 message that names no file)."""
     path = tmp_path / "portfolio.json"
-    table = BROKEN_TABLES[name]
-    path.write_text(table if isinstance(table, str) else json.dumps(table))
-    monkeypatch.setattr(defaults, "TABLE_PATH", str(path))
+    broken = BROKEN_TABLES[name]
+    path.write_text(broken if isinstance(broken, str) else json.dumps(broken))
+    monkeypatch.setattr(table, "TABLE_PATH", str(path))
     assert run_cli(["solve", level_path("hexiom", "level01"), "--json"]) == 0
     captured = capsys.readouterr()
     warnings = [line for line in captured.err.splitlines() if "warning" in line]
     assert len(warnings) == 1 and str(path) in warnings[0] and "Traceback" not in captured.err, captured.err
-    assert json.loads(captured.out)["backend"] == registry.resolve(defaults.fallback("hexiom"), "hexiom")
-    assert defaults.default_backend("hexiom", "count") == defaults.fallback("hexiom")
+    fallback = registry.resolve(FAMILIES["hexiom"].default_backend, "hexiom")
+    assert json.loads(captured.out)["backend"] == fallback
+    assert choose("hexiom", "solve", "count").backends == (fallback,)
     assert "warning" not in capsys.readouterr().err  # said once per process and file
 
 
@@ -306,11 +323,13 @@ def test_a_small_instance_counts_without_loading_compiled_kernels(family, stem, 
     import trisolve
 
     path = level_path(family, stem)
-    overall = defaults.default_backend(family, "count")
+    overall = choose(family, "solve", "count").first
     result = trisolve.solve(path, count=True, timeout=120)
     assert result.complete and result.count == expected(family)[stem]["count"]
-    if small and Spec.parse(overall).backend in defaults.KERNELS:
-        assert Spec.parse(result.backend).backend not in defaults.KERNELS, result.backend
-        assert result.backend == defaults.for_instance(overall, family, "count", trisolve.load(path).model)
+    assert selection.small(family, trisolve.load(path).model) == small
+    if small and Spec.parse(overall).backend in selection.KERNELS:
+        assert Spec.parse(result.backend).backend not in selection.KERNELS, result.backend
+        chosen = choose(family, "solve", "count", level=lambda: trisolve.load(path).model)
+        assert result.backend == chosen.first
     if not small:
         assert result.backend == overall

@@ -22,6 +22,7 @@ from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.models import FAMILIES
 from trisolve.models.hexiom import model as hexiom
+from trisolve.selection import declaring
 
 BIG = Limits(time=120)
 ENUMERATE = Options(enumerate=True)
@@ -145,7 +146,7 @@ MEDIUM = [f"level{i:02d}" for i in (28, 29, 30, 32, 33, 34, 35)]  # side 4, unde
 def pysat_enumeration(level):
     try:
         backend = registry.get("pysat", "hexiom")
-    except Exception as problem:  # the pysat backend missing or broken is its own tests' business
+    except Exception as problem:  # noqa: BLE001 - the pysat backend missing or broken is its own tests' business
         pytest.skip(f"pysat backend not usable: {problem}")
     result = backend.run(level, Limits(time=300), ENUMERATE)
     assert result.complete, "pysat did not finish its enumeration"
@@ -253,8 +254,10 @@ def test_solve_takes_a_memory_budget_and_refuses_a_bad_one():
 def test_registered_as_a_default_backend_for_hexiom_and_sigils_not_logic():
     import trisolve.backends.dp as module
 
-    assert "dp" in registry.by_default()
-    assert "dp:frontier" in registry.variants("hexiom") and "dp:scanline" in registry.variants("sigils")
+    assert "dp" in declaring("BY_DEFAULT")
+    assert "dp:frontier" in registry.variants("hexiom", declaring("BY_DEFAULT")) and "dp:scanline" in registry.variants(
+        "sigils", declaring("BY_DEFAULT")
+    )
     assert module.available() is None
     assert dp().name == "dp:frontier" and dp().family == "hexiom"
     with pytest.raises(registry.UnsupportedFamily):

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from support import ROOT, expected, level_path, run_trisolve
@@ -22,6 +23,7 @@ from trisolve.models import FAMILIES
 from trisolve.models.logic import model as logic
 from trisolve.models.sigils import model as sigils
 from trisolve.runs import Job, run
+from trisolve.selection import declaring
 
 pytestmark = pytest.mark.skipif(registry.available("exactcover") is not None, reason="xcover is not installed")
 
@@ -56,7 +58,7 @@ def test_the_backend_never_names_xcovers_memoised_zdd():
     for name in sorted(os.listdir(PACKAGE)):
         if not name.endswith(".py"):
             continue
-        tree = ast.parse(open(os.path.join(PACKAGE, name), encoding="utf-8").read())
+        tree = ast.parse(Path(os.path.join(PACKAGE, name)).read_text(encoding="utf-8"))
         used = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Name):
@@ -95,7 +97,7 @@ def test_a_cross_check_runs_exactcover_on_logic_grids_only_when_named():
     assert "exactcover:colours" not in api.backend_names([], "logic")
     assert "exactcover:quadrant" in api.backend_names([], "sigils")
     assert api.backend_names(["exactcover"], "logic") == ["exactcover:colours"]
-    assert "exactcover:colours" in registry.variants("logic")
+    assert "exactcover:colours" in registry.variants("logic", declaring("BY_DEFAULT"))
 
 
 # ------------------------------------------------------------------ export, read back by xcover

@@ -14,6 +14,7 @@ from support import HEXIOM_LEVELS, LEVELS, stem
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.models.hexiom import model as hexiom
+from trisolve.selection import declaring
 
 with open(os.path.join(LEVELS, "hexiom", "expected.json"), encoding="utf-8") as handle:
     EXPECTED = json.load(handle)
@@ -39,7 +40,7 @@ def test_level40s_recorded_count_and_orbits_agree_by_burnside():
 
 # the cross-check's set: mip and ganak (BY_DEFAULT = False) stop on levels with hundreds of solutions (mip:highs
 # on level 12 within 60 s under load); test_contract and test_ganak check their counts where they finish
-@pytest.mark.parametrize("backend", [b for b in registry.by_default() if registry.catalog(b, "hexiom")])
+@pytest.mark.parametrize("backend", [b for b in declaring("BY_DEFAULT") if registry.catalog(b, "hexiom")])
 @pytest.mark.parametrize("path", SMALL, ids=stem)
 def test_default_variant_counts_match_expected(path, backend):
     level = hexiom.parse(path)

@@ -18,6 +18,8 @@ import time
 import pytest
 from support import LIMIT_SLACK, level_path, run_cli
 
+from trisolve.selection import declaring
+
 SMALL = ["level01", "level03", "level05", "level10"]
 #: a side-2 board with a lone 6: it can never have six occupied neighbours
 UNSAT_LEVEL = "2\n 6 .\n. . .\n . .\n"
@@ -311,8 +313,8 @@ def test_dimacs_backend_without_a_command_is_a_usage_error(capsys):
 def test_dimacs_is_listed_but_not_cross_checked_by_default(capsys):
     from trisolve.backends import registry
 
-    assert "dimacs" not in registry.by_default() and "dimacs" in registry.names()
-    assert not any(name.startswith("dimacs:") for name in registry.variants("hexiom"))
+    assert "dimacs" not in declaring("BY_DEFAULT") and "dimacs" in registry.names()
+    assert not any(name.startswith("dimacs:") for name in registry.variants("hexiom", declaring("BY_DEFAULT")))
     assert run_cli(["backends", "--family", "hexiom"]) == 0
     listing = [line for line in capsys.readouterr().out.splitlines() if "dimacs:" in line]
     assert listing and "--sat-command" in listing[0] and "blocking clauses" in listing[0]

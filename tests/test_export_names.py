@@ -5,7 +5,7 @@ export writes them in comment lines (and DIMACS in its variable map).  Each leve
 under hostile file names (line breaks followed by a DIMACS header and clause, an LP constraint, an
 exact-cover items line, an ASP constraint; carriage returns; U+2028, U+2029, NEL, VT, FF; comment
 markers; a very long name), the logic grid with hostile names inside too, in every format
-``trisolve export`` writes (``registry.exporters``), by every backend that writes it.  Then:
+``trisolve export`` writes (``selection.writers``), by every backend that writes it.  Then:
 
 * with its comment lines left out, the file is the same as the export of the level under a plain name
   (the names changed comments only);
@@ -70,10 +70,11 @@ def _level_text(family: str) -> str:
 
 def _writers(family: str) -> list[tuple[str, str]]:
     from trisolve.backends import registry
+    from trisolve.selection import writers
 
     return [
         (format_, backend)
-        for format_, names in registry.exporters().items()
+        for format_, names in writers().items()
         for backend in names
         if registry.available(backend) is None and registry.catalog(backend, family) is not None
     ]
@@ -87,9 +88,9 @@ CASES = [
 
 
 def test_every_format_has_a_reader_here():
-    from trisolve.backends import registry
+    from trisolve.selection import writers
 
-    assert set(registry.exporters()) <= set(COMMENT) == set(READERS) == set(ENDING), "a new format needs its reader"
+    assert set(writers()) <= set(COMMENT) == set(READERS) == set(ENDING), "a new format needs its reader"
 
 
 # ------------------------------------------------------------------ each format's own tool

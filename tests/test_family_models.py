@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -23,7 +24,7 @@ def _levels():
         if not os.path.isdir(folder):
             continue
         expected_path = os.path.join(folder, "expected.json")
-        expected = json.load(open(expected_path)) if os.path.isfile(expected_path) else {}
+        expected = json.loads(Path(expected_path).read_text()) if os.path.isfile(expected_path) else {}
         for file in sorted(os.listdir(folder)):
             if file.startswith(".") or file.endswith((".json", ".jsonl", ".md")):
                 continue  # expected.json, a puzz.link family's published.jsonl: no levels

@@ -16,6 +16,7 @@ import io
 import os
 import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -103,7 +104,7 @@ def check(family: str, data: bytes) -> None:
 @pytest.mark.slow
 @pytest.mark.parametrize("family", list(SEEDS))
 def test_mutated_files_are_answered_or_refused_by_name(family):
-    originals = [open(level_path(family, name), "rb").read() for name in SEEDS[family]]
+    originals = [Path(level_path(family, name)).read_bytes() for name in SEEDS[family]]
 
     @settings(
         max_examples=60,

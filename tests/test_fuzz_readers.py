@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -111,11 +112,11 @@ def test_an_append_never_changes_a_byte_already_there(lines, tail):
     try:
         log = Log(path)
     except FileProblem:  # not a journal: nothing appended
-        assert open(path, "rb").read() == before
+        assert Path(path).read_bytes() == before
         return
     log.write(RunRecord.from_json(GOOD))
     log.close()
-    after = open(path, "rb").read()
+    after = Path(path).read_bytes()
     assert after.startswith(before) and after.endswith(b"\n")
 
 

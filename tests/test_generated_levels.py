@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+from pathlib import Path
 
 import pytest
 from support import LEVELS
@@ -48,7 +49,7 @@ def test_the_file_is_what_its_command_generates_and_its_solution_is_valid(name, 
         )
     )
     shipped = os.path.join(FOLDER, f"{name}.txt")
-    assert open(made[0].path, encoding="utf-8").read() == open(shipped, encoding="utf-8").read()
+    assert Path(made[0].path).read_text(encoding="utf-8") == Path(shipped).read_text(encoding="utf-8")
     level = hexiom.parse(shipped)
     with open(os.path.join(FOLDER, f"{name}.solution.json"), encoding="utf-8") as handle:
         solution = hexiom.solution_from_json(level, json.load(handle)["solution"])

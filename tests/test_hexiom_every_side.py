@@ -18,18 +18,20 @@ from __future__ import annotations
 import itertools
 import json
 import os
+from pathlib import Path
 
 import pytest
 from support import assert_listed_once, level_path, run_cli
 
 import trisolve
-from trisolve.backends import defaults, registry
+from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
 from trisolve.backends.dp.hexiom import layers as hexiom_layers
 from trisolve.backends.spec import Spec
 from trisolve.crosscheck.compare import load_expected
 from trisolve.models import FAMILIES
 from trisolve.models.hexiom import model as hexiom
+from trisolve.selection import choose
 
 SIDES = tuple(range(1, hexiom.MAX_SIDE + 1))
 #: tiles per board kind, by number (0..6)
@@ -301,7 +303,7 @@ def test_the_array_program_stops_rather_than_wrap_its_keys(monkeypatch):
 def dp_refuses_everything(monkeypatch):
     """dp refuses every level that has tiles (its key ceiling made tiny): what the defaults then do."""
     monkeypatch.setattr(hexiom_layers, "KEY_CEILING", 2)
-    return registry.resolve(defaults.default_backends("hexiom", "count")[1], "hexiom")
+    return registry.resolve(choose("hexiom", "solve", "count").backends[1], "hexiom")
 
 
 def test_solve_count_takes_the_next_default_where_dp_refuses(tmp_path, dp_refuses_everything):
@@ -309,7 +311,7 @@ def test_solve_count_takes_the_next_default_where_dp_refuses(tmp_path, dp_refuse
     level = level_of(4, "two 1 tiles")
     path = tmp_path / "side4.txt"
     path.write_text(hexiom.format_level(level))
-    assert defaults.default_backend("hexiom", "count").startswith("dp:")
+    assert choose("hexiom", "solve", "count").first.startswith("dp:")
     routed = trisolve.solve(str(path), count=True, timeout=60)
     assert routed.backend == dp_refuses_everything and routed.complete and routed.count == truth(level)
     assert "dp:frontier" in routed.stats["refused"] and "state keys" in routed.stats["refused"]
@@ -337,7 +339,7 @@ def test_a_default_cross_check_runs_the_next_ranked_backend_where_dp_refuses(tmp
     (verdict,) = report.verdicts
     ran = {r.backend for r in verdict.records}
     assert not any(name.startswith("dp:") for name in ran) and verdict.status == "agree" and verdict.count == 42
-    ranking = [registry.resolve(n, "hexiom") for n in defaults.default_backends("hexiom", "count")]
+    ranking = [registry.resolve(n, "hexiom") for n in choose("hexiom", "solve", "count").backends]
     planned = {registry.resolve(n, "hexiom") for n in ("clingo", "pysat")}
     instead = next(name for name in ranking if not name.startswith("dp:") and name not in planned)
     assert ran == planned | {instead}
@@ -360,7 +362,7 @@ def _folder_with(tmp_path, *stems: str):
     folder = tmp_path / "levels"
     folder.mkdir()
     for name in stems:
-        (folder / f"{name}.txt").write_text(open(level_path("hexiom", name), encoding="utf-8").read())
+        (folder / f"{name}.txt").write_text(Path(level_path("hexiom", name)).read_text(encoding="utf-8"))
     return folder
 
 

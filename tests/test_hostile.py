@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from support import ROOT, level_path, run_trisolve
@@ -56,7 +57,7 @@ def test_a_symlink_loop_is_reported_as_a_loop(tmp_path):
 def test_a_special_file_inside_a_folder_is_that_instances_error_and_the_others_are_checked(tmp_path):
     """One junk file does not stop ``crosscheck DIR``: it is its own ERROR verdict (exit 1), never read."""
     os.mkfifo(tmp_path / "p.txt")
-    (tmp_path / "good.txt").write_text(open(HEXIOM).read())
+    (tmp_path / "good.txt").write_text(Path(HEXIOM).read_text())
     done = run_trisolve("crosscheck", str(tmp_path), "--family", "hexiom", "--backends", "pysat", timeout=60)
     assert done.returncode == 1, (done.stdout, done.stderr)
     assert "named pipe" in done.stdout and "Traceback" not in done.stderr
@@ -81,7 +82,7 @@ def test_a_toml_file_is_always_a_logic_puzzle(tmp_path):
     folder = tmp_path / "hexiom"
     folder.mkdir()
     level = folder / "level.toml"
-    level.write_text(open(HEXIOM).read())
+    level.write_text(Path(HEXIOM).read_text())
     done = run_trisolve("solve", str(level))
     refused(done, str(level))
     assert "toml" in done.stderr.lower()
@@ -173,7 +174,7 @@ def _left_running(marker: str) -> list[str]:
 def _finished_lines(path) -> list[dict]:
     import json
 
-    records = [json.loads(line) for line in open(path, encoding="utf-8")]
+    records = [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines()]
     assert all(not (r.get("stopped_by") or "").startswith("interrupted") for r in records)
     return records
 
@@ -181,7 +182,7 @@ def _finished_lines(path) -> list[dict]:
 @pytest.mark.slow
 def test_ctrl_c_on_solve_prints_the_partial_count_and_exits_130(tmp_path):
     level = tmp_path / "level40.txt"
-    level.write_text(open(level_path("hexiom", "level40")).read())
+    level.write_text(Path(level_path("hexiom", "level40")).read_text())
     code, out, err, took = _interrupt(["solve", str(level), "--count", "--backend", "clingo"], after=2)
     assert code == 130, (out, err)
     assert re.search(r"\d+\+ solutions \(incomplete\), stopped: interrupted", out), out
@@ -242,7 +243,7 @@ def test_ctrl_c_on_bench_keeps_the_finished_runs_and_exits_130(tmp_path):
     )
     assert code == 130, (out, err)
     assert took < 4 and "Traceback" not in err
-    runs = [line for line in open(out_dir / "runs.jsonl", encoding="utf-8")][1:]
+    runs = [line for line in Path(out_dir / "runs.jsonl").read_text(encoding="utf-8").splitlines()][1:]
     assert len(runs) == 1  # level01 finished; level40's interrupted run is not recorded
     assert _left_running(str(out_dir)) == []
 

@@ -15,12 +15,13 @@ import json
 import os
 import socket
 import subprocess
+from pathlib import Path
 
 import pytest
 from support import ROOT, level_path, run_cli
 
 HEXIOM = level_path("hexiom", "level01")
-LEVEL_TEXT = open(HEXIOM, encoding="utf-8").read()
+LEVEL_TEXT = Path(HEXIOM).read_text(encoding="utf-8")
 
 
 @pytest.fixture

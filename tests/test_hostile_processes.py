@@ -13,6 +13,7 @@ import os
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from support import LIMIT_SLACK, ROOT, level_path
@@ -34,7 +35,7 @@ def _alive(pid: int) -> bool:
 def left_running(pidfile) -> list[int]:
     if not os.path.exists(pidfile):
         return []
-    pids = [int(line) for line in open(pidfile, encoding="ascii") if line.strip()]
+    pids = [int(line) for line in Path(pidfile).read_text(encoding="ascii").splitlines() if line.strip()]
     deadline = time.monotonic() + 3  # a killed process may take a moment to go
     while time.monotonic() < deadline and any(_alive(p) for p in pids):
         time.sleep(0.1)
@@ -89,7 +90,7 @@ def test_a_count_through_a_sat_command_with_helpers_leaves_none_behind(tmp_path)
         tmp_path, "solve", HEXIOM, "--backend", "dimacs", "--sat-command", command, "--count", "--timeout", "8"
     )
     assert done.returncode in (0, 3) and "Traceback" not in done.stderr, done.stderr
-    assert len(open(tmp_path / "pids").read().split()) >= 4  # several calls, each with its helper
+    assert len(Path(tmp_path / "pids").read_text().split()) >= 4  # several calls, each with its helper
     assert left_running(tmp_path / "pids") == []
 
 
@@ -163,6 +164,6 @@ def test_a_plugin_that_hangs_or_dies_when_a_dask_worker_loads_it_costs_runs_not_
     assert "ERROR" in done.stdout, done.stdout
     cause = "did not load within the time limit" if trap == "hang" else "killed by SIGKILL"
     assert cause in done.stdout, done.stdout
-    loads = open(tmp_path / "loads").read().split()
+    loads = Path(tmp_path / "loads").read_text().split()
     assert len(loads) == 2  # one per run, each in its own child: no retry after a death
     assert left_running(tmp_path / "pids") == []

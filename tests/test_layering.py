@@ -1,8 +1,12 @@
 """The package's layering, read from the source: no import cycles, and every layer imports only downwards.
 
 Imports inside functions count too: a cycle hidden by a deferred import is
-still a cycle a reader has to untangle.  Imports under ``if TYPE_CHECKING:``
-never run and do not count.
+still a cycle a reader has to untangle.  So does loading by name
+(``importlib.import_module``): a name made of the module's own ``__name__`` or
+``__package__`` and of values known only when it runs (a backend's folder, a
+family) stands for every module of the package it could name, one module per
+unknown part (``f"{__package__}.{backend}.{family}"`` is every module two
+levels below).  Imports under ``if TYPE_CHECKING:`` never run and do not count.
 
 The layers, bottom up (``LAYERS``): the models and the constraint models (the
 referee); the run home's operating-system plumbing (signals, process groups:
@@ -14,6 +18,7 @@ the library (``trisolve.api``); the command line.
 from __future__ import annotations
 
 import ast
+import fnmatch
 from pathlib import Path
 
 try:
@@ -39,6 +44,56 @@ def _modules() -> dict[str, Path]:
                 parts.pop()
             modules[".".join([package, *parts])] = path
     return modules
+
+
+#: What a part of a name known only at run time stands for in ``_loaded``.
+UNKNOWN = "\0"
+
+
+def _name_pattern(argument: ast.expr, name: str, package: str) -> list[str] | None:
+    """The module name an ``import_module`` argument makes, part by part (``*`` where a part is known only at run
+    time); None when it cannot be told (a plain variable: another project's module, say)."""
+    if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+        return argument.value.split(".")
+    if not isinstance(argument, ast.JoinedStr):
+        return None
+    text = ""
+    for value in argument.values:
+        if isinstance(value, ast.Constant):
+            text += str(value.value)
+            continue
+        try:  # the module's own name and package, and what is made of them, are known
+            known = eval(  # an expression of the package's own source, given nothing but two names
+                compile(ast.Expression(value.value), "<name>", "eval"),
+                {"__builtins__": {}},
+                {"__package__": package, "__name__": name},
+            )
+            text += known if isinstance(known, str) else UNKNOWN
+        except Exception:  # noqa: BLE001 - a value known only when it runs
+            text += UNKNOWN
+    return [part.replace(UNKNOWN, "*") for part in text.split(".")]
+
+
+def _loaded(tree: ast.AST, name: str, package: str, modules: dict[str, Path]) -> set[str]:
+    """The package's modules that ``importlib.import_module`` calls in ``tree`` may load."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and node.args):
+            continue
+        function = node.func
+        called = function.attr if isinstance(function, ast.Attribute) else getattr(function, "id", None)
+        if called != "import_module":
+            continue
+        pattern = _name_pattern(node.args[0], name, package)
+        if pattern is None or pattern[0] != "trisolve":
+            continue
+        found.update(
+            module
+            for module in modules
+            if len(parts := module.split(".")) == len(pattern)
+            and all(fnmatch.fnmatchcase(part, wanted) for part, wanted in zip(parts, pattern))
+        )
+    return found
 
 
 def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
@@ -68,6 +123,7 @@ def _imports(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
         else:
             continue
         found.update(c for c in candidates if c in modules and c != name)
+    found.update(m for m in _loaded(tree, name, here, modules) if m != name)
     return found
 
 
@@ -123,7 +179,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("trisolve.models", "trisolve.constraints"),
     ("trisolve.runs.processes",),
     ("trisolve.backends",),
-    ("trisolve.runs",),
+    ("trisolve.runs", "trisolve.selection"),
     ("trisolve.crosscheck", "trisolve.bench", "trisolve.generate"),
     ("trisolve",),
     ("trisolve.cli", "trisolve.__main__"),
@@ -199,6 +255,15 @@ def test_the_backends_use_no_more_of_the_run_home_than_its_plumbing():
     }
     assert {name: deps for name, deps in leaks.items() if deps} == {}
     assert "trisolve.runs.processes" in graph["trisolve.backends.pysat.engine"]  # the check sees the edge
+
+
+def test_loading_by_name_is_an_edge():
+    """The registry loads the backends' folders and translators by name, the models their families' folders."""
+    graph = _graph()
+    assert "trisolve.backends.pysat" in graph["trisolve.backends.registry"]
+    assert "trisolve.backends.pysat.hexiom" in graph["trisolve.backends.registry"]
+    assert "trisolve.models.hexiom" in graph["trisolve.models"]
+    assert "trisolve.api" in graph["trisolve"]
 
 
 def test_an_upward_import_would_be_found(tmp_path, monkeypatch):

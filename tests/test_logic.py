@@ -21,11 +21,12 @@ from trisolve.models import FAMILIES, detect_family
 from trisolve.models.errors import InstanceTooLarge, LevelSyntaxError
 from trisolve.models.logic import model as logic
 from trisolve.models.logic.model import Category, Clue, Item, Level, Solution
+from trisolve.selection import declaring
 
 LEVELS = Path(__file__).resolve().parent.parent / "levels" / "logic"
 EXPECTED = json.loads((LEVELS / "expected.json").read_text())
 PUZZLES = sorted(path.stem for path in LEVELS.glob("*.toml"))
-VARIANTS = registry.variants("logic", registry.in_python())
+VARIANTS = registry.variants("logic", declaring("IN_PYTHON"))
 BACKENDS = sorted({Spec.parse(spec).backend for spec in VARIANTS})
 ENUMERATE = Options(enumerate=True)
 
@@ -298,7 +299,7 @@ def test_uniqueness_is_decided_by_asking_for_two(spec: str, stem: str, unique: b
 
 def test_expected_counts_cover_the_shipped_puzzles():
     assert sorted(EXPECTED) == PUZZLES
-    assert set(registry.portfolio()) <= set(BACKENDS), f"logic is registered only on {BACKENDS}"
+    assert set(declaring("PORTFOLIO")) <= set(BACKENDS), f"logic is registered only on {BACKENDS}"
 
 
 #: (variant, puzzle) pairs that take seconds rather than milliseconds

@@ -11,6 +11,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from support import ROOT
@@ -290,7 +291,7 @@ def test_mutate_scores_one_lp_file_writes_a_killing_suite_and_resumes(tmp_path):
     levels = tmp_path / "levels"
     levels.mkdir()
     for name in SMALL:
-        (levels / name).write_text(open(os.path.join(LEVELS, name), encoding="utf-8").read())
+        (levels / name).write_text(Path(os.path.join(LEVELS, name)).read_text(encoding="utf-8"))
     log = str(tmp_path / "m.jsonl")
     args = [
         "hexiom",
@@ -328,7 +329,7 @@ def test_mutate_scores_one_lp_file_writes_a_killing_suite_and_resumes(tmp_path):
     )
     # each mutant file is a real .lp file: clingo runs it with the rest of the encoding
     first = report["outcomes"][0]["mutant"]["spec"].split("=", 1)[1]
-    assert lp_mutants.parses(open(first, encoding="utf-8").read()) is None
+    assert lp_mutants.parses(Path(first).read_text(encoding="utf-8")) is None
     again = _mutate(*args, "--resume", cwd=tmp_path)
     second = json.loads(again.stdout)
     assert second["reused_runs"] == second["runs"] == report["runs"]
@@ -343,7 +344,7 @@ def test_mutate_a_translator_through_its_hooks_locally_and_on_dask(tmp_path, exe
     levels = tmp_path / "levels"
     levels.mkdir()
     for name in ("level08.txt", "level10.txt"):  # with locks and several solutions: the tiniest kill little
-        (levels / name).write_text(open(os.path.join(LEVELS, name), encoding="utf-8").read())
+        (levels / name).write_text(Path(os.path.join(LEVELS, name)).read_text(encoding="utf-8"))
     done = _mutate(
         "hexiom",
         "--backend",
@@ -382,7 +383,7 @@ def test_mutate_breaks_a_compiled_model_and_the_cross_check_with_hand_translator
     levels = tmp_path / "levels"
     levels.mkdir()
     for name in ("level08.txt", "level10.txt"):
-        (levels / name).write_text(open(os.path.join(LEVELS, name), encoding="utf-8").read())
+        (levels / name).write_text(Path(os.path.join(LEVELS, name)).read_text(encoding="utf-8"))
     done = _mutate(
         "hexiom",
         "--backend",
@@ -450,7 +451,7 @@ def test_failing_references_come_before_the_scores_and_no_temporary_folder_is_le
     levels = tmp_path / "levels"
     levels.mkdir()
     source = os.path.join(ROOT, "levels", "logic", "einstein-somewhere.toml")
-    (levels / "einstein-somewhere.toml").write_text(open(source, encoding="utf-8").read())
+    (levels / "einstein-somewhere.toml").write_text(Path(source).read_text(encoding="utf-8"))
     scratch = tmp_path / "tmp"
     scratch.mkdir()
     done = subprocess.run(

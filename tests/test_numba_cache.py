@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from support import ROOT, level_path
@@ -63,7 +64,7 @@ def test_dp_and_exactcover_put_the_guard_in_before_their_first_compiled_call():
     assert done.stdout.split() == ["numba.core.caching", "trisolve.backends.numba_cache"], done.stderr
     from trisolve.backends.exactcover import engine
 
-    source = open(engine.__file__, encoding="utf-8").read()
+    source = Path(engine.__file__).read_text(encoding="utf-8")
     assert source.index("numba_cache.guard()") < source.index("from xcover import algorithm_c")
 
 

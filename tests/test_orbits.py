@@ -17,6 +17,7 @@ from support import ROOT, level_path
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.models import FAMILIES
+from trisolve.selection import declaring
 
 INSTANCES = [
     ("hexiom", "level03"),  # 18 solutions in 5 orbits
@@ -44,7 +45,7 @@ def _keys(family: str, level, result) -> set:
 def _listing_lex_leaders(family: str) -> list[str]:
     """The backends that list one lex-leader per symmetry class of ``family`` (what counting by orbits needs)."""
     found = []
-    for backend in registry.by_default():  # mip (BY_DEFAULT = False): level 12's 258 by no-good cuts is too slow
+    for backend in declaring("BY_DEFAULT"):  # mip (BY_DEFAULT = False): level 12's 258 by no-good cuts is too slow
         offered = registry.catalog(backend, family)
         if offered is not None and offered.symmetry_breaking and not offered.count_only:
             found.append(backend)

@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from support import ROOT
@@ -175,7 +176,7 @@ def test_a_broken_plugin_is_bad_input_naming_file_and_line(tmp_path):
 def test_mutate_judges_the_mutants_against_a_plugin_backend(tmp_path):
     levels = tmp_path / "levels"
     levels.mkdir()
-    (levels / "level10.txt").write_text(open(LEVEL10, encoding="utf-8").read())
+    (levels / "level10.txt").write_text(Path(LEVEL10).read_text(encoding="utf-8"))
     log = tmp_path / "m.jsonl"
     done = trisolve(
         "mutate",

@@ -257,7 +257,8 @@ def record_started_processes(monkeypatch) -> list[int]:
 
 @pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
 def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsys, monkeypatch):
-    from trisolve.backends import defaults, registry
+    from trisolve.backends import registry
+    from trisolve.selection import choose
 
     started = record_started_processes(monkeypatch)
 
@@ -267,11 +268,10 @@ def test_solve_auto_reports_the_winner_and_leaves_nothing_running(as_json, capsy
         code = run_cli(argv)
     out = capsys.readouterr().out
     assert code == 0
-    # the measured table's top three (tests/test_defaults.py checks which), else the registry's PORTFOLIO
-    measured = defaults.race_backends("hexiom", "first")
+    # the selection policy's race: the measured table's top three (tests/test_defaults.py checks which)
     usable = [
         Spec.parse(b).backend
-        for b in measured or registry.portfolio()
+        for b in choose("hexiom", "race", "first").backends
         if registry.available(Spec.parse(b).backend) is None and registry.catalog(Spec.parse(b).backend, "hexiom")
     ]
     if as_json:

@@ -19,6 +19,7 @@ from trisolve.backends.base import Limits, Options
 from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES, LevelSyntaxError, detect_family, puzzlink
 from trisolve.models.errors import AddressError, InstanceTooLarge
+from trisolve.selection import declaring
 
 GENRES = ("slither", "nurikabe", "sudoku")
 
@@ -103,7 +104,7 @@ def _solved_case(genre: str, entry: dict, spec: str):
 SOLVED = [
     _solved_case(genre, entry, spec)
     for genre in GENRES
-    for spec in registry.variants(genre, registry.in_python())
+    for spec in registry.variants(genre, declaring("IN_PYTHON"))
     for entry in published(genre)
 ]
 

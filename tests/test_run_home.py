@@ -45,9 +45,9 @@ def call_sites(modules: dict[str, Path]) -> list[str]:
             where = f"{module}:{getattr(node, 'lineno', '?')}"
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 receiver = node.func.value
-                if node.func.attr == "run" and not (isinstance(receiver, ast.Name) and receiver.id in imported):
-                    if not _within(module, RUNS_A_BACKEND):
-                        found.append(f"{where}: {ast.unparse(node.func)}(...)")
+                runs = node.func.attr == "run" and not (isinstance(receiver, ast.Name) and receiver.id in imported)
+                if runs and not _within(module, RUNS_A_BACKEND):
+                    found.append(f"{where}: {ast.unparse(node.func)}(...)")
                 if node.func.attr == "Process" and not _within(module, FORKS):
                     found.append(f"{where}: {ast.unparse(node.func)}(...)")
             name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else None

@@ -158,10 +158,9 @@ def test_ctrl_c_inside_a_held_stretch_comes_when_it_ends():
 
     steps: list[str] = []
     try:
-        with pytest.raises(KeyboardInterrupt):
-            with runner.interrupts_held():
-                runner.interrupt(2, sys._getframe())  # the signal arrives mid-stretch: no raise here
-                steps.append("stretch finished")
+        with pytest.raises(KeyboardInterrupt), runner.interrupts_held():
+            runner.interrupt(2, sys._getframe())  # the signal arrives mid-stretch: no raise here
+            steps.append("stretch finished")
         assert steps == ["stretch finished"] and runner.interrupted()
         with runner.interrupts_held():
             steps.append("a quiet stretch")  # no signal: nothing raised at its end

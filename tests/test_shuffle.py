@@ -15,6 +15,7 @@ from support import level_path
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
 from trisolve.models import FAMILIES
+from trisolve.selection import declaring
 
 #: small instances with several solutions each (expected.json): (family, stem)
 INSTANCES = [
@@ -26,7 +27,7 @@ INSTANCES = [
     ("logic", "zebra"),
 ]
 #: each paradigm's backend (the portfolio): SAT, ASP, CP
-BACKENDS = list(registry.portfolio())
+BACKENDS = list(declaring("PORTFOLIO"))
 
 
 def _solutions(backend: str, family: str, stem: str, options: Options):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -81,7 +82,7 @@ NOT_SPECS = {"trisolve.backends.exactcover.engine", "trisolve.backends.mutation"
 
 def _splits_on_colon(path: str) -> list[int]:
     """Lines that call ``.split(":")``, ``.partition(":")`` or ``.rpartition(":")`` (or the same on "@")."""
-    tree = ast.parse(open(path, encoding="utf-8").read())
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
     return [
         node.lineno
         for node in ast.walk(tree)

@@ -13,13 +13,15 @@ from support import assert_listed_once, run_cli
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
+from trisolve.backends.spec import Spec
+from trisolve.selection import choose, declaring
 
 pytest.importorskip("pysat")
 pytest.importorskip("ortools")
 
 BACKENDS = os.path.join(os.path.dirname(registry.__file__))
 #: every backend this machine runs in Python (dimacs needs an outside SAT command; its tests give it one)
-IN_PYTHON = [name for name in registry.in_python() if registry.available(name) is None]
+IN_PYTHON = [name for name in declaring("IN_PYTHON") if registry.available(name) is None]
 #: the compiling backends the toy family must reach (its model's kinds are ones exact cover states too)
 COMPILERS = ("pysat", "clingo", "cpsat", "mip", "exactcover", "ganak")
 
@@ -47,8 +49,8 @@ def trisolve(*argv: str) -> int:
 
 def test_the_registry_runs_the_toy_on_every_compiling_backend_and_no_file_names_it(toy):
     found = registry.variants("toy", registry.names())
-    assert all(spec.split(":")[1].startswith("compiled") for spec in found), found
-    assert {spec.split(":")[0] for spec in found} >= set(COMPILERS) | {"dimacs"}
+    assert all(Spec.parse(spec).variant_name.startswith("compiled") for spec in found), found
+    assert {Spec.parse(spec).backend for spec in found} >= set(COMPILERS) | {"dimacs"}
     assert not registry.breaks_symmetries("pysat", "toy")
     named = [
         os.path.join(folder, file)
@@ -102,7 +104,7 @@ def test_crosscheck_runs_every_compiled_variant_and_they_agree(toy, capsys):
     (instance,) = data["instances"]
     assert instance["family"] == "toy" and instance["status"] == "agree" and instance["count"] == math.comb(6, 2)
     runs = {run["backend"]: run for run in instance["runs"]}
-    assert set(runs) == set(registry.variants("toy", checking=True))
+    assert set(runs) == set(choose("toy", "crosscheck").backends)
     assert {name.split(":")[0] for name in runs} >= {"pysat", "clingo", "cpsat", "exactcover"}
     assert all(run["complete"] and run["count"] == math.comb(6, 2) for run in runs.values())
 

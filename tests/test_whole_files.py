@@ -17,6 +17,7 @@ import json
 import os
 import shutil
 import stat
+from pathlib import Path
 
 import pytest
 from support import ROOT, level_path, run_cli
@@ -86,7 +87,7 @@ def test_a_clean_update_writes_every_file_and_leaves_no_temporary(tmp_path):
     changes = _three(tmp_path)
     os.chmod(tmp_path / "a" / "old.txt", 0o640)
     files.write_files(changes)
-    assert {os.path.relpath(c.path, tmp_path): open(c.path, "rb").read() for c in changes} == {
+    assert {os.path.relpath(c.path, tmp_path): Path(c.path).read_bytes() for c in changes} == {
         os.path.relpath(c.path, tmp_path): c.data for c in changes
     }
     assert stat.S_IMODE(os.stat(tmp_path / "a" / "old.txt").st_mode) == 0o640, "the file's mode is kept"
@@ -199,15 +200,15 @@ LOGIC_LEVEL = level_path("logic", "einstein")
 def checkout(tmp_path, monkeypatch):
     """A copy of the checkout's README, docs page and shipped table, where the command writes its defaults;
     the measurement is canned: every run solves in 0.01 s (the first backend) to 0.05 s."""
-    from trisolve.backends import defaults
     from trisolve.bench import portfolio
     from trisolve.bench.runner import BenchRun
+    from trisolve.selection import table
 
     root = tmp_path / "checkout"
-    for relative in ("README.md", "docs/bench/portfolio.md", "backends/portfolio.json"):
+    for relative in ("README.md", "docs/bench/portfolio.md", "selection/portfolio.json"):
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, relative), root / relative)
-    monkeypatch.setattr(defaults, "TABLE_PATH", str(root / "backends" / "portfolio.json"))
+    monkeypatch.setattr(table, "TABLE_PATH", str(root / "selection" / "portfolio.json"))
     monkeypatch.setattr(portfolio, "DOCS_DIR", str(root / "docs" / "bench"))
     order: list[str] = []
 
@@ -237,7 +238,7 @@ def _portfolio(tmp_path, *extra: str) -> list[str]:
     return [*argv, "--timeout", "1", "--out", str(tmp_path / "out"), "--write-defaults", "--quiet", *extra]
 
 
-DEFAULTS = ("README.md", "docs/bench/portfolio.md", "backends/portfolio.json")
+DEFAULTS = ("README.md", "docs/bench/portfolio.md", "selection/portfolio.json")
 
 
 @pytest.mark.parametrize("failure", FAILURES)
@@ -291,11 +292,11 @@ def test_a_readme_without_write_permission_is_read_only_for_root_too(checkout, t
 
 
 def test_a_measurement_of_one_family_and_task_merges_into_the_shipped_table(checkout, tmp_path, capsys):
-    old = json.loads((checkout / "backends" / "portfolio.json").read_text())
+    old = json.loads((checkout / "selection" / "portfolio.json").read_text())
     readme_before = (checkout / "README.md").read_text().splitlines()
     assert run_cli(_portfolio(tmp_path)) == 0
     capsys.readouterr()
-    new = json.loads((checkout / "backends" / "portfolio.json").read_text())
+    new = json.loads((checkout / "selection" / "portfolio.json").read_text())
 
     assert new["header"] == old["header"], "the table's header is still the full measurement's"
     for family, tasks in old["families"].items():

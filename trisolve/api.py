@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # imported lazily at run time: they load multiprocessing mach
     from trisolve.crosscheck.compare import Verdict
     from trisolve.crosscheck.mutate import Report as MutationReport
     from trisolve.runs import RunRecord
+    from trisolve.selection import Selection
 
 
 # ------------------------------------------------------------------ levels and solutions
@@ -286,9 +287,9 @@ def _backend_list(backends: str | Sequence[str] | None) -> list[str]:
 def backend_name(spec: str | None, family: str, task: str = "first", symmetry_breaking: bool = False) -> str:
     """The full ``backend:variant`` a spec stands for, checked usable.
 
-    None stands for the measured default of the task (``first``, ``count`` or ``all``): the portfolio
-    table's winner (among those that break symmetries, if asked), else the family's fallback
-    (``backends/defaults.py``).
+    None stands for the default of the task (``first``, ``count`` or ``all``): the selection policy's
+    (``trisolve.selection``: the measured table's winner, among those that break symmetries if asked, else
+    the family's fallback).
     """
     from trisolve.backends import registry
 
@@ -303,30 +304,24 @@ def backend_name(spec: str | None, family: str, task: str = "first", symmetry_br
 def _resolved(spec: str | None, family: str, task: str = "first", symmetry_breaking: bool = False) -> str:
     """``backend_name`` without making the backend (so without importing its solver): the run's child makes
     it after reading the level, so a bad file is refused before any solver library is imported."""
-    from trisolve.backends import defaults, registry
+    from trisolve.backends import registry
+    from trisolve.selection import choose
 
     try:
-        chosen = spec or defaults.default_backend(family, task, symmetry_breaking=symmetry_breaking)
+        chosen = spec or choose(family, "solve", task, symmetry_breaking=symmetry_breaking).first
         return registry.resolve(chosen, family)
     except (registry.UnknownBackend, registry.UnsupportedFamily, registry.BackendUnavailable, ValueError) as problem:
         raise UsageError(str(problem)) from None
 
 
-def _next_defaults(family: str, task: str, symmetry_breaking: bool) -> tuple[str, ...]:
-    """The measured defaults after the first, full names: where a level goes that the first refuses."""
-    from trisolve.backends import defaults, registry
-
-    rest = defaults.default_backends(family, task, symmetry_breaking=symmetry_breaking)[1:]
-    return tuple(registry.resolve(name, family) for name in rest)
-
-
-def backend_names(specs: Sequence[str], family: str) -> list[str]:
-    """A backends list made full (a bare name means all its variants); empty: every registered variant a
-    cross-check runs unnamed (``Catalog.cross_check``)."""
+def backend_names(specs: Sequence[str], family: str, purpose: str = "crosscheck") -> list[str]:
+    """A backends list made full (a bare name means all its variants); empty: what the selection policy runs
+    for ``purpose`` (a cross-check's, by default)."""
     from trisolve.backends import registry
+    from trisolve.selection import choose
 
     try:
-        return registry.expand(list(specs), family) if specs else registry.variants(family, checking=True)
+        return registry.expand(list(specs), family) if specs else list(choose(family, purpose).backends)
     except (registry.UnknownBackend, registry.UnsupportedFamily) as problem:
         raise UsageError(str(problem)) from None
 
@@ -334,15 +329,15 @@ def backend_names(specs: Sequence[str], family: str) -> list[str]:
 def portfolio(family: str, sat_command: str | None = None, task: str = "first") -> tuple[list[str], list[str]]:
     """What ``backend="auto"`` races: (usable backends, notes on those left out).
 
-    The portfolio table's top backends for the task (three for a first solution, two for a count),
-    else the registry's ``portfolio()``; ``sat_command`` adds the dimacs backend.
+    The selection policy's race (``trisolve.selection``): the measured table's top backends for the task
+    (three for a first solution, two for a count), else those that say ``PORTFOLIO``; ``sat_command`` adds
+    the dimacs backend.
     """
-    from trisolve.backends import defaults, registry
+    from trisolve.selection import choose
 
-    names, left_out = [], []
-    measured = defaults.race_backends(family, task)
-    # the dimacs backend is the one --sat-command is for: named, its binary joins the race
-    for backend in tuple(measured or registry.portfolio()) + (("dimacs",) if sat_command else ()):
+    chosen = choose(family, "race", task, sat_command=sat_command)
+    names, left_out = [], [f"auto: leaving out {note}" for note in chosen.left_out]
+    for backend in chosen.backends:
         try:
             names.append(backend_name(backend, family))
         except UsageError as problem:
@@ -390,13 +385,14 @@ class BackendInfo:
 
 def list_backends(family: str | None = None) -> list[BackendInfo]:
     """Every backend variant of every family (or of ``family``), shipped and registered (plugins)."""
-    from trisolve.backends import defaults, registry
+    from trisolve.backends import registry
+    from trisolve.selection import TASKS, choose
 
     rows = []
     for name in [_family(family).name] if family else list(FAMILIES):
-        picks = defaults.describe(name)
+        picks = {task: choose(name, "solve", task).first for task in TASKS}
         for spec, text, is_default in registry.describe_all(name):
-            tasks = tuple(task for task, pick in picks.items() if pick["backend"] == spec)
+            tasks = tuple(task for task, pick in picks.items() if pick == spec)
             rows.append(BackendInfo(name, spec, is_default, text, registry.available(Spec.parse(spec).backend), tasks))
     return rows
 
@@ -418,13 +414,14 @@ def compilers_left_out(family: str | None = None) -> dict[str, list[str]]:
     return found
 
 
-def default_choices(family: str | None = None) -> tuple[dict, dict[str, dict]]:
-    """The measured portfolio table's header (date, command, load) and, per family, the backend each task
-    (first, count, all) runs without --backend, with ``from`` saying whether the table or the fallback chose it."""
-    from trisolve.backends import defaults
+def default_choices(family: str | None = None) -> tuple[dict, list[Selection]]:
+    """The measured table's header (date, command, load) and every answer of the selection policy for the
+    family (or every family): per purpose and task, the backends that run without a named one, and where the
+    choice comes from (``trisolve.selection.Selection``)."""
+    from trisolve.selection import everything, table
 
-    names = [_family(family).name] if family else list(FAMILIES)
-    return defaults.header(), {name: defaults.describe(name) for name in names}
+    names = [_family(family).name] if family else sorted(FAMILIES)
+    return table.header(), everything(names)
 
 
 @dataclass(frozen=True)
@@ -482,8 +479,9 @@ def _check_format_family(format: str, spec: str, family: str) -> None:
     """A format no writer of it translates this family into is refused by what the format covers: ``xc: sigils
     and logic only``, not the backend's missing translator."""
     from trisolve.backends import registry
+    from trisolve.selection import writers as exporters
 
-    writers = registry.exporters()[format]
+    writers = exporters()[format]
     if registry.catalog(Spec.parse(spec).backend, family) is not None:
         return
     covered = sorted({name for name in FAMILIES for writer in writers if registry.catalog(writer, name) is not None})
@@ -499,8 +497,9 @@ def _link_formats() -> list[str]:
 def _format_and_backend(format: str | None, spec: str | None) -> tuple[str, str]:
     """The format and the backend spec, each filled in from the other; a mismatch is a usage error."""
     from trisolve.backends import registry
+    from trisolve.selection import writers as exporters
 
-    writers = registry.exporters()
+    writers = exporters()
     if format is not None and format not in writers:
         raise UsageError(f"unknown format {shorten(format)!r}; known: {', '.join([*writers, *_link_formats()])}")
     if spec is None:
@@ -602,26 +601,28 @@ class Result:
         }
 
 
-#: files at most this big are read here to choose the default for them (``_default_for``): a few milliseconds
+#: files at most this big are read here when the policy asks for the level (``_defaults_for``): a few milliseconds
 SMALL_FILE = 4096
 
 
-def _default_for(name: str, level: Level, task: str, symmetry_breaking: bool) -> str:
-    """``backends.defaults.for_instance`` for ``level``; a level not parsed yet is read here when its file is
-    small (a few KB parse in milliseconds, so the time limit loses nothing), else the table's default stands."""
-    from trisolve.backends import defaults
+def _defaults_for(level: Level, task: str, symmetry_breaking: bool) -> tuple[str, ...]:
+    """What the selection policy runs on ``level`` without a named backend, best first: the first runs, and a
+    level it refuses goes to the next (``runs.child.route``).  A small level skips kernel loads, so the policy
+    may ask for the level: one not parsed yet is read here when its file is small (a few KB parse in
+    milliseconds, so the time limit loses nothing), else the policy answers without it."""
+    from trisolve.selection import choose
 
-    if Spec.parse(name).backend not in defaults.KERNELS or level.kind.ladder is None:
-        return name
-    model = level.model
-    if model is None:
+    def parsed() -> Any:
+        if level.model is not None:
+            return level.model
         try:
             if os.path.getsize(level.run_path) > SMALL_FILE:
-                return name
-            model = level.kind.parse(level.run_path)
+                return None
+            return level.kind.parse(level.run_path)
         except (OSError, TrisolveError):
-            return name  # the run's own parse says what is wrong
-    return defaults.for_instance(name, level.family, task, model, symmetry_breaking)
+            return None  # the run's own parse says what is wrong
+
+    return choose(level.family, "solve", task, symmetry_breaking=symmetry_breaking, level=parsed).backends
 
 
 def _counts_without_listing(backend: str, family: str) -> bool:
@@ -659,8 +660,8 @@ def solve(
 
     ``backend`` is ``"pysat"``, ``"clingo:count"``, ``"auto"`` (race the
     portfolio table's top three for a first solution, top two for a count),
-    ... (None: the table's winner for the task, ``backends/defaults.py``, or the next row where the winner
-    refuses the level, ``registry.refusal``; the Result's ``stats["refused"]`` says so).  ``limit``
+    ... (None: the selection policy's default for the task, ``trisolve.selection``, or the next row
+    where it refuses the level, ``registry.refusal``; the Result's ``stats["refused"]`` says so).  ``limit``
     stops an enumeration after that many solutions; ``timeout`` is seconds of
     wall clock.  With ``isolate`` (the default) the run is a forked child
     with a hard kill behind the backend's own time limit, and the solver is
@@ -739,9 +740,8 @@ def solve(
         # a file not parsed yet is read in the child before the backend is made (and its solver imported):
         # here the name is only resolved, and the child refuses an unusable backend after reading the file
         resolve = _resolved if level.model is None else backend_name
-        name = resolve(backend, level.family, task, symmetry_breaking)
-        if backend is None:  # the measured default, for this very level: a small one skips kernel loads
-            name = _default_for(name, level, task, symmetry_breaking)
+        defaults = () if backend else _defaults_for(level, task, symmetry_breaking)
+        name = resolve(backend or defaults[0], level.family, task, symmetry_breaking)
         arguments.memory_for(name, memory)
         if name.startswith("dimacs:"):
             check_sat_command(sat_command)
@@ -754,7 +754,7 @@ def solve(
             limits,
             options,
             keep_solutions=not count or bool(on_solution),
-            instead=() if backend else _next_defaults(level.family, task, symmetry_breaking),
+            instead=tuple(defaults[1:]),
         )
         with cpu_phase_times():
             level, record = _run(job, level, isolate, started, on_solution, on_progress, on_found)
@@ -1220,9 +1220,10 @@ def benchmark(
 def bench_backends(
     family: str, specs: Sequence[str], sat_command: str | None, mode: str, skipped: Callable[[str], None] | None = None
 ) -> list[str]:
-    """The backends to benchmark on a family: those asked for (all checked now), or every usable
-    default (the three paradigms; ``dp`` too when counting). ``skipped`` hears of unusable defaults."""
-    from trisolve.backends import registry
+    """The backends to benchmark on a family: those asked for (all checked now), or the selection policy's
+    (``bench``: the paradigms' defaults; those run by default when counting). ``skipped`` hears of unusable
+    defaults."""
+    from trisolve.selection import choose
 
     if specs:
         names = backend_names(specs, family)
@@ -1231,8 +1232,12 @@ def bench_backends(
             if name.startswith("dimacs:"):
                 check_sat_command(sat_command)
         return names
+    chosen = choose(family, "bench", mode)
+    for note in chosen.left_out:
+        if skipped is not None:
+            skipped(f"skipping {note}")
     names = []
-    for backend in registry.by_default() if mode == "count" else registry.portfolio():
+    for backend in chosen.backends:
         try:
             names.append(backend_name(backend, family))
         except UsageError as problem:
@@ -1383,7 +1388,8 @@ def campaign(
     if executor == "dask":
         _needs_dask()
     params = {**_sizes(kind, sizes), "unique": unique}
-    names = backend_names(_backend_list(backends), kind.name) if backends else None
+    named = _backend_list(backends)
+    names = backend_names(named, kind.name, purpose="campaign")  # checked before anything is generated
     if scheduler:  # before any level or journal is written
         from trisolve.runs.executors import check_scheduler
 
@@ -1398,7 +1404,7 @@ def campaign(
         log,
         seed=seed,
         params=params,
-        backends=names,
+        backends=names if named else None,  # the policy's: each left out where it refuses an instance
         timeout=timeout,
         executor=executor,
         scheduler=scheduler,
@@ -1468,7 +1474,7 @@ def mutate(
     import tempfile
 
     from trisolve.backends import registry
-    from trisolve.crosscheck.mutate import run_mutate
+    from trisolve.crosscheck.mutate import default_references, run_mutate
 
     kind = _family(arguments.text(family, "family") or "")
     backend = arguments.text(backend, "backend") or ""
@@ -1503,7 +1509,7 @@ def mutate(
         )
     backend_names([backend], kind.name)
     backend_name(backend, kind.name)
-    chosen = _backend_list(references) or [b for b in registry.portfolio() if registry.catalog(b, kind.name)]
+    chosen = _backend_list(references) or default_references(kind.name)
     for spec in chosen:
         backend_name(spec, kind.name)
     params = _sizes(kind, sizes) if (generate or retry) else {}

@@ -265,7 +265,7 @@ class _Search:
                 self.times["solve_cpu"] = time.process_time() - began_cpu
             self.statistics = _statistics(control)
             events.put(("done", None))
-        except BaseException as error:  # reported to, and raised in, the run's thread
+        except BaseException as error:  # noqa: BLE001 - reported to, and raised in, the run's thread
             events.put(("error", error))
 
 

@@ -19,6 +19,7 @@ Any pysat encoding runs (``dimacs:seqcounter``); the translator files
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 import re
@@ -300,10 +301,8 @@ def _communicate(process: subprocess.Popen, remaining: float | None) -> tuple[st
 def _kill_group(pgid: int) -> None:
     import signal
 
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
         os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, OSError):
-        pass
 
 
 def _signal_name(number: int) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 # Not PORTFOLIO: it translates two families of three, so ``--backend auto``'s fallback race (families the measured
-# table does not know) leaves it out; where it is the best, the table (backends/portfolio.json) says so.
+# table does not know) leaves it out; where it is the best, the table (selection/portfolio.json) says so.
 #: ``trisolve export --format xc`` writes its rows (Knuth's exact-cover format)
 EXPORTS = "xc"
 #: ``trisolve mutate`` breaks its translators at their mutation hooks (backends/mutation.py)

@@ -27,6 +27,7 @@ gives an upper bound of Ganak's own figure: the run's ``error_probability_at_mos
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import re
@@ -123,7 +124,7 @@ class CountingChild:
         from trisolve.runs.processes import die_with_parent
 
         module = pyganak()  # imported before the fork: the child imports nothing
-        log = tempfile.TemporaryFile(prefix="trisolve-ganak-")
+        log = tempfile.TemporaryFile(prefix="trisolve-ganak-")  # noqa: SIM115 - the child's, closed here once forked
         to_child_r, to_child_w = os.pipe()
         to_parent_r, to_parent_w = os.pipe()
         # (not under runs.processes.FORK_LOCK: a run's own process was forked holding it, and inherited it held)
@@ -182,14 +183,10 @@ class CountingChild:
         if self.pid is None:
             return self.cpu
         for fd in (self._send, self._receive):
-            try:
+            with contextlib.suppress(OSError):
                 os.close(fd)
-            except OSError:
-                pass
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         _, status, usage = os.wait4(self.pid, 0)
         if os.WIFSIGNALED(status):
             self.ended = f"signal {signal.Signals(os.WTERMSIG(status)).name}"

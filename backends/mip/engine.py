@@ -278,7 +278,7 @@ def _highs_scheduler_for_this_process(highspy: Any) -> None:
     starts it again for this process.
     """
     global _HIGHS_PROCESS
-    if _HIGHS_PROCESS is not None and _HIGHS_PROCESS != os.getpid():
+    if _HIGHS_PROCESS is not None and os.getpid() != _HIGHS_PROCESS:
         highspy.Highs.resetGlobalScheduler(True)
     _HIGHS_PROCESS = os.getpid()
 

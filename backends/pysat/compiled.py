@@ -599,9 +599,9 @@ def _most_chosen(model: Model, chosen: list[int]) -> int:
     most = len(chosen)
     wanted = set(chosen)
     for c in model.constraints:
-        if isinstance(c, Linear) and not c.enforce and c.op in ("<=", "=="):
-            if all(w == 1 and lit > 0 for w, lit in c.terms) and wanted <= {lit for _, lit in c.terms}:
-                most = min(most, c.bound)
+        unenforced_bound = isinstance(c, Linear) and not c.enforce and c.op in ("<=", "==")
+        if unenforced_bound and all(w == 1 and lit > 0 for w, lit in c.terms) and wanted <= {lit for _, lit in c.terms}:
+            most = min(most, c.bound)
     return most
 
 

@@ -21,7 +21,7 @@ FAMILY = from_model(
     orbit_representative=model.orbit_representative,
     is_lex_leader=model.is_lex_leader,
     picture=picture.picture,
-    # fallback only (backends/portfolio.json decides): the shortest first-solution tail over seeds on all 41 levels
+    # fallback only (selection/portfolio.json decides): the shortest first-solution tail over seeds on all 41 levels
     default_backend="clingo",
     generate=generate.generate,
     generator_parameters=(

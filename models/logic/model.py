@@ -773,9 +773,7 @@ def _shorter_row(level: Level) -> Level:
             numbers = tuple(k for k in numbers if k <= n)
             if not numbers:
                 continue
-        elif clue.kind in ("at", "not_at") and numbers[0] > n:
-            continue
-        elif clue.kind == "distance" and numbers[0] > n - 1:
+        elif clue.kind in ("at", "not_at") and numbers[0] > n or clue.kind == "distance" and numbers[0] > n - 1:
             continue
         clues.append(Clue(clue.kind, clue.items, numbers, clue.text))
     questions = tuple(q for q in level.questions if fits(q.value))

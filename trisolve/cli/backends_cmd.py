@@ -12,8 +12,11 @@ from .common import load_plugins, plugin_option, print_json
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @plugin_option
 def command(family, as_json, plugins):
-    """List every backend:variant per family, marking defaults and missing solvers; then, per family,
-    the backend each task runs without --backend (from the measured portfolio table) and the table's date."""
+    """List every backend:variant per family, marking defaults and missing solvers; then, per family, what
+    each purpose runs without a named backend (the selection policy: solve and auto per task, crosscheck,
+    campaign, bench, bench --portfolio, mutate's references, a generator's counter) and the table's date."""
+    from trisolve.selection import TASKS_OF
+
     from .. import api
 
     load_plugins(plugins)
@@ -33,18 +36,9 @@ def command(family, as_json, plugins):
         for fam, said in reasons.items():
             for reason in said:
                 click.echo(f"{fam:8}   {reason}")
-    when = f"measured {head['date']}" if head.get("date") else "no table: every family uses its fallback"
-    click.echo(f"\nWithout --backend ({when}; trisolve bench --portfolio --write-defaults remeasures):")
-    for fam, picks in chosen.items():
-        shown = "   ".join(
-            f"{label}: {picks[task]['backend']}" + ("" if picks[task]["from"] == "table" else " (fallback)")
-            for task, label in (("first", "first solution"), ("count", "--count"), ("all", "--all"))
-        )
-        click.echo(f"{fam:8}   {shown}")
-    from trisolve.backends import registry
-
-    named = [name for name in registry.names() if name not in registry.by_default()]
-    click.echo(
-        f"\ncrosscheck and campaign without --backends run {', '.join(registry.by_default())}"
-        + (f"; {', '.join(named)} run only when named" if named else "")
-    )
+    when = f"table measured {head['date']}" if head.get("date") else "no measured table"
+    click.echo(f"\nWithout a named backend ({when}; trisolve bench --portfolio --write-defaults remeasures):")
+    for selection in chosen:
+        task = f" {selection.task}" if selection.purpose in TASKS_OF else ""
+        shown = ", ".join(selection.shown) or "none usable here"
+        click.echo(f"{selection.family:8}   {selection.purpose + task:16} {shown}  ({selection.source})")

@@ -129,7 +129,7 @@ from .progress import for_command
 @click.option(
     "--write-defaults",
     is_flag=True,
-    help="--portfolio: also write the shipped table (backends/portfolio.json), docs/bench/portfolio.md and the "
+    help="--portfolio: also write the shipped table (selection/portfolio.json), docs/bench/portfolio.md and the "
     "README's table, all or none; a measurement of some families or tasks merges into the table.",
 )
 @click.pass_context

@@ -4,7 +4,7 @@ The measuring is ``trisolve.bench.portfolio``; this module reads the
 options, prints the plan and its bound on the run time, shows progress,
 writes OUT/ (runs.jsonl as runs finish, portfolio.json, portfolio.md,
 portfolio.png), and with ``--write-defaults`` the shipped table
-(``backends/portfolio.json``) and page (``docs/bench/portfolio.md``).
+(``selection/portfolio.json``) and page (``docs/bench/portfolio.md``).
 """
 
 from __future__ import annotations
@@ -176,10 +176,10 @@ def _read_journal(path: str) -> tuple[dict, dict]:
 def _finish(outcome, head: dict, timeout: float, out_dir: str, write_defaults: bool, plots: bool, say) -> None:
     """Write OUT/ (portfolio.json, results.json, portfolio.md, the plot) all or nothing, print the page; then,
     if asked, the defaults (``_write_defaults``)."""
-    from trisolve.backends import defaults
     from trisolve.bench import portfolio
     from trisolve.models import files
     from trisolve.runs import interrupted
+    from trisolve.selection import table
 
     data = portfolio.table(outcome, head)
     if not data["families"]:
@@ -204,7 +204,7 @@ def _finish(outcome, head: dict, timeout: float, out_dir: str, write_defaults: b
     if write_defaults:
         if outcome.interrupted:
             raise UsageError("the run was cut short: its table is not written as the defaults")
-        _write_defaults(data, found, png, out_dir, defaults.TABLE_PATH, portfolio.DOCS_DIR, say)
+        _write_defaults(data, found, png, out_dir, table.TABLE_PATH, portfolio.DOCS_DIR, say)
 
 
 def _config_json(config) -> dict:

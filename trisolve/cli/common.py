@@ -112,7 +112,7 @@ def run_cli(group: click.Group, argv: list[str] | None, *, process_entry: bool =
         where = f"{shorten(problem.filename, 200)}: " if problem.filename else ""
         click.echo(f"trisolve: {where}{os_problem(problem)}", err=True)
         return EXIT_USAGE
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - the last resort: one line, never a traceback
         if _is_interruption(exc):
             click.echo("trisolve: interrupted", err=True)
             return EXIT_INTERRUPTED

@@ -18,6 +18,7 @@ then whether the stream is a terminal.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import os
 import sys
@@ -343,8 +344,6 @@ def for_command(command: str, *, quiet: bool = False, colour: bool | None = None
     interval = INTERVAL
     raw = os.environ.get("TRISOLVE_PROGRESS_INTERVAL")
     if raw:
-        try:
+        with contextlib.suppress(ValueError):
             interval = min(INTERVAL, max(0.0, float(raw)))
-        except ValueError:
-            pass
     return Progress(command, quiet=quiet, colour=colour, interval=interval, unit=unit)

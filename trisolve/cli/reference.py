@@ -39,10 +39,9 @@ def _options(command: click.Command, ctx: click.Context) -> list[str]:
     return lines
 
 
-def reference() -> str:
-    """The reference: the group's usage and options, then one section per command, in ``--help``'s order."""
-    from .main import cli
-
+def reference(cli: click.Group) -> str:
+    """The reference of the ``trisolve`` group (``trisolve.cli.main.cli``, handed in: this module is below the
+    group that lists it): the group's usage and options, then one section per command, in ``--help``'s order."""
     # contexts as the command line makes them (the group's settings: -h as well as --help), never parsing anything
     root = cli.make_context("trisolve", [], resilient_parsing=True)
     out = [BEGIN, "", "### trisolve", "", f"`trisolve {' '.join(cli.collect_usage_pieces(root))}`", ""]
@@ -58,10 +57,10 @@ def reference() -> str:
     return "\n".join(out) + "\n"
 
 
-def updated(document: str) -> str:
+def updated(document: str, cli: click.Group) -> str:
     """``document`` (docs/usage.md's text) with its reference rewritten (appended when it has none)."""
     if BEGIN in document and END in document:
         before, rest = document.split(BEGIN, 1)
         after = rest.split(END, 1)[1]
-        return before + reference().rstrip("\n") + after
-    return document.rstrip("\n") + "\n\n" + reference()
+        return before + reference(cli).rstrip("\n") + after
+    return document.rstrip("\n") + "\n\n" + reference(cli)

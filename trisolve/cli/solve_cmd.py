@@ -6,6 +6,7 @@ prints each Result as text or JSON, and turns the runs into one exit code.
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from dataclasses import dataclass
@@ -263,10 +264,8 @@ def _solve_one(path: str, family: str | None, backend_spec: str | None, solving:
             f"trisolve: solution {i + 1} from {result.backend} is INVALID: " + "; ".join(violations[:5]), err=True
         )
     if log is not None:  # after the answer is printed: a full disk must not cost the answer
-        try:
+        with contextlib.suppress(TrisolveError):  # kept in log.failed, reported once at the end
             log.write(line)
-        except TrisolveError:
-            pass  # kept in log.failed, reported once at the end
     return _exit_code(result, solving["limit"])
 
 

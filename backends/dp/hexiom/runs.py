@@ -39,6 +39,7 @@ the halves counter needs both.  Everything comes from the rules in
 
 from __future__ import annotations
 
+import contextlib
 import mmap
 import sys
 import threading
@@ -337,7 +338,7 @@ class Layer:
 
 
 @njit(cache=True, nogil=True)
-def _transitions(
+def _transitions(  # noqa: C901 - a numba kernel: its loop nest compiles whole, a call per step would cost each cell
     frontiers,
     old_width,
     neighbours,
@@ -465,7 +466,7 @@ def _merge_two(a_codes, a_counts, a_first, a_last, b_first, b_last, out_codes, o
 
 
 @njit(cache=True, nogil=True)
-def _gather(
+def _gather(  # noqa: C901 - a numba kernel: its loop nest compiles whole, a call per step would cost each cell
     order,
     codes,
     shifts_by,
@@ -588,9 +589,8 @@ def _gather(
                 e = ((code >> e_shift) & e_mask) - e_offset
                 if e < e_least:
                     continue  # too few cells left to be empty
-                if row >= 0:
-                    if (code + bounds[row, e * d_keys + ((code >> d_shift) & d_mask) - d_offset]) & guards:
-                        continue  # no partner in the other half can complete it
+                if row >= 0 and (code + bounds[row, e * d_keys + ((code >> d_shift) & d_mask) - d_offset]) & guards:
+                    continue  # no partner in the other half can complete it
                 if derived:
                     # the derived numbers' shown tiles, from the identity on the decided part (lanes of a table)
                     packed = (
@@ -670,7 +670,7 @@ def kernel_cached(kernel: Any) -> bool:
     """Whether this process has the kernel, or numba's on-disk cache holds it (True when it cannot tell)."""
     try:
         return bool(kernel.signatures) or bool(kernel._cache._cache_file._load_index())
-    except Exception:  # numba's cache internals moved: say nothing rather than something wrong
+    except Exception:  # noqa: BLE001 - numba's cache internals moved: say nothing rather than something wrong
         return True
 
 
@@ -906,10 +906,8 @@ def _mapping(nbytes: int) -> mmap.mmap | None:
         return None
     memory = mmap.mmap(-1, nbytes, flags=flags[0] | flags[1])
     if hasattr(mmap, "MADV_HUGEPAGE"):
-        try:
+        with contextlib.suppress(OSError):
             memory.madvise(mmap.MADV_HUGEPAGE)
-        except OSError:
-            pass
     return memory
 
 
