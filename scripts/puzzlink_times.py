@@ -27,11 +27,12 @@ import shlex
 import sys
 from collections.abc import Sequence
 
-from trisolve.backends import defaults, registry
+from trisolve.backends import registry
 from trisolve.bench import provenance
 from trisolve.bench.runner import BenchRun, Settings, Trial, run_trial
 from trisolve.bench.summary import distribution
 from trisolve.models import FAMILIES
+from trisolve.selection import policy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GENRES = ("slither", "nurikabe", "sudoku")
@@ -116,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             values = [r for g, path in chosen if g == genre for r in runs[path, backend]]
             print(f"| {genre} | {backend} | {spread(values)} |")
     for genre in genres:
-        default = defaults.default_backend(genre, "count")
+        default = policy.choose(genre, "solve", "count").backends[0]
         if ":" not in default:
             default = f"{default}:{registry.default_variant(default, genre)}"
         if default not in backends[genre]:

@@ -119,11 +119,11 @@ def test_the_hand_rules_and_every_compiler_of_the_models_are_among_the_backends_
 
 
 def test_the_default_backend_runs_the_constraint_model() -> None:
-    from trisolve.backends import defaults
+    from trisolve.selection import policy
 
     for genre in GENRES:
         for task in ("first", "count"):
-            spec = Spec.parse(defaults.default_backend(genre, task))
+            spec = Spec.parse(policy.choose(genre, "solve", task).backends[0])
             variant = spec.variant or registry.default_variant(spec.backend, genre)
             assert variant.startswith("compiled"), (genre, task, spec)
 
