@@ -54,7 +54,7 @@ def puzzles(genres: Sequence[str]) -> list[tuple[str, str]]:
 
 def backends_of(genre: str, asked: Sequence[str] | None) -> list[str]:
     """The backends measured on ``genre``: those asked that take it, else every in-Python variant that does."""
-    offered = registry.variants(genre, registry.in_python())
+    offered = registry.variants(genre, policy.declaring("IN_PYTHON"))
     if not asked:
         return list(offered)
     return [name for name in asked if name in offered]
