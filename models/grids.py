@@ -18,15 +18,16 @@ Three things live here so that each family states them once:
 from __future__ import annotations
 
 import os
+import random
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any, TypeVar
 
 from . import puzzlink
 from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
-from .family import AspRules, Family, from_model, is_address
+from .family import AspRules, Family, Ladder, Parameter, Rung, SolutionCounter, from_model, is_address
 from .files import read_instance_text
 
 Level = TypeVar("Level")
@@ -242,3 +243,66 @@ def family_record(model: ModuleType, rules: AspRules, picture: Callable[[Any, An
         url=puzzlink.url_format(model.GENRE, model.parse_link, model.write_link),
         **declared,
     )
+
+
+# ------------------------------------------------------------------ generating
+
+
+def side_parameters(max_side: int) -> tuple[Parameter, Parameter]:
+    """A grid generator's width and height."""
+    return (
+        Parameter("width", int, 1, max_side, "cells across (default 10)"),
+        Parameter("height", int, 1, max_side, "cells down (default 10)"),
+    )
+
+
+def side_ladder(sides: Sequence[int] = (10, 15, 20, 25, 30)) -> Ladder:
+    """Square grids of growing side, each level proved unique: what the benchmark's ladder generates."""
+    return Ladder(
+        "grid side",
+        lambda level: max(level.width, level.height),
+        tuple(Rung(side, {"width": side, "height": side}) for side in sides),
+        unique=True,
+    )
+
+
+def unique_under(counter: SolutionCounter, level: Any, time: float) -> tuple[bool, tuple]:
+    """Whether ``counter`` proves ``level`` unique (a complete count of 1), and the solutions it saw (a second
+    one shows where uniqueness fails).  A count cut short proves nothing: not unique."""
+    count, complete, found = counter(level, 2, time)
+    return count == 1 and complete, found
+
+
+def thin_clues(
+    clues: Sequence[int],
+    level_without: Callable[[frozenset[int]], Any],
+    counter: SolutionCounter,
+    rng: random.Random,
+    time: float,
+) -> frozenset[int]:
+    """The clues (cell numbers) taken away, in random order, as long as the level stays unique; the level with
+    every clue must be unique.  ``level_without(removed)`` is the level without the clues ``removed``.
+
+    Clues are tried in blocks that double while the level stays unique and halve when it does not, down to
+    one clue: a clue kept was tried alone, against fewer removed clues than the end has, so the result is
+    minimal (taking any clue left away gives a second solution) in far fewer counts than one per clue when
+    most clues go."""
+    order = list(clues)
+    rng.shuffle(order)
+    removed: frozenset[int] = frozenset()
+    block = max(1, len(order) // 4)
+    while order:
+        trial = removed | frozenset(order[:block])
+        if unique_under(counter, level_without(trial), time)[0]:
+            removed, order = trial, order[block:]
+            block *= 2
+        elif block == 1:
+            order = order[1:]  # needed: without it the level has another solution
+        else:
+            block //= 2
+    return removed
+
+
+def random_share(count: int, share: float, rng: random.Random) -> frozenset[int]:
+    """A random ``share`` of ``range(count)`` (the clues a generator takes away when no uniqueness is asked)."""
+    return frozenset(rng.sample(range(count), round(share * count)))

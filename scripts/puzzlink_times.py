@@ -1,17 +1,20 @@
-"""How long clingo:hand takes to prove each published puzz.link puzzle unique (its count of 1, complete).
+"""Paradigms compared on the published puzz.link puzzles: each backend variant proves each puzzle unique.
 
 ``python scripts/puzzlink_times.py`` counts every ``levels/<genre>/<genre>NN.txt``
-of slither, nurikabe and sudoku with ``clingo:hand`` (the families' own ASP
-rules), once per seed: seed 0 as the facts are written, seeds 1.. with the
-facts reordered from the seed (``--shuffle``: other luck, same answer), the
-puzzles interleaved so that load on a shared machine hits them alike.  Each run
-is a child forked from this script after clingo is imported here, so a run pays
-the translation, grounding, solving and decoding, not the import.  Every count
-must be 1 and complete (the script stops otherwise).
+of slither, nurikabe and sudoku to completion with every backend variant that
+takes the genre and needs nothing outside Python (``--backends`` chooses
+others), once per seed: seed 0 as the input is written, seeds 1.. with the
+input reordered from the seed (``--shuffle``: other luck, same answer).  Runs
+are interleaved (seed, then puzzle, then backend) so that load on a shared
+machine hits every backend alike.  Each run is a child forked from this script
+after the solvers are imported here, so a run pays translation, solving and
+decoding, not the import.  A run that finishes must count exactly 1 (the
+script stops otherwise); one cut short by ``--timeout`` is unsolved.
 
-It prints, per puzzle, the median and worst over seeds of the wall seconds of
-the whole run and of clingo's own CPU seconds (ground + solve, the uniqueness
-proof), then per genre the median and worst of those.
+It prints, per genre and backend, the runs solved and the median, p90 and
+worst wall seconds (an unsolved run slower than any) and CPU seconds of the
+whole run; then, per puzzle, the same for the genre's default backend (what
+``trisolve solve --count`` runs without ``--backend``).
 """
 
 from __future__ import annotations
@@ -21,24 +24,23 @@ import datetime
 import glob
 import os
 import shlex
-import statistics
 import sys
 from collections.abc import Sequence
 
 from trisolve.backends import registry
+from trisolve.bench import provenance
 from trisolve.bench.runner import BenchRun, Settings, Trial, run_trial
+from trisolve.bench.summary import distribution
 from trisolve.models import FAMILIES
+from trisolve.selection import policy
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 GENRES = ("slither", "nurikabe", "sudoku")
-BACKEND = "clingo:hand"
 
 
 def load_average() -> str:
-    try:
-        return " ".join(f"{x:.2f}" for x in os.getloadavg())
-    except OSError:
-        return "unknown"
+    found = provenance.load()
+    return " ".join(f"{x:.2f}" for x in found) if found else "unknown"
 
 
 def puzzles(genres: Sequence[str]) -> list[tuple[str, str]]:
@@ -50,62 +52,87 @@ def puzzles(genres: Sequence[str]) -> list[tuple[str, str]]:
     ]
 
 
-def solver_cpu(run: BenchRun) -> float:
-    return (run.ground_cpu or 0.0) + (run.solve_cpu or 0.0)
+def backends_of(genre: str, asked: Sequence[str] | None) -> list[str]:
+    """The backends measured on ``genre``: those asked that take it, else every in-Python variant that does."""
+    offered = registry.variants(genre, policy.declaring("IN_PYTHON"))
+    if not asked:
+        return list(offered)
+    return [name for name in asked if name in offered]
 
 
-def measure(chosen: list[tuple[str, str]], seeds: int, timeout: float) -> dict[str, list[BenchRun]]:
-    """Every puzzle counted once per seed, seed by seed; the runs per puzzle."""
-    for genre in dict.fromkeys(genre for genre, _ in chosen):
-        registry.preload([BACKEND], genre)
-    runs: dict[str, list[BenchRun]] = {path: [] for _, path in chosen}
+def measure(
+    chosen: list[tuple[str, str]], backends: dict[str, list[str]], seeds: int, timeout: float
+) -> dict[tuple[str, str], list[BenchRun]]:
+    """Every puzzle counted once per seed and backend; the runs per (puzzle, backend)."""
+    for genre, names in backends.items():
+        registry.preload(names, genre)
+    runs: dict[tuple[str, str], list[BenchRun]] = {}
     for seed in range(seeds):
         settings = Settings(timeout=timeout, mode="count", seed=seed, shuffle=seed > 0)
         for genre, path in chosen:
-            done = run_trial(Trial(path, genre, BACKEND, 0), FAMILIES[genre], settings)
-            if not (done.solved and done.complete and done.count == 1):
-                raise SystemExit(f"{path}: seed {seed}: {done.status}, count {done.count}, complete {done.complete}")
-            runs[path].append(done)
+            for backend in backends[genre]:
+                done = run_trial(Trial(path, genre, backend, 0), FAMILIES[genre], settings)
+                if done.complete and done.count != 1:
+                    raise SystemExit(f"{path}: {backend}, seed {seed}: counted {done.count}, not 1")
+                runs.setdefault((path, backend), []).append(done)
+                print(f"  {os.path.basename(path)} {backend} seed {seed}: {done.time:.2f} s", file=sys.stderr)
     return runs
 
 
-def row(name: str, size: str, values: list[BenchRun]) -> str:
-    wall = [r.time for r in values]
-    cpu = [solver_cpu(r) for r in values]
-    return (
-        f"| {name} | {size} | {statistics.median(wall):.2f} | {max(wall):.2f} | "
-        f"{statistics.median(cpu):.3f} | {max(cpu):.3f} |"
-    )
+def spread(values: list[BenchRun]) -> str:
+    """Solved, then wall and CPU seconds, median / p90 / worst (an unsolved run counts as beyond any)."""
+    solved = [r for r in values if r.solved and r.complete]
+    unsolved = len(values) - len(solved)
+
+    def three(numbers: list[float]) -> str:
+        found = distribution(numbers, unsolved)
+        shown = ("> limit" if found[k] == float("inf") else f"{found[k]:.2f}" for k in ("median", "p90", "max"))
+        return " / ".join(shown)
+
+    return f"{len(solved)}/{len(values)} | {three([r.time for r in solved])} | {three([r.cpu for r in solved])}"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--genres", default=",".join(GENRES), help="comma-separated (default: %(default)s)")
-    parser.add_argument("--seeds", type=int, default=3, help="runs per puzzle, seeds 0..N-1 (default 3)")
+    parser.add_argument("--backends", default="", help="comma-separated backend:variant (default: every one in Python)")
+    parser.add_argument("--seeds", type=int, default=3, help="runs per puzzle and backend, seeds 0..N-1 (default 3)")
     parser.add_argument("--timeout", type=float, default=60.0, help="wall seconds per run (default 60)")
     args = parser.parse_args(argv)
     genres = [g.strip() for g in args.genres.split(",") if g.strip()]
+    asked = [b.strip() for b in args.backends.split(",") if b.strip()]
+    backends = {genre: backends_of(genre, asked) for genre in genres}
     began = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     load_before = load_average()
     chosen = puzzles(genres)
-    runs = measure(chosen, args.seeds, args.timeout)
+    runs = measure(chosen, backends, args.seeds, args.timeout)
     command = "python scripts/puzzlink_times.py " + shlex.join(argv if argv is not None else sys.argv[1:])
     print(command.strip())
     print(f"started {began}; load average (1, 5, 15 min) {load_before} at the start, {load_average()} at the end")
-    print(f"{BACKEND}, count to completion; {args.seeds} seeds per puzzle; time limit {args.timeout:g} s per run\n")
-    print("| puzzle | size | wall s median | wall s worst | clingo CPU s median | clingo CPU s worst |")
-    print("|---|---|---|---|---|---|")
-    for genre, path in chosen:
-        level = FAMILIES[genre].parse(path)
-        width = getattr(level, "width", getattr(level, "size", 0))
-        height = getattr(level, "height", width)
-        print(row(os.path.splitext(os.path.basename(path))[0], f"{width}x{height}", runs[path]))
-    print("\n| genre | puzzles | wall s median | wall s worst | clingo CPU s median | clingo CPU s worst |")
-    print("|---|---|---|---|---|---|")
+    print(f"count to completion; {args.seeds} seeds per puzzle and backend; time limit {args.timeout:g} s per run\n")
+    print("| genre | backend | solved | wall s: median / p90 / worst | CPU s: median / p90 / worst |")
+    print("|---|---|---|---|---|")
     for genre in genres:
-        values = [r for g, path in chosen if g == genre for r in runs[path]]
-        if values:
-            print(row(genre, str(sum(g == genre for g, _ in chosen)), values))
+        for backend in backends[genre]:
+            values = [r for g, path in chosen if g == genre for r in runs[path, backend]]
+            print(f"| {genre} | {backend} | {spread(values)} |")
+    for genre in genres:
+        default = policy.choose(genre, "solve", "count").backends[0]
+        if ":" not in default:
+            default = f"{default}:{registry.default_variant(default, genre)}"
+        if default not in backends[genre]:
+            continue
+        print(f"\n{genre}: the default for a count, `{default}`, per puzzle\n")
+        print("| puzzle | size | solved | wall s: median / p90 / worst | CPU s: median / p90 / worst |")
+        print("|---|---|---|---|---|")
+        for g, path in chosen:
+            if g != genre:
+                continue
+            level = FAMILIES[genre].parse(path)
+            width = getattr(level, "width", getattr(level, "size", 0))
+            height = getattr(level, "height", width)
+            name = os.path.splitext(os.path.basename(path))[0]
+            print(f"| {name} | {width}x{height} | {spread(runs[path, default])} |")
     return 0
 
 

@@ -321,7 +321,7 @@ def test_dimacs_is_listed_but_not_cross_checked_by_default(capsys):
 
 
 def test_a_format_for_a_family_it_does_not_cover_is_refused_by_what_it_covers(capsys):
-    """Exact cover writes sigils and logic grids: asked for a Hexiom level, the format says so (not the backend's
-    missing translator)."""
+    """Exact cover writes sigils, logic grids and Sudoku (its constraint model is all exactly-ones): asked for a
+    Hexiom level, the format says so (not the backend's missing translator)."""
     assert run_cli(["export", level_path("hexiom", "level01"), "--format", "xc"]) == 2
-    assert capsys.readouterr().err.strip() == "trisolve: xc: logic and sigils only, not hexiom"
+    assert capsys.readouterr().err.strip() == "trisolve: xc: logic, sigils and sudoku only, not hexiom"

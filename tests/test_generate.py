@@ -19,6 +19,9 @@ SIZES = {
     "hexiom": [{"side": 2}, {"side": 3}],
     "logic": [{"positions": 3, "categories": 2}, {"positions": 4, "categories": 3}],
     "sigils": [{"width": 4, "height": 2}, {"width": 4, "height": 4}],
+    "slither": [{"width": 4, "height": 3}, {"width": 6, "height": 6}],
+    "nurikabe": [{"width": 4, "height": 4}, {"width": 7, "height": 5}],
+    "sudoku": [{"size": 4}, {"size": 9}],
 }
 CASES = [(family, params, seed) for family, sizes in SIZES.items() for params in sizes for seed in (0, 1, 2)]
 
@@ -49,6 +52,9 @@ UNIQUE_CASES = (
     + [("hexiom", {"side": 3}, s) for s in (0, 1, 2)]
     + [("logic", {"positions": 4, "categories": 3}, s) for s in (0, 1)]
     + [("sigils", {"width": 4, "height": 2}, 0)]
+    + [("slither", {"width": 5, "height": 5}, s) for s in (0, 1)]
+    + [("nurikabe", {"width": 5, "height": 5}, 1)]
+    + [("sudoku", {"size": 4}, 0), ("sudoku", {"size": 6}, 0)]
 )
 
 
@@ -147,3 +153,16 @@ def test_options_of_another_family_are_refused(tmp_path):
 
     result = CliRunner().invoke(cli, ["generate", "sigils", "--side", "3", "-o", str(tmp_path)])
     assert result.exit_code == 2
+
+
+def test_a_size_option_families_share_says_what_it_means_to_each(tmp_path):
+    import click
+    from support import run_cli
+
+    from trisolve.cli.main import cli
+
+    command = cli.get_command(click.Context(cli), "generate")
+    (width,) = [p for p in command.params if p.name == "width"]
+    assert "sigils: frame width (default 4)" in width.help
+    assert "slither" in width.help and "cells across (default 10)" in width.help
+    assert run_cli(["generate", "sigils", "--width", "50", "-o", str(tmp_path), "--quiet"]) == 2  # sigils' own range

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 import click
 
@@ -17,21 +18,26 @@ def size_options(function):
     from trisolve.backends.numbers import Range
     from trisolve.models import FAMILIES
 
-    parameters = {}  # name -> (family names, parameter): a name two families share is one option
+    # name -> help text -> (family names, parameter): a name families share is one option, whose range spans
+    # theirs (the API checks a value against the family's own) and whose help says each family's meaning
+    parameters: dict[str, dict[str, tuple[list[str], Any]]] = {}
     for family in FAMILIES.values():
         for parameter in family.generator_parameters:
-            parameters.setdefault(parameter.name, ([], parameter))[0].append(family.name)
+            meanings = parameters.setdefault(parameter.name, {})
+            meanings.setdefault(parameter.help, ([], parameter))[0].append(family.name)
 
     @functools.wraps(function)
     def wrapper(**kwargs):
         sizes = {name: kwargs.pop(name) for name in parameters}
         return function(sizes=sizes, **kwargs)
 
-    for name, (families, parameter) in reversed(parameters.items()):
-        kind = number_type(Range(parameter.kind, parameter.low, parameter.high, parameter.low_open))
-        wrapper = click.option(f"--{name}", type=kind, default=None, help=f"{', '.join(families)}: {parameter.help}.")(
-            wrapper
-        )
+    for name, meanings in reversed(parameters.items()):
+        shared = [parameter for _, parameter in meanings.values()]
+        low = min(shared, key=lambda parameter: parameter.low)
+        high = max(parameter.high for parameter in shared)
+        kind = number_type(Range(low.kind, low.low, high, low.low_open))
+        text = "; ".join(f"{', '.join(families)}: {meaning}" for meaning, (families, _) in meanings.items())
+        wrapper = click.option(f"--{name}", type=kind, default=None, help=f"{text}.")(wrapper)
     return wrapper
 
 
