@@ -238,7 +238,7 @@ def test_command_timeout_is_partial_exit_3() -> None:
         ["missing.toml"],
         [EINSTEIN, "--partial", "p.json"],
         [EINSTEIN, "--timeout", "-1"],
-        [os.path.join(ROOT, "levels", "sudoku", "sudoku01.txt")],
+        [EINSTEIN, "--step", "2"],
     ],
 )
 def test_command_bad_input_exits_2_with_one_line(args: list[str], capsys) -> None:
