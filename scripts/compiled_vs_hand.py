@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import glob
 import os
+import re
 import statistics
 import sys
 import time
@@ -63,11 +64,11 @@ PAIRS: dict[str, list[tuple[str, str, str | None]]] = {
 
 def _pair(text: str) -> tuple[str, str, str | None]:
     """``HAND=COMPILED[@LAST]`` as a pair."""
-    hand, _, made = text.partition("=")
-    made, _, last = made.partition("@")
-    if not hand or not made:
+    found = re.fullmatch(r"([^=]+)=([^@]+)(?:@(.+))?", text)
+    if found is None:
         raise SystemExit(f"--pair {text}: expected HAND=COMPILED[@LAST]")
-    return hand, made, last or None
+    hand, made, last = found.groups()
+    return hand, made, last
 
 
 def main() -> None:

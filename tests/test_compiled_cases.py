@@ -12,6 +12,7 @@ from model_cases import cases, family_of, register, unregister
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
+from trisolve.backends.spec import Spec
 from trisolve.constraints import semantics
 
 
@@ -126,7 +127,7 @@ def _shipped_cases() -> list:
         known = expected(family)
         small = set(small_instances(family))
         for spec, _ in _compiled_specs():
-            backend, variant = spec.split(":")
+            backend, variant = Spec.parse(spec).backend, Spec.parse(spec).variant_name
             offered = registry.catalog(backend, family)
             if offered is None or variant not in offered.variants:
                 continue
@@ -152,7 +153,7 @@ def test_a_compiled_family_counts_what_expected_json_says(family, spec, path):
     assert result.count == expected(family)[stem(path)]["count"]
     assert_listed_once(record, level, result)  # every solution listed is valid by the family's validator
     first = registry.get(spec, family).run(level, Limits(time=300), Options())
-    if result.count and not registry.catalog(spec.split(":")[0], family).count_only:
+    if result.count and not registry.catalog(Spec.parse(spec).backend, family).count_only:
         assert record.validate(level, first.solutions[0]) == []
     elif not result.count:
         assert first.status == Status.UNSAT

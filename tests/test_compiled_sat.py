@@ -17,6 +17,7 @@ from support import LIMIT_SLACK, ROOT
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options, Status
+from trisolve.backends.spec import Spec
 from trisolve.constraints import KINDS, Model, ModelError, UnsupportedConstraint, semantics
 from trisolve.models.errors import UsageError
 
@@ -521,7 +522,7 @@ def _count_dimacs(text: str) -> int:
 
 @pytest.mark.parametrize("spec", ["pysat:compiled", "ganak:compiled", "dimacs:compiled"])
 def test_an_export_of_a_symmetric_model_keeps_every_solution(spec):
-    if registry.available(spec.split(":")[0]) is not None:
+    if registry.available(Spec.parse(spec).backend) is not None:
         pytest.skip(f"{spec} is not installed here")
     (case,) = [c for c in cases() if c.name == "cycle-points3x3"]
     backend = registry.get(spec, FAMILY_NAME)

@@ -85,7 +85,7 @@ def test_every_compiled_variant_counts_and_lists_valid_solutions(toy, spec):
     assert result.complete and result.count == math.comb(6, 2), (result.status, result.stopped_by)
     assert_listed_once(toy_family.TOY, level, result)
     first = registry.get(spec, "toy").run(level, Limits(time=60), Options())
-    if not registry.catalog(spec.split(":")[0], "toy").count_only:
+    if not registry.catalog(Spec.parse(spec).backend, "toy").count_only:
         assert toy_family.validate(level, first.solutions[0]) == []
 
 
@@ -105,7 +105,7 @@ def test_crosscheck_runs_every_compiled_variant_and_they_agree(toy, capsys):
     assert instance["family"] == "toy" and instance["status"] == "agree" and instance["count"] == math.comb(6, 2)
     runs = {run["backend"]: run for run in instance["runs"]}
     assert set(runs) == set(choose("toy", "crosscheck").backends)
-    assert {name.split(":")[0] for name in runs} >= {"pysat", "clingo", "cpsat", "exactcover"}
+    assert {Spec.parse(name).backend for name in runs} >= {"pysat", "clingo", "cpsat", "exactcover"}
     assert all(run["complete"] and run["count"] == math.comb(6, 2) for run in runs.values())
 
 

@@ -306,7 +306,8 @@ def test_a_measurement_of_one_family_and_task_merges_into_the_shipped_table(chec
     measured = new["families"]["logic"]["first"]
     assert measured["instances"] == 1 and measured["measured"]["date"] and measured["measured"]["timeout"] == 1.0
     ranked = {row["backend"] for row in old["families"]["logic"]["first"]["rows"]}
-    assert {row["backend"] for row in measured["rows"]} == ranked
+    # every backend ranked before is ranked again (the portfolio may measure more: the compiled variants)
+    assert ranked <= {row["backend"] for row in measured["rows"]}
 
     readme = (checkout / "README.md").read_text().splitlines()
     changed = [line for line in readme if line not in readme_before]
