@@ -42,6 +42,9 @@ class _Families(MutableMapping):
     def __init__(self) -> None:
         self._loaded: dict[str, Family] = {}
         self._pending: list[str] = _folders()
+        #: the order families are listed in: the shipped folders by name, then others as they were added (plugins),
+        #: whichever were loaded first (help texts and docs must not depend on what a command touched before)
+        self._rank = {name: index for index, name in enumerate(self._pending)}
 
     def _load(self, folder: str) -> None:
         self._pending.remove(folder)
@@ -77,7 +80,7 @@ class _Families(MutableMapping):
 
     def __iter__(self) -> Iterator[str]:
         self._load_all()
-        return iter(list(self._loaded))
+        return iter(sorted(self._loaded, key=lambda name: self._rank.get(name, len(self._rank))))
 
     def __len__(self) -> int:
         self._load_all()
