@@ -24,18 +24,7 @@ CATALOG = Catalog(
     count_only=True,
     symmetry_breaking=False,
     generic="constraints",
-    supports=(
-        "unit",
-        "clause",
-        "exactly_one",
-        "at_most_one",
-        "exactly_k",
-        "cardinality",
-        "linear",
-        "all_different",
-        "connected",
-        "single_cycle",
-    ),
+    supports="every kind",
 )
 
 
