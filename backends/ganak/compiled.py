@@ -10,10 +10,8 @@ CNF would be counted with every disconnected assignment in it.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..base import Options
 from ..catalog import Catalog
+from ..pysat import EagerCompiledCnf
 
 CATALOG = Catalog(
     default="compiled",
@@ -28,20 +26,6 @@ CATALOG = Catalog(
 )
 
 
-def for_family(family: str) -> CompiledForGanak:
-    return CompiledForGanak(family)
-
-
-class CompiledForGanak:
-    """``encode`` gives pysat's eager compiled CNF of the family's constraint model."""
-
-    CATALOG = CATALOG
-
-    def __init__(self, family: str) -> None:
-        self.family = family
-
-    def encode(self, level: Any, variant: str, options: Options) -> Any:
-        from ..pysat.compiled import for_family as pysat_compiler
-
-        CATALOG.require(variant, "ganak", self.family)
-        return pysat_compiler(self.family).encode(level, "compiled", options)
+def for_family(family: str) -> EagerCompiledCnf:
+    """pysat's eager compiled CNF of ``family``, under this catalog."""
+    return EagerCompiledCnf("ganak", family, CATALOG)
