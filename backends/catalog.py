@@ -16,7 +16,10 @@ uses ``CATALOG`` as an object; the registry, ``trisolve backends`` and
 ``--help`` read the same lines *without* importing the module (``read``
 parses the file), because a translator imports its solver library and
 OR-Tools alone costs most of a second.  So ``CATALOG = Catalog(...)`` must
-hold literals only (strings, booleans, a dict of strings).
+hold literals only (strings, booleans, a dict of strings).  A generic
+translator that compiles every kind of constraint says so by name,
+``supports="every kind"`` (``EVERY_KIND``), rather than by a list each of
+them would have to keep equal to ``trisolve.constraints.KINDS``.
 """
 
 from __future__ import annotations
@@ -25,7 +28,12 @@ import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from ..constraints.model import KINDS
 from ..models.errors import UsageError, shorten
+
+#: ``supports=EVERY_KIND``: the translator compiles every kind of constraint there is (``KINDS``; a kind added
+#: there is claimed by each such translator at once, and their tests run every kind through them).
+EVERY_KIND = "every kind"
 
 
 class UnknownVariant(UsageError):
@@ -57,10 +65,15 @@ class Catalog:
     #: ``backends/clingo/hand.py``); None: a translator of one family
     generic: str | None = None
     #: for a generic translator of constraint models: the constraint kinds it compiles
-    #: (``trisolve.constraints.KINDS``); a family whose model uses another kind is left out, with the reason
+    #: (``trisolve.constraints.KINDS``), or ``EVERY_KIND`` for all of them (read as ``KINDS``); a family whose
+    #: model uses another kind is left out, with the reason
     supports: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
+        if isinstance(self.supports, str):
+            if self.supports != EVERY_KIND:
+                raise ValueError(f"supports is a tuple of constraint kinds or {EVERY_KIND!r}, not {self.supports!r}")
+            object.__setattr__(self, "supports", KINDS)
         if self.default not in self.variants:
             raise ValueError(f"default variant {self.default!r} is not among {', '.join(self.variants)}")
 

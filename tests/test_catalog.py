@@ -118,6 +118,28 @@ def test_a_catalog_must_hold_literals(tmp_path) -> None:
         catalog.read(str(path))
 
 
+@pytest.mark.parametrize(
+    "written,supports",
+    [("'every kind'", "every kind"), ("('unit', 'clause')", ("unit", "clause")), ("()", ())],
+)
+def test_supports_read_without_import_equals_the_object(tmp_path, written: str, supports) -> None:
+    """A generic translator may name every kind at once; the file read and the object built agree on what that is."""
+    from trisolve.constraints import KINDS
+
+    path = tmp_path / "compiled.py"
+    path.write_text(
+        f"CATALOG = Catalog(default='c', variants={{'c': 'x'}}, generic='constraints', supports={written})\n"
+    )
+    made = catalog.Catalog(default="c", variants={"c": "x"}, generic="constraints", supports=supports)
+    assert catalog.read(str(path)) == made
+    assert made.supports == (KINDS if supports == catalog.EVERY_KIND else supports)
+
+
+def test_supports_names_no_other_set() -> None:
+    with pytest.raises(ValueError, match="every kind"):
+        catalog.Catalog(default="c", variants={"c": "x"}, supports="every")
+
+
 def test_default_must_be_listed() -> None:
     with pytest.raises(ValueError, match="not among"):
         catalog.Catalog(default="b", variants={"a": "x"})

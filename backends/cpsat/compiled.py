@@ -64,18 +64,7 @@ CATALOG = Catalog(
     },
     symmetry_breaking=False,
     generic="constraints",
-    supports=(
-        "unit",
-        "clause",
-        "exactly_one",
-        "at_most_one",
-        "exactly_k",
-        "cardinality",
-        "linear",
-        "all_different",
-        "connected",
-        "single_cycle",
-    ),
+    supports="every kind",
 )
 
 

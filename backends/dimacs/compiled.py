@@ -3,14 +3,13 @@
 
 Only the eager variant: the lazy ones leave connectivity out of the CNF and
 cut candidates between solver calls, which an outside solver run on a file
-cannot do.  The engine takes the CNF from pysat's compiler.
+cannot do.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from ..catalog import Catalog
+from ..pysat import EagerCompiledCnf
 
 CATALOG = Catalog(
     default="compiled",
@@ -21,23 +20,10 @@ CATALOG = Catalog(
     },
     symmetry_breaking=False,
     generic="constraints",
-    supports=(
-        "unit",
-        "clause",
-        "exactly_one",
-        "at_most_one",
-        "exactly_k",
-        "cardinality",
-        "linear",
-        "all_different",
-        "connected",
-        "single_cycle",
-    ),
+    supports="every kind",
 )
 
 
-def for_family(family: str) -> Any:
-    """pysat's compiler of ``family`` (the dimacs engine solves its CNF)."""
-    from ..pysat.compiled import for_family as pysat_compiler
-
-    return pysat_compiler(family)
+def for_family(family: str) -> EagerCompiledCnf:
+    """pysat's eager compiled CNF of ``family``, under this catalog (the dimacs engine solves it)."""
+    return EagerCompiledCnf("dimacs", family, CATALOG)

@@ -10,10 +10,8 @@ CNF would be counted with every disconnected assignment in it.
 
 from __future__ import annotations
 
-from typing import Any
-
-from ..base import Options
 from ..catalog import Catalog
+from ..pysat import EagerCompiledCnf
 
 CATALOG = Catalog(
     default="compiled",
@@ -24,35 +22,10 @@ CATALOG = Catalog(
     count_only=True,
     symmetry_breaking=False,
     generic="constraints",
-    supports=(
-        "unit",
-        "clause",
-        "exactly_one",
-        "at_most_one",
-        "exactly_k",
-        "cardinality",
-        "linear",
-        "all_different",
-        "connected",
-        "single_cycle",
-    ),
+    supports="every kind",
 )
 
 
-def for_family(family: str) -> CompiledForGanak:
-    return CompiledForGanak(family)
-
-
-class CompiledForGanak:
-    """``encode`` gives pysat's eager compiled CNF of the family's constraint model."""
-
-    CATALOG = CATALOG
-
-    def __init__(self, family: str) -> None:
-        self.family = family
-
-    def encode(self, level: Any, variant: str, options: Options) -> Any:
-        from ..pysat.compiled import for_family as pysat_compiler
-
-        CATALOG.require(variant, "ganak", self.family)
-        return pysat_compiler(self.family).encode(level, "compiled", options)
+def for_family(family: str) -> EagerCompiledCnf:
+    """pysat's eager compiled CNF of ``family``, under this catalog."""
+    return EagerCompiledCnf("ganak", family, CATALOG)

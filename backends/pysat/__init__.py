@@ -47,6 +47,25 @@ def cnf_translator(family: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{family}")
 
 
+class EagerCompiledCnf:
+    """pysat's compiled CNF of ``family``'s constraint model in its eager variant, for a ``backend`` that hands
+    the CNF to a tool outside pysat (ganak counts it, dimacs solves it with a binary): the eager variant states
+    connectivity by reachability levels, all in the clauses, where the lazy ones leave it to cuts made while pysat
+    solves, which no outside tool is handed.  ``catalog`` is the backend's own (its ``compiled.py``), listing
+    the one variant it offers; pysat is imported only when ``encode`` runs."""
+
+    def __init__(self, backend: str, family: str, catalog: Any) -> None:
+        self.backend = backend
+        self.family = family
+        self.CATALOG = catalog
+
+    def encode(self, level: Any, variant: str, options: Any) -> Any:
+        from .compiled import for_family
+
+        self.CATALOG.require(variant, self.backend, self.family)
+        return for_family(self.family).encode(level, "compiled", options)
+
+
 def backend(name: str, translators: Mapping[str, Any], **roles: Any) -> SimpleNamespace:
     """A backend made of your own CNF translators, run by pysat's mechanics, for ``registry.register(name, ...)``.
 
