@@ -1,7 +1,8 @@
 """trisolve as a library: the functions the ``trisolve`` command is a thin layer over.
 
 One function per command: ``solve`` (and ``solve_many``), ``cross_check``,
-``benchmark``, ``render`` (with ``read_solution``), ``export``,
+``benchmark`` (and ``measure_portfolio`` for ``bench --portfolio``, with
+``read_portfolio`` and ``make_defaults``), ``render`` (with ``read_solution``), ``export``,
 ``list_backends``, ``generate_levels``, ``campaign``, ``mutate``; and
 ``load`` for levels.  Every number is checked as the command line checks it
 (``backends/numbers.py``), and bad input or usage raises ``UsageError``
@@ -76,6 +77,10 @@ _WHERE: dict[str, str] = {
     "campaign": "campaigning",
     "mutate": "mutating",
     "explain": "explanations",
+    "Portfolio": "measuring",
+    "make_defaults": "measuring",
+    "measure_portfolio": "measuring",
+    "read_portfolio": "measuring",
     "MAX_SOLUTION_BYTES": "pictures",
     "PICTURE_KINDS": "pictures",
     "check_picture_path": "pictures",
@@ -94,6 +99,7 @@ __all__ = [
     "LevelSyntaxError",
     "MAX_SOLUTION_BYTES",
     "PICTURE_KINDS",
+    "Portfolio",
     "Report",
     "Result",
     "SMALL_FILE",
@@ -117,9 +123,12 @@ __all__ = [
     "instance_files",
     "list_backends",
     "load",
+    "make_defaults",
+    "measure_portfolio",
     "mutate",
     "named",
     "portfolio",
+    "read_portfolio",
     "read_solution",
     "render",
     "solve",
@@ -158,6 +167,7 @@ if TYPE_CHECKING:
         portfolio,
         task_for,
     )
+    from .measuring import Portfolio, make_defaults, measure_portfolio, read_portfolio
     from .mutating import mutate
     from .pictures import MAX_SOLUTION_BYTES, PICTURE_KINDS, check_picture_path, read_solution, render
     from .running import SMALL_FILE

@@ -129,8 +129,8 @@ from .progress import for_command
 @click.option(
     "--write-defaults",
     is_flag=True,
-    help="--portfolio: also write the shipped table (selection/portfolio.json), docs/bench/portfolio.md and the "
-    "README's table, all or none; a measurement of some families or tasks merges into the table.",
+    help="--portfolio: also write the measured table into the shipped one (selection/portfolio.json), the table "
+    "solve takes its defaults from; a measurement of some families or tasks merges into it.",
 )
 @click.pass_context
 def command(
