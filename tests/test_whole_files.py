@@ -253,6 +253,25 @@ def _write_docs(checkout, tmp_path) -> int:
     return script("write_docs").main(["--portfolio", str(tmp_path / "out")], root=str(checkout))
 
 
+def _fails_whole_at_every_call(checkout, before: dict, points: int, failure: str, command, capsys) -> None:
+    """``command`` with ``failure`` injected at each of its ``points`` calls: exit 2, one line, every file of the
+    checkout as ``before``, no temporary file left."""
+    name, error, wanted = FAILURES[failure]
+    for point in range(1, points + 1):
+        for relative, data in before.items():
+            (checkout / relative).write_bytes(data)
+        with pytest.MonkeyPatch.context() as patch:
+            injected = Inject(patch, name, error, fail_at=point, wanted=wanted)
+            code = command()
+        printed = capsys.readouterr()
+        assert injected.failed
+        assert code == 2, (failure, point, printed.err)
+        assert len(printed.err.strip().splitlines()) == 1 and "Traceback" not in printed.err, printed.err
+        assert _files(checkout) == before, f"{failure} at call {point}"
+        leftovers = [n for top, _, names in os.walk(checkout) for n in names if n.startswith(".trisolve-")]
+        assert not leftovers, leftovers
+
+
 @pytest.mark.parametrize("failure", FAILURES)
 def test_bench_portfolio_write_defaults_changes_nothing_when_a_write_fails_anywhere(
     checkout, tmp_path, capsys, monkeypatch, failure
@@ -268,20 +287,8 @@ def test_bench_portfolio_write_defaults_changes_nothing_when_a_write_fails_anywh
     after = _files(checkout)
     assert after[TABLE] != before[TABLE], "a clean run rewrites the shipped table"
     assert all(after[r] == before[r] for r in PAGES), "the command writes no page of the checkout"
-    points = counter.calls
-    assert points >= 5, points  # the journal's lines, OUT/'s files, the table
-    for point in range(1, points + 1):
-        (checkout / TABLE).write_bytes(before[TABLE])
-        with monkeypatch.context() as patch:
-            injected = Inject(patch, name, error, fail_at=point, wanted=wanted)
-            code = run_cli(_portfolio(tmp_path))
-        printed = capsys.readouterr()
-        assert injected.failed
-        assert code == 2, (failure, point, printed.err)
-        assert len(printed.err.strip().splitlines()) == 1 and "Traceback" not in printed.err, printed.err
-        assert _files(checkout) == before, f"{failure} at call {point}"
-        leftovers = [n for top, _, names in os.walk(checkout) for n in names if n.startswith(".trisolve-")]
-        assert not leftovers, leftovers
+    assert counter.calls >= 5, counter.calls  # the journal's lines, OUT/'s files, the table
+    _fails_whole_at_every_call(checkout, before, counter.calls, failure, lambda: run_cli(_portfolio(tmp_path)), capsys)
 
 
 @pytest.mark.parametrize("failure", FAILURES)
@@ -299,21 +306,10 @@ def test_write_docs_changes_no_page_when_a_write_fails_anywhere(checkout, tmp_pa
     after = _files(checkout)
     assert all(after[r] != before[r] for r in PAGES[:3]), "a clean run rewrites the README and both pages"
     assert after[TABLE] == before[TABLE] and after[PAGES[3]] == before[PAGES[3]], "a partial one keeps the plot"
-    points = counter.calls
-    assert points >= 3, points
-    for point in range(1, points + 1):
-        for relative, data in before.items():
-            (checkout / relative).write_bytes(data)
-        with monkeypatch.context() as patch:
-            injected = Inject(patch, name, error, fail_at=point, wanted=wanted)
-            code = _write_docs(checkout, tmp_path)
-        printed = capsys.readouterr()
-        assert injected.failed
-        assert code == 2, (failure, point, printed.err)
-        assert len(printed.err.strip().splitlines()) == 1 and "Traceback" not in printed.err, printed.err
-        assert _files(checkout) == before, f"{failure} at call {point}"
-        leftovers = [n for top, _, names in os.walk(checkout) for n in names if n.startswith(".trisolve-")]
-        assert not leftovers, leftovers
+    assert counter.calls >= 3, counter.calls
+    _fails_whole_at_every_call(
+        checkout, before, counter.calls, failure, lambda: _write_docs(checkout, tmp_path), capsys
+    )
 
 
 def test_a_read_only_readme_leaves_the_pages_alone(checkout, tmp_path, capsys, monkeypatch):
