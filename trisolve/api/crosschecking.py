@@ -126,9 +126,10 @@ def cross_check(
     """
     new_request()
     from trisolve.crosscheck.compare import expected_for
+    from trisolve.crosscheck.plan import backends_to_run
     from trisolve.crosscheck.run import Instance, Plan, Runs, unreadable_verdict
     from trisolve.crosscheck.run import cross_check as check
-    from trisolve.selection.names import backend_list, backend_name, backend_names
+    from trisolve.selection.names import backend_list
 
     timeout = numbers.TIMEOUT.check_optional(timeout, "timeout")
     jobs = numbers.JOBS.check_optional(jobs, "jobs")
@@ -156,34 +157,9 @@ def cross_check(
         for level in chosen:
             if level.path is not None:
                 expected_for(level.path)
-    names: dict[str, list[str]] = {}
-    select = None
-    if not backends:
-        from trisolve.crosscheck.plan import default_plan, refusals
-
-        parsed = {level.run_path: level.model for level in chosen}
-        planned = default_plan([(level.run_path, level.family) for level in chosen], backend_name, parsed)
-        for name in planned.backends:
-            names[name] = planned.candidates(name, [level.run_path for level in chosen if level.family == name])
-        if on_plan is not None:
-            on_plan(planned.describe(timeout))
-    for level in chosen:
-        if level.family not in names:
-            names[level.family] = backend_names(backends, level.family)
-        if not names[level.family]:
-            raise UsageError(f"no backend handles the {level.family} family")
-    if not backends:
-        # a family without a default plan runs every variant: one that refuses an instance is left out there
-        unplanned = [
-            (level.run_path, level.family, level.model) for level in chosen if level.family not in planned.backends
-        ]
-        refusing = refusals(unplanned, names.__getitem__)
-
-        def select(path: str, family: str, backend: str) -> bool:
-            if family in planned.backends:
-                return planned.runs(path, family, backend)
-            return backend not in refusing.get(path, {})
-
+    names, select = backends_to_run(
+        [(level.run_path, level.family, level.model) for level in chosen], backends, on_plan, timeout
+    )
     instances = [Instance(level.run_path, level.kind, level.model) for level in chosen]
     with Runs(log, resume=resume, parallel=jobs or os.cpu_count() or 1, on_record=on_record) as runs:
         plan = Plan(timeout, limit, symmetry_breaking, seed)
