@@ -1,8 +1,8 @@
 """trisolve as a library: the functions the ``trisolve`` command is a thin layer over.
 
 One function per command: ``solve`` (and ``solve_many``), ``cross_check``,
-``benchmark`` (and ``measure_portfolio`` for ``bench --portfolio``, with
-``read_portfolio`` and ``make_defaults``), ``render`` (with ``read_solution``), ``export``,
+``benchmark`` (with ``read_benchmark``; and ``measure_portfolio`` for ``bench
+--portfolio``, with ``read_portfolio`` and ``make_defaults``), ``render`` (with ``read_solution``), ``export``,
 ``list_backends``, ``generate_levels``, ``campaign``, ``mutate``; and
 ``load`` for levels.  Every number is checked as the command line checks it
 (``backends/numbers.py``), and bad input or usage raises ``UsageError``
@@ -71,6 +71,7 @@ _WHERE: dict[str, str] = {
     "cross_check": "crosschecking",
     "Benchmark": "benchmarking",
     "benchmark": "benchmarking",
+    "read_benchmark": "benchmarking",
     "GeneratedLevel": "generating",
     "generate_levels": "generating",
     "Campaign": "campaigning",
@@ -128,6 +129,7 @@ __all__ = [
     "mutate",
     "named",
     "portfolio",
+    "read_benchmark",
     "read_portfolio",
     "read_solution",
     "render",
@@ -137,7 +139,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .benchmarking import Benchmark, benchmark
+    from .benchmarking import Benchmark, benchmark, read_benchmark
     from .campaigning import Campaign, campaign
     from .crosschecking import Report, cross_check
     from .explanations import explain
