@@ -60,9 +60,8 @@ TASKS = ranking_table.TASKS
 #: Where a checkout keeps its instances and docs (absent in an installed wheel).
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LEVELS_DIR = os.path.join(ROOT, "levels")
-#: Where ``--write-defaults`` writes the human page and its plot.
-DOCS_DIR = os.path.join(ROOT, "docs", "bench")
-DOCS_PAGE = "portfolio.md"
+#: The plot of a measurement's folder (and of the shipped table's page, docs/bench/, which scripts/write_docs.py
+#: writes in a source checkout)
 PLOT_FILE = "portfolio.png"
 
 
@@ -587,8 +586,9 @@ def markdown(
         "# The measured portfolio: which backend for which task",
         "",
         (
-            "Written by `trisolve bench --portfolio --write-defaults`, with `selection/portfolio.json` (the table "
-            "`solve` takes its defaults from). Regenerate both with the same command; do not edit by hand."
+            "Written from `selection/portfolio.json` (the table `solve` takes its defaults from, which "
+            "`trisolve bench --portfolio --write-defaults` writes) by `scripts/write_docs.py --portfolio OUT`. "
+            "Regenerate both with those commands; do not edit by hand."
             if shipped
             else "Written by `trisolve bench --portfolio`: a measurement of this machine, beside its portfolio.json; "
             "`solve`'s defaults are unchanged (`--write-defaults` would make this table theirs)."
@@ -741,8 +741,8 @@ def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
     }
 
 
-#: the README's block that ``readme_table`` fills (``--write-defaults`` rewrites it; a test compares the two)
-README_START = "<!-- portfolio table: written by trisolve bench --portfolio --write-defaults -->"
+#: the README's block that ``readme_table`` fills (``scripts/write_docs.py`` rewrites it; a test compares the two)
+README_START = "<!-- portfolio table: written by scripts/write_docs.py from selection/portfolio.json -->"
 README_END = "<!-- end of portfolio table -->"
 
 

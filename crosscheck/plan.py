@@ -172,3 +172,48 @@ COUNTING = Options(enumerate=True)
 
 def _stem(path: str) -> str:
     return os.path.splitext(os.path.basename(path))[0]
+
+
+def backends_to_run(
+    instances: Sequence[tuple[str, str, Any]],
+    named: Sequence[str] = (),
+    on_plan: Callable[[list[str]], None] | None = None,
+    timeout: float | None = None,
+) -> tuple[dict[str, list[str]], Callable[[str, str, str], bool] | None]:
+    """What a cross-check of ``instances`` (path, family, parsed level or None) runs: per family, its backends,
+    and which of them run on which instance (None: every one everywhere).
+
+    Named backends (each made full: a bare name is all its variants) run everywhere, as asked.  Without them,
+    the default plan (``default_plan``) for the families whose record names one, which ``on_plan`` hears
+    described (``DefaultPlan.describe``: what it leaves incomplete within ``timeout``); on the other families
+    every variant the policy cross-checks, each left out where it refuses the instance.  A family no backend
+    handles is a ``UsageError``.
+    """
+    from trisolve.selection.names import backend_name, backend_names
+
+    names: dict[str, list[str]] = {}
+    planned = None
+    if not named:
+        parsed = {path: level for path, _, level in instances}
+        planned = default_plan([(path, family) for path, family, _ in instances], backend_name, parsed)
+        for name in planned.backends:
+            names[name] = planned.candidates(name, [path for path, family, _ in instances if family == name])
+        if on_plan is not None:
+            on_plan(planned.describe(timeout))
+    for _, family, _ in instances:
+        if family not in names:
+            names[family] = backend_names(named, family)
+        if not names[family]:
+            raise UsageError(f"no backend handles the {family} family")
+    if planned is None:
+        return names, None
+    plan = planned
+    # a family without a default plan runs every variant: one that refuses an instance is left out there
+    refusing = refusals([i for i in instances if i[1] not in plan.backends], names.__getitem__)
+
+    def select(path: str, family: str, backend: str) -> bool:
+        if family in plan.backends:
+            return plan.runs(path, family, backend)
+        return backend not in refusing.get(path, {})
+
+    return names, select

@@ -281,6 +281,14 @@ def connect(scheduler: str) -> Any:
         ) from None
 
 
+def needs_dask() -> None:
+    """The dask executor's library is installed, else a UsageError saying how to install it."""
+    import importlib.util
+
+    if importlib.util.find_spec("distributed") is None:
+        raise UsageError('the dask executor needs the dask extra: pip install "trisolve[dask]"')
+
+
 def check_scheduler(scheduler: str) -> None:
     """Connect to ``scheduler`` and leave: a command that would write files (generated levels, a journal)
     first learns that the scheduler answers, so an unreachable one writes nothing (issue 22)."""

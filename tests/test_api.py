@@ -84,6 +84,33 @@ def test_public_names_are_listed_and_typed():
     assert os.path.exists(os.path.join(os.path.dirname(trisolve.__file__), "py.typed"))
 
 
+def test_every_api_module_stays_under_300_lines():
+    """The library is a facade, one module per verb: a module past 300 lines holds policy of a layer below."""
+    folder = os.path.join(ROOT, "trisolve", "api")
+    modules = sorted(name for name in os.listdir(folder) if name.endswith(".py"))
+    assert "solving.py" in modules and "measuring.py" in modules
+    lengths = {}
+    for name in modules:
+        with open(os.path.join(folder, name), encoding="utf-8") as handle:
+            lengths[name] = len(handle.read().splitlines())
+    assert {name: n for name, n in lengths.items() if n >= 300} == {}
+
+
+def test_every_public_name_loads_its_own_verb_only():
+    """Each name of ``trisolve.api`` is found, and a command asking for ``solve`` loads no other verb's module."""
+    import trisolve.api
+
+    for name in trisolve.api.__all__:
+        assert getattr(trisolve.api, name) is not None, name
+    code = (
+        "import sys; from trisolve.api import load, solve; "
+        "print(sorted(m for m in sys.modules if m.startswith('trisolve.api.')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['trisolve.api.levels',", "'trisolve.api.running',", "'trisolve.api.solving']"]
+
+
 @pytest.mark.parametrize("isolate", [True, False], ids=["child-process", "in-process"])
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_a_count_is_exact_and_every_solution_valid(backend, isolate):

@@ -86,7 +86,7 @@ def test_the_readmes_backend_table_is_the_shipped_table():
     with open(readme, encoding="utf-8") as handle:
         text = handle.read()
     assert portfolio.README_START in text and portfolio.README_END in text
-    assert portfolio.replace_readme_table(text, shipped_table()) == text, "rerun bench --portfolio --write-defaults"
+    assert portfolio.replace_readme_table(text, shipped_table()) == text, "run python scripts/write_docs.py"
 
 
 @pytest.mark.parametrize("task", ["first", "count", "all"])

@@ -70,7 +70,9 @@ def test_solve_runs_the_policys_first_and_routes_a_refused_level_along_the_rest(
         jobs.append(job)
         raise KeyboardInterrupt  # the job is all this test looks at
 
-    monkeypatch.setattr(api, "_run", caught)
+    from trisolve.api import running
+
+    monkeypatch.setattr(running, "run_one", caught)
     path = level_path("hexiom", "level32")  # past the small sizes: the table's order as it stands
     with pytest.raises(KeyboardInterrupt):
         api.solve(path, count=task == "count")

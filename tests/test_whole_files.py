@@ -5,9 +5,10 @@ real full disk does), a read-only file as ``os.replace``, ``os.open`` or ``os.ac
 (the tests run as root, so chmod would not stop a write).  Each failure is injected at every point
 where it can happen: the n-th call, for every n a clean run makes.
 
-The end-to-end case is ``bench --portfolio --write-defaults`` in a copy of the checkout's README,
-docs page and shipped table, with the measurement itself replaced by canned runs (the rest -- the
-plan, the journal, the table, the merge, every write -- is the command's own).
+The end-to-end case is ``bench --portfolio --write-defaults`` (the shipped table) and then
+``scripts/write_docs.py --portfolio OUT`` (the README's table and the docs pages) in a copy of the
+checkout's README, docs pages and shipped table, with the measurement itself replaced by canned runs
+(the rest -- the plan, the journal, the table, the merge, every write -- is the command's own).
 """
 
 from __future__ import annotations
@@ -191,25 +192,28 @@ def test_a_torn_last_line_is_skipped_by_the_reader_and_closed_by_the_next_append
     assert list(read_lines(str(path))) == [{"run": 1}, {"run": 3}]
 
 
-# ------------------------------------------------------------------ bench --portfolio --write-defaults
+# ------------------------------------------------------------------ bench --portfolio --write-defaults, write_docs
 
 LOGIC_LEVEL = level_path("logic", "einstein")
+#: what the command writes of a checkout (the shipped table), and what scripts/write_docs.py writes from it
+TABLE = "selection/portfolio.json"
+PAGES = ("README.md", "docs/bench/portfolio.md", "docs/backends.md", "docs/bench/portfolio.png")
 
 
 @pytest.fixture
 def checkout(tmp_path, monkeypatch):
-    """A copy of the checkout's README, docs page and shipped table, where the command writes its defaults;
-    the measurement is canned: every run solves in 0.01 s (the first backend) to 0.05 s."""
+    """A copy of the checkout's README, docs pages and shipped table, where the command writes its defaults and
+    scripts/write_docs.py the pages; the measurement is canned: every run solves in 0.01 s (the first backend) to
+    0.05 s."""
     from trisolve.bench import portfolio
     from trisolve.bench.runner import BenchRun
     from trisolve.selection import table
 
     root = tmp_path / "checkout"
-    for relative in ("README.md", "docs/bench/portfolio.md", "selection/portfolio.json"):
+    for relative in (TABLE, *PAGES):
         (root / relative).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(os.path.join(ROOT, relative), root / relative)
     monkeypatch.setattr(table, "TABLE_PATH", str(root / "selection" / "portfolio.json"))
-    monkeypatch.setattr(portfolio, "DOCS_DIR", str(root / "docs" / "bench"))
     order: list[str] = []
 
     def run_trial(trial, family, settings):
@@ -238,63 +242,105 @@ def _portfolio(tmp_path, *extra: str) -> list[str]:
     return [*argv, "--timeout", "1", "--out", str(tmp_path / "out"), "--write-defaults", "--quiet", *extra]
 
 
-DEFAULTS = ("README.md", "docs/bench/portfolio.md", "selection/portfolio.json")
+def _files(checkout) -> dict[str, bytes]:
+    return {relative: (checkout / relative).read_bytes() for relative in (TABLE, *PAGES)}
+
+
+def _write_docs(checkout, tmp_path) -> int:
+    """``python scripts/write_docs.py --portfolio OUT`` in the copy of the checkout."""
+    from support import script
+
+    return script("write_docs").main(["--portfolio", str(tmp_path / "out")], root=str(checkout))
+
+
+def _fails_whole_at_every_call(checkout, before: dict, points: int, failure: str, command, capsys) -> None:
+    """``command`` with ``failure`` injected at each of its ``points`` calls: exit 2, one line, every file of the
+    checkout as ``before``, no temporary file left."""
+    name, error, wanted = FAILURES[failure]
+    for point in range(1, points + 1):
+        for relative, data in before.items():
+            (checkout / relative).write_bytes(data)
+        with pytest.MonkeyPatch.context() as patch:
+            injected = Inject(patch, name, error, fail_at=point, wanted=wanted)
+            code = command()
+        printed = capsys.readouterr()
+        assert injected.failed
+        assert code == 2, (failure, point, printed.err)
+        assert len(printed.err.strip().splitlines()) == 1 and "Traceback" not in printed.err, printed.err
+        assert _files(checkout) == before, f"{failure} at call {point}"
+        leftovers = [n for top, _, names in os.walk(checkout) for n in names if n.startswith(".trisolve-")]
+        assert not leftovers, leftovers
 
 
 @pytest.mark.parametrize("failure", FAILURES)
 def test_bench_portfolio_write_defaults_changes_nothing_when_a_write_fails_anywhere(
     checkout, tmp_path, capsys, monkeypatch, failure
 ):
+    """The command writes the shipped table (and its own folder) and never a page of the checkout; a failure at
+    any point leaves the table as it was."""
     name, error, wanted = FAILURES[failure]
-    before = {relative: (checkout / relative).read_bytes() for relative in DEFAULTS}
+    before = _files(checkout)
     with monkeypatch.context() as patch:
         counter = Inject(patch, name, error, wanted=wanted)
         assert run_cli(_portfolio(tmp_path)) == 0, capsys.readouterr().err
     capsys.readouterr()
-    after = {relative: (checkout / relative).read_bytes() for relative in DEFAULTS}
-    assert all(after[r] != before[r] for r in DEFAULTS), "a clean run rewrites all three"
-    points = counter.calls
-    assert points >= 6, points  # the journal's lines, OUT/'s files, the three defaults
-    for point in range(1, points + 1):
-        for relative, data in before.items():
-            (checkout / relative).write_bytes(data)
-        with monkeypatch.context() as patch:
-            injected = Inject(patch, name, error, fail_at=point, wanted=wanted)
-            code = run_cli(_portfolio(tmp_path))
-        printed = capsys.readouterr()
-        assert injected.failed
-        assert code == 2, (failure, point, printed.err)
-        assert len(printed.err.strip().splitlines()) == 1 and "Traceback" not in printed.err, printed.err
-        for relative in DEFAULTS:
-            assert (checkout / relative).read_bytes() == before[relative], f"{relative}: {failure} at call {point}"
-        leftovers = [n for top, _, names in os.walk(checkout) for n in names if n.startswith(".trisolve-")]
-        assert not leftovers, leftovers
+    after = _files(checkout)
+    assert after[TABLE] != before[TABLE], "a clean run rewrites the shipped table"
+    assert all(after[r] == before[r] for r in PAGES), "the command writes no page of the checkout"
+    assert counter.calls >= 5, counter.calls  # the journal's lines, OUT/'s files, the table
+    _fails_whole_at_every_call(checkout, before, counter.calls, failure, lambda: run_cli(_portfolio(tmp_path)), capsys)
 
 
-def test_a_read_only_readme_leaves_the_table_and_the_page_alone(checkout, tmp_path, capsys, monkeypatch):
-    before = {relative: (checkout / relative).read_bytes() for relative in DEFAULTS}
+@pytest.mark.parametrize("failure", FAILURES)
+def test_write_docs_changes_no_page_when_a_write_fails_anywhere(checkout, tmp_path, capsys, monkeypatch, failure):
+    """scripts/write_docs.py writes the README's table, the table's page and the policy's page from the shipped
+    table: all of them or none."""
+    name, error, wanted = FAILURES[failure]
+    assert run_cli(_portfolio(tmp_path)) == 0
+    capsys.readouterr()
+    before = _files(checkout)
+    with monkeypatch.context() as patch:
+        counter = Inject(patch, name, error, wanted=wanted)
+        assert _write_docs(checkout, tmp_path) == 0, capsys.readouterr().err
+    capsys.readouterr()
+    after = _files(checkout)
+    assert all(after[r] != before[r] for r in PAGES[:3]), "a clean run rewrites the README and both pages"
+    assert after[TABLE] == before[TABLE] and after[PAGES[3]] == before[PAGES[3]], "a partial one keeps the plot"
+    assert counter.calls >= 3, counter.calls
+    _fails_whole_at_every_call(
+        checkout, before, counter.calls, failure, lambda: _write_docs(checkout, tmp_path), capsys
+    )
+
+
+def test_a_read_only_readme_leaves_the_pages_alone(checkout, tmp_path, capsys, monkeypatch):
     readme = os.path.realpath(checkout / "README.md")
     real_access = os.access
     monkeypatch.setattr(os, "access", lambda path, mode: os.path.realpath(path) != readme and real_access(path, mode))
-    assert run_cli(_portfolio(tmp_path)) == 2
+    assert run_cli(_portfolio(tmp_path)) == 0, "the command writes no README"
+    capsys.readouterr()
+    before = _files(checkout)
+    assert _write_docs(checkout, tmp_path) == 2
     err = capsys.readouterr().err
     assert "README.md" in err and "read-only" in err and len(err.strip().splitlines()) == 1, err
-    assert {relative: (checkout / relative).read_bytes() for relative in DEFAULTS} == before
+    assert _files(checkout) == before
 
 
 def test_a_readme_without_write_permission_is_read_only_for_root_too(checkout, tmp_path, capsys):
-    before = {relative: (checkout / relative).read_bytes() for relative in DEFAULTS}
     os.chmod(checkout / "README.md", 0o444)
-    assert run_cli(_portfolio(tmp_path)) == 2
+    assert run_cli(_portfolio(tmp_path)) == 0, "the command writes no README"
+    capsys.readouterr()
+    before = _files(checkout)
+    assert _write_docs(checkout, tmp_path) == 2
     err = capsys.readouterr().err
     assert "README.md: cannot write: the file is read-only" in err and len(err.strip().splitlines()) == 1, err
-    assert {relative: (checkout / relative).read_bytes() for relative in DEFAULTS} == before
+    assert _files(checkout) == before
 
 
 def test_a_measurement_of_one_family_and_task_merges_into_the_shipped_table(checkout, tmp_path, capsys):
     old = json.loads((checkout / "selection" / "portfolio.json").read_text())
     readme_before = (checkout / "README.md").read_text().splitlines()
     assert run_cli(_portfolio(tmp_path)) == 0
+    assert _write_docs(checkout, tmp_path) == 0
     capsys.readouterr()
     new = json.loads((checkout / "selection" / "portfolio.json").read_text())
 
@@ -316,6 +362,7 @@ def test_a_measurement_of_one_family_and_task_merges_into_the_shipped_table(chec
     assert not any(line.startswith(("| hexiom", "| sigils", "| logic | `--count`")) for line in changed)
     page = (checkout / "docs" / "bench" / "portfolio.md").read_text()
     assert "## hexiom: exact count" in page and "- Measured at another time: logic first solution:" in page
+    assert _write_docs(checkout, tmp_path) == 0 and "rewritten" not in capsys.readouterr().out, "nothing left"
 
 
 def test_rows_measured_on_other_instances_are_not_ranked_together():

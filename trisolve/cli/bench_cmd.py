@@ -7,14 +7,13 @@ import os
 import shlex
 import sys
 import time
-from dataclasses import asdict
 
 import click
 
 from trisolve.backends import numbers
 from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES, files
-from trisolve.models.errors import TrisolveError, UsageError, shorten
+from trisolve.models.errors import UsageError
 
 from .common import (
     COUNT,
@@ -129,8 +128,8 @@ from .progress import for_command
 @click.option(
     "--write-defaults",
     is_flag=True,
-    help="--portfolio: also write the shipped table (selection/portfolio.json), docs/bench/portfolio.md and the "
-    "README's table, all or none; a measurement of some families or tasks merges into the table.",
+    help="--portfolio: also write the measured table into the shipped one (selection/portfolio.json), the table "
+    "solve takes its defaults from; a measurement of some families or tasks merges into it.",
 )
 @click.pass_context
 def command(
@@ -171,7 +170,6 @@ def command(
     """
     # the options not named in the signature are api.benchmark's own keyword arguments, passed through
     from trisolve.bench.provenance import load, machine, provenance, solvers_reported
-    from trisolve.bench.summary import markdown, write_csv, write_json
     from trisolve.runs import interrupted
 
     from .. import api
@@ -210,7 +208,6 @@ def command(
     levels = [load_level(path, options["family"]) for path in instance_files(paths)]  # fails early, naming it
 
     files.make_folder(out_dir, "--out folder")
-    journal = files.Output(os.path.join(out_dir, "runs.jsonl"), what="bench journal")
     progress = for_command("bench", quiet=quiet)
 
     def planned(trials: int, settings, order: list[str]) -> None:
@@ -222,19 +219,19 @@ def command(
                 f"{settings.mode} mode, timeout {settings.timeout:g} s; writing to {out_dir}/",
                 err=True,
             )
-        journal.write(files.dumps({"settings": asdict(settings), "backends": order}) + "\n")
 
     def finished(index: int, run) -> None:
-        # each finished run goes to runs.jsonl at once: a killed benchmark keeps them (--rescore reads it)
-        journal.write(files.dumps(run.to_json()) + "\n")
         progress.advance(1, _outcome(run))
 
+    # each finished run goes to runs.jsonl at once: a killed benchmark keeps them (--rescore reads it)
+    journal = os.path.join(out_dir, "runs.jsonl")
     started, load_at_start = time.monotonic(), load()
     try:
-        result = api.benchmark(levels, backends, on_planned=planned, on_run=finished, skipped=_skipped, **options)
+        result = api.benchmark(
+            levels, backends, on_planned=planned, on_run=finished, skipped=_skipped, log=journal, **options
+        )
     finally:
         progress.close()
-        journal.close()
     elapsed = time.monotonic() - started
     runs, settings, order, summary = result.runs, result.settings, list(result.backends), result.summary
     pair = _scatter_pair(scatter_pair, order)
@@ -251,9 +248,8 @@ def command(
     }
     if interrupted():
         meta["partial"] = True
-    write_csv(runs, os.path.join(out_dir, "results.csv"))
-    write_json(runs, summary, settings, meta, os.path.join(out_dir, "results.json"))
-    report = markdown(summary, settings, meta)
+    result.write(out_dir, meta)
+    report = result.markdown(meta)
     if interrupted():
         report = "**INTERRUPTED: partial results (the finished runs only)**\n\n" + report
 
@@ -304,37 +300,15 @@ def _check_options(ctx: click.Context, portfolio: bool) -> None:
 def _rescore(out_dir: str, scatter_pair: str | None, plots: bool) -> None:
     """Rewrite summary.md (and the plots) from an earlier run's results.json, or from the
     runs.jsonl journal of a benchmark that was killed before it could write results.json."""
-    from trisolve.bench.runner import BenchRun, Settings
-    from trisolve.bench.summary import markdown, score
+    from .. import api
 
-    source = os.path.join(out_dir, "results.json")
-    try:
-        if os.path.lexists(source):
-            data = files.read_json(source, what="bench results file")
-        else:
-            source = os.path.join(out_dir, "runs.jsonl")
-            data = _read_journal(source)
-        settings = Settings(**data["settings"])
-        runs = [BenchRun.from_json(run) for run in data["runs"]]
-    except TrisolveError:
-        raise
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as problem:
-        raise UsageError(f"{source}: cannot be read as bench results ({shorten(problem, 200)})") from None
-    order = data.get("meta", {}).get("backends") or list(dict.fromkeys(r.backend for r in runs))
-    summary = score(runs, settings, order)
-    report = markdown(summary, settings, data.get("meta", {}))
+    result = api.read_benchmark(out_dir)
+    order = list(result.backends)
+    report = result.markdown(result.meta)
     if plots:
-        report += _draw(summary, runs, settings, out_dir, _scatter_pair(scatter_pair, order))
+        report += _draw(result.summary, result.runs, result.settings, out_dir, _scatter_pair(scatter_pair, order))
     click.echo(report, nl=False)
     files.write_text(os.path.join(out_dir, "summary.md"), report, what="summary")
-
-
-def _read_journal(path: str) -> dict:
-    """runs.jsonl as results.json's shape: a header line, then one run per line (a torn last line is dropped)."""
-    from trisolve.crosscheck.jsonl import read_lines
-
-    header, *runs = read_lines(path)
-    return {"settings": header["settings"], "meta": {"backends": header["backends"], "partial": True}, "runs": runs}
 
 
 def _command_line() -> str | None:
