@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .records import AspRules, Generated, UrlFormat
 
 #: A web address (``https://...``): what a command reads as a link, not as a file name.
 ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://\S*", re.ASCII)
@@ -38,42 +41,6 @@ class Parameter:
     high: float
     help: str
     low_open: bool = False  # low itself is not allowed
-
-
-@dataclass(frozen=True)
-class AspRules:
-    """A family's own answer-set program, written by hand beside its model, independent of any translator.
-
-    ``rules`` is a real ``.lp`` file a person can run with the ``clingo`` command next to the facts
-    ``facts(level)`` writes (integers only: nothing a user typed reaches the program).  The rules'
-    ``#show`` statements are the projection: answer sets differing only in hidden atoms are one solution.
-    ``decode(level, atoms)`` turns a model's shown atoms, each a plain tuple ``(name, int, ...)``, into the
-    family's Solution.  The clingo backend offers these rules as its variant ``hand``
-    (``backends/clingo/hand.py``) for every family that declares them.
-    """
-
-    rules: str  # absolute path of the .lp file
-    facts: Callable[[Any], str]
-    decode: Callable[[Any, Sequence[tuple]], Any]
-
-
-@dataclass(frozen=True)
-class UrlFormat:
-    """A family's puzzles written as web addresses (a puzz.link link): read, and written back.
-
-    The loader hands an argument that ``is_address`` to the family whose ``genres`` hold the genre
-    ``genre(address)`` finds in it; ``parse`` reads it (errors name "the URL" and the position),
-    ``write`` gives a level's own address back (``trisolve export --format <format>``).
-    """
-
-    format: str  # the export format's name, e.g. "puzzlink"
-    genres: tuple[str, ...]  # the genre names in addresses this family reads
-    #: address -> (the genre it names, its 1-based position), or None: not an address of this format
-    genre: Callable[[str], tuple[str, int] | None]
-    parse: Callable[[str], Any]
-    write: Callable[[Any], str]
-    #: what an address of this format looks like, for messages
-    example: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,19 +65,6 @@ class Ladder:
     rungs: tuple[Rung, ...]
     #: ask the generator for levels with one solution (Hexiom levels without locks have millions)
     unique: bool = False
-
-
-@dataclass(frozen=True)
-class Generated:
-    """A generated level, the solution it was built around, and how it was made."""
-
-    family: str
-    level: Any
-    text: str  # the level in the family's own file format
-    solution: Any  # the intended solution (valid by construction)
-    seed: int
-    unique: bool  # proved to have exactly one solution
-    info: Mapping[str, Any] = field(default_factory=dict)  # e.g. {"locks": 3}
 
 
 class SolutionCounter(Protocol):
@@ -192,6 +146,19 @@ class Family:
     asp: AspRules | None = None
     #: how the family reads and writes its puzzles as web addresses, or None
     url: UrlFormat | None = None
+
+
+#: The records only some families or commands use (a hand-written ASP program, a link format, a generated level):
+#: made in ``records.py`` the first time one is asked for here, so that solving a file does not create them.
+_ON_FIRST_USE = ("AspRules", "UrlFormat", "Generated")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _ON_FIRST_USE:
+        from . import records
+
+        return getattr(records, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def first_line(text: str) -> str:

@@ -7,9 +7,31 @@ board) and this record, which tells every layer above what it needs to know.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from ..errors import whole_number
 from ..family import Ladder, Parameter, Rung, first_line, from_model
-from . import constraints, generate, model, picture
+from . import constraints, model
+
+if TYPE_CHECKING:
+    from ..family import Generated, SolutionCounter
+
+
+# The picture and the generator are imported when first called: solving a level needs neither (nor the
+# drawing helpers and text wrapping the picture brings).
+def _picture(level: model.Level, solution: model.Solution | None = None, radius: float = 30.0) -> str:
+    """``picture.picture``: the board as SVG."""
+    from . import picture as drawing
+
+    return drawing.picture(level, solution, radius)
+
+
+def _generate(seed: int, counter: SolutionCounter, **options: Any) -> Generated:
+    """``generate.generate``: a level built around a solved board."""
+    from . import generate as generator
+
+    return generator.generate(seed, counter, **options)
+
 
 FAMILY = from_model(
     "hexiom",
@@ -20,10 +42,10 @@ FAMILY = from_model(
     images=lambda level, solution: [model.apply_symmetry(p, solution) for p in level.symmetries],
     orbit_representative=model.orbit_representative,
     is_lex_leader=model.is_lex_leader,
-    picture=picture.picture,
+    picture=_picture,
     # fallback only (selection/portfolio.json decides): the shortest first-solution tail over seeds on all 41 levels
     default_backend="clingo",
-    generate=generate.generate,
+    generate=_generate,
     generator_parameters=(
         Parameter("side", int, 1, 16, "board side (default 3)"),
         Parameter("fill", float, 0, 1, "share of cells holding a tile (default 0.5)", low_open=True),

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import errno
 import json
-import os
-import signal
 import sys
-import threading
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -18,30 +13,27 @@ from trisolve.backends import numbers
 from trisolve.backends.numbers import Range
 from trisolve.models.errors import TrisolveError
 
-#: Exit codes, one meaning each, the same for every command (docs/exit-codes.md): 0 answered, 1 a finding
-#: (a disagreement, an invalid solution, a run that crashed, a surviving mutant) or trisolve's own failure,
-#: 2 bad input or usage, 3 stopped by a limit before an answer, 130 interrupted.
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-#: the reader of the output went away (``| head -1``): quiet, and 128 + SIGPIPE, the code a shell
-#: reports for a Unix tool that SIGPIPE ended (``set -o pipefail`` sees it as `yes | head -1`'s)
-EXIT_BROKEN_PIPE = 141
-#: OSErrors that are the user's file or disk, not a bug: one line, exit code 2
-_FILE_ERRNOS = {
-    errno.ENOSPC,
-    errno.EACCES,
-    errno.EPERM,
-    errno.ENOENT,
-    errno.ENOTDIR,
-    errno.EISDIR,
-    errno.EROFS,
-    errno.EDQUOT,
-    errno.EEXIST,
-    errno.ENAMETOOLONG,
-    errno.ELOOP,
-    errno.EFBIG,
-    errno.ENXIO,
-    errno.EIO,
-}
+from . import running
+
+# what every command shares with the path that runs without click (running.py), here for the commands
+from .running import (  # noqa: F401 - the commands import these from here
+    EXIT_BROKEN_PIPE,
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_LIMIT,
+    EXIT_OK,
+    EXIT_USAGE,
+    STARTUP_ALLOWANCE,
+    broken_pipe,
+    catch_interrupts,
+    entered,
+    exit_code_of,
+    instance_files,
+    load_plugins,
+    process_started,
+    restore_signals,
+    said,
+)
 
 
 class Failure(click.ClickException, TrisolveError):
@@ -67,9 +59,8 @@ def run_cli(group: click.Group, argv: list[str] | None, *, process_entry: bool =
     killed at once (in every thread), and the command prints what finished
     and exits 130.
     """
-    global _command_entered
-    _command_entered = (time.monotonic(), process_entry)
-    previous = _catch_interrupts()
+    entered(process_entry)
+    previous = catch_interrupts()
     try:
         # without standalone mode click returns a raised Exit's code instead of raising it
         code = group.main(args=argv, prog_name="trisolve", standalone_mode=False)
@@ -90,88 +81,26 @@ def run_cli(group: click.Group, argv: list[str] | None, *, process_entry: bool =
     except (click.exceptions.Abort, KeyboardInterrupt):
         click.echo("trisolve: interrupted", err=True)
         return EXIT_INTERRUPTED
-    except TrisolveError as problem:  # bad input or usage (2), or a failure it names (1): one line
-        click.echo(f"trisolve: {problem}", err=True)
-        return problem.exit_code
-    except BrokenPipeError:
-        return _broken_pipe()
     except SystemExit as leaving:
         if _stdout_broken():  # click turns EPIPE into sys.exit(1)
-            return _broken_pipe()
-        return int(leaving.code or 0) if not isinstance(leaving.code, str) else EXIT_USAGE
-    except OSError as problem:
-        if problem.errno == errno.EPIPE:
-            return _broken_pipe()
-        if problem.errno not in _FILE_ERRNOS:
-            _print_internal_error()
-            return EXIT_FAILED
-        # the last net under models.files: a file or a disk the user gave, not a bug
-        from trisolve.models.errors import shorten
-        from trisolve.models.files import os_problem
-
-        where = f"{shorten(problem.filename, 200)}: " if problem.filename else ""
-        click.echo(f"trisolve: {where}{os_problem(problem)}", err=True)
-        return EXIT_USAGE
-    except Exception as exc:  # noqa: BLE001 - the last resort: one line, never a traceback
-        if _is_interruption(exc):
-            click.echo("trisolve: interrupted", err=True)
-            return EXIT_INTERRUPTED
-        _print_internal_error()
-        return EXIT_FAILED
+            return broken_pipe()
+        return exit_code_of(leaving)
+    except Exception as problem:  # noqa: BLE001 - the last resort: one line, never a traceback
+        return said(problem)
     finally:
-        from trisolve.runs import processes as runner
-
-        for signum, handler in previous.items():
-            # after an interruption the command is over: a late second signal must not kill the exit
-            signal.signal(signum, signal.SIG_IGN if runner.interrupted() else handler)
-
-
-def _print_internal_error() -> None:
-    """Our own bug: say so, with the traceback that finds it (``traceback`` is imported here, when it is needed)."""
-    import traceback
-
-    click.echo("trisolve: internal error (please report):", err=True)
-    traceback.print_exc()
+        restore_signals(previous)
 
 
 def _stdout_broken() -> bool:
     return isinstance(sys.stdout, click.utils.PacifyFlushWrapper)
 
 
-def _broken_pipe() -> int:
-    """Nobody reads our output any more: stop quietly (Python would complain when it flushes stdout at exit)."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.__stdout__.fileno())
-    except (OSError, AttributeError, ValueError):
-        pass
-    return EXIT_BROKEN_PIPE
-
-
-def _catch_interrupts() -> dict:
-    """Route SIGINT and SIGTERM to ``runs.processes.interrupt``; the handlers they had, to restore."""
-    from trisolve.runs import processes as runner
-
-    runner.INTERRUPT.clear()
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    return {signum: signal.signal(signum, runner.interrupt) for signum in (signal.SIGINT, signal.SIGTERM)}
-
-
-def _is_interruption(exc: Exception) -> bool:
-    """Ctrl-C seen by a solver running in this process: PySAT's own SIGINT handler turns it into an error."""
-    from trisolve.runs import processes as runner
-
-    return runner.interrupted() or "caught keyboard interrupt" in str(exc).lower()
-
-
 def interrupted_exit() -> None:
     """After a command printed its partial result: exit 130 when Ctrl-C (or SIGTERM) cut it short."""
-    from trisolve.runs import processes as runner
-
-    if runner.interrupted():
-        click.echo("trisolve: interrupted; the result above is partial", err=True)
-        raise click.exceptions.Exit(EXIT_INTERRUPTED)
+    try:
+        running.interrupted_exit()
+    except running.Exit as done:
+        raise click.exceptions.Exit(done.exit_code) from None
 
 
 def verdict_exit(failed: bool, problems: Sequence[str] = ()) -> None:
@@ -210,20 +139,6 @@ def load_level(path: str, family_name: str | None = None):
     from .. import api
 
     return api.load(api.named(path), family_name)
-
-
-def instance_files(paths: Iterable[str]) -> list[str]:
-    """Files named, and instance files inside named folders (sorted), for batch commands.
-
-    They are this command's inputs: no output of it may overwrite one (``models.files.protect``),
-    even when a child process is the one that reads them."""
-    from trisolve.models import files
-
-    from .. import api
-
-    found = api.instance_files(paths)
-    files.protect(*found)
-    return found
 
 
 # ------------------------------------------------------------------ numeric options
@@ -270,51 +185,6 @@ def plugin_option(command):
         help="A Python file that registers extra backends (your own encoding); repeatable. "
         "Installed packages add backends through the trisolve.backends entry points.",
     )(command)
-
-
-def load_plugins(paths: Iterable[str]) -> None:
-    """Load each --plugin file (a broken one is a usage problem naming the file and line)."""
-    from trisolve.backends import registry
-
-    for path in paths:
-        registry.load_plugin(path)
-
-
-#: Seconds an interpreter may take to start and reach trisolve's first line, at most: twice the CPU it
-#: used to get there, plus a little, up to a second.
-STARTUP_ALLOWANCE = (0.1, 2.0, 1.0)
-
-
-#: When ``run_cli`` was last entered (``time.monotonic``) and whether as the process's entry point.
-_command_entered: tuple[float, bool] | None = None
-
-
-def process_started() -> float:
-    """When this command started, on ``time.monotonic``'s clock: the command's ``--timeout`` counts from
-    here, so starting Python and importing trisolve spend it too (the user's clock starts at the Enter key).
-    A command run in a process that was there before it (``run_cli`` called by a test or a program) starts
-    when ``run_cli`` was called.
-
-    Linux gives the process's start time in /proc (boot-time clock ticks); elsewhere, or if that fails, it is
-    trisolve's first line.  That start is the fork's: a shell that runs trisolve as the last command of
-    ``bash -c "... && trisolve ..."`` becomes trisolve by exec, so its start may lie minutes back.  Hence
-    never more than ``STARTUP_ALLOWANCE`` before trisolve's first line ran.
-    """
-    import trisolve
-
-    if _command_entered is not None and not _command_entered[1]:
-        return _command_entered[0]
-    first_line = trisolve._FIRST_LINE_AT
-    least, per_cpu_second, most = STARTUP_ALLOWANCE
-    allowance = min(most, least + per_cpu_second * trisolve._CPU_AT_FIRST_LINE)
-    try:
-        with open("/proc/self/stat", encoding="ascii") as handle:
-            fields = handle.read().rpartition(")")[2].split()
-        ticks = int(fields[19])  # field 22, counted after the command name
-        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError, AttributeError):
-        return first_line
-    return max(time.monotonic() - age, first_line - allowance)
 
 
 def print_json(data: Any) -> None:
