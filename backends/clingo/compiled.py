@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import clingo
 
-from ...constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle, kind_of
+from ...constraints import AllDifferent, Clause, Connected, IntVar, Linear, Model, SingleCycle, kind_of
 from ...constraints.compiling import (
     exclusive_groups,
     forced,
@@ -67,55 +67,89 @@ def facts(model: Model) -> str:
     number = {variable: x for x, variable in enumerate(integers(model))}
     for variable, x in number.items():
         lines.append(" ".join(_fact("int_value", x, k, lit) for k, lit in zip(variable.values, variable.literals)))
-    derived = [(number[variable], variable.literals[0]) for variable in stated_once(model)]
+    # an integer's first value, when no unit forces it, holds exactly when no other value does: derived, not chosen
+    derived = [variable for variable in stated_once(model) if variable.literals[0] not in fixed]
     if derived:
-        lines.append(" ".join(_fact("first", x, lit) for x, lit in derived))
+        lines.append(" ".join(_fact("first", number[variable], variable.literals[0]) for variable in derived))
     groups = exclusive_groups(model)
     where = group_index(groups)
     used: dict[tuple[int, ...], int] = {}
+    facts_of = _Writer(groups, where, used, number, {variable.literals[0]: variable for variable in derived})
     # the model's constraints, then the equalities its counts imply (which only help the search)
     for c, constraint in enumerate([*model.constraints, *implied_total(model)]):
-        lines.append(" ".join(_constraint_facts(c, constraint, number, groups, where, used)))
+        lines.append(" ".join(facts_of(c, constraint)))
     for members, g in used.items():
         lines.append(" ".join(_fact("group", g, lit) for lit in members))
     return "\n".join(lines) + "\n"
 
 
-def _constraint_facts(
-    c: int, constraint: Any, number: dict, groups: list, where: dict, used: dict[tuple[int, ...], int]
-) -> list[str]:
-    """One constraint's facts, its index ``c`` naming it."""
-    # --- a clause: its literals
-    if isinstance(constraint, Clause):
-        return [_fact("clause", c), *(_fact("lit", c, lit) for lit in constraint.literals)]
-    # --- a linear constraint: its terms (indexed, so equal terms both count), bounds and enforcing literals;
-    # literals of an exclusive group (an at-most-one elsewhere) that appear with one weight are one term,
-    # "one of them holds" (a Hexiom cell's tiles: the cell is occupied)
-    if isinstance(constraint, Linear):
-        plain, by_group = list(constraint.terms), []
+@dataclass(frozen=True)
+class _Writer:
+    """One constraint's facts, its index ``c`` naming it; ``used`` collects the groups the sums count."""
+
+    groups: list[tuple[int, ...]]
+    where: dict[int, list[int]]
+    used: dict[tuple[int, ...], int]
+    number: dict[IntVar, int]
+    #: an integer's first literal -> the integer, for the integers whose first value is derived (``first``)
+    derived: dict[int, IntVar]
+
+    def __call__(self, c: int, constraint: Any) -> list[str]:
+        # --- a clause: its literals
+        if isinstance(constraint, Clause):
+            return [_fact("clause", c), *(_fact("lit", c, lit) for lit in constraint.literals)]
+        if isinstance(constraint, Linear):
+            return self.linear(c, constraint)
+        # --- an all-different: the integers it names (their values are int_value facts)
+        if isinstance(constraint, AllDifferent):
+            return [_fact("differ", c, self.number[variable]) for variable in constraint.variables]
+        # --- a connected set: its vertices' literals and its edges
+        if isinstance(constraint, Connected):
+            found = [_fact("vertex", c, i, lit) for i, lit in enumerate(constraint.vertices)]
+            return found + [_fact("edge", c, a, b) for a, b in constraint.edges]
+        # --- a single cycle: its vertices and its edges' literals
+        if isinstance(constraint, SingleCycle):
+            found = [_fact("single_cycle", c)]
+            found += [_fact("cycle_vertex", c, i) for i in range(constraint.vertex_count)]
+            return found + [_fact("cycle_edge", c, a, b, lit) for a, b, lit in constraint.edges]
+        raise TypeError(f"{type(constraint).__name__} is not a constraint of the model")
+
+    def linear(self, c: int, constraint: Linear) -> list[str]:
+        """A linear constraint: its terms (indexed, so equal terms both count), bounds and enforcing literals.
+
+        Two rewritings keep the ground program small, each exact in every answer set:
+        * an integer whose first value is derived states its "takes one value" as "at most one of the other
+          values" (the first holds when none does);
+        * "not the first value" is "one of the other values" (a Hexiom cell is occupied when it holds a
+          tile), and literals of an exclusive group (an at-most-one elsewhere) that appear with one weight
+          are one term, "one of them holds": one atom per group, the same in every sum that counts it."""
+        terms, op = list(constraint.terms), constraint.op
+        first = self.derived.get(terms[0][1]) if terms else None
+        own_statement = first is not None and {lit for _, lit in terms} == set(first.literals)
+        if own_statement and kind_of(constraint) == "exactly_one":
+            terms, op = [(1, lit) for lit in first.literals[1:]], "<="  # the first left out
+            if len(terms) < 2:
+                return []
+        by_group: list[tuple[int, tuple[int, ...]]] = []
         if kind_of(constraint) not in ("at_most_one", "exactly_one"):  # never a group's own statement
-            plain, by_group = grouped(constraint.terms, groups, where)
-        found = [_fact("term", c, i, w, lit) for i, (w, lit) in enumerate(plain)]
+            negated = [(w, self.derived[-lit]) for w, lit in terms if -lit in self.derived]
+            terms = [(w, lit) for w, lit in terms if -lit not in self.derived]
+            for w, variable in negated:
+                others = variable.literals[1:]
+                if len(others) == 1:
+                    terms.append((w, others[0]))
+                else:
+                    by_group.append((w, others))
+            terms, grouped_terms = grouped(terms, self.groups, self.where)
+            by_group += grouped_terms
+        found = [_fact("term", c, i, w, lit) for i, (w, lit) in enumerate(terms)]
         for i, (w, members) in enumerate(by_group):
-            found.append(_fact("group_term", c, len(plain) + i, w, used.setdefault(members, len(used))))
-        if constraint.op in ("==", ">="):
+            found.append(_fact("group_term", c, len(terms) + i, w, self.used.setdefault(members, len(self.used))))
+        if op in ("==", ">="):
             found.append(_fact("at_least", c, constraint.bound))
-        if constraint.op in ("==", "<="):
+        if op in ("==", "<="):
             found.append(_fact("at_most", c, constraint.bound))
         return found + [_fact("enforce", c, lit) for lit in constraint.enforce]
-    # --- an all-different: the integers it names (their values are int_value facts)
-    if isinstance(constraint, AllDifferent):
-        return [_fact("differ", c, number[variable]) for variable in constraint.variables]
-    # --- a connected set: its vertices' literals and its edges
-    if isinstance(constraint, Connected):
-        found = [_fact("vertex", c, i, lit) for i, lit in enumerate(constraint.vertices)]
-        return found + [_fact("edge", c, a, b) for a, b in constraint.edges]
-    # --- a single cycle: its vertices and its edges' literals
-    if isinstance(constraint, SingleCycle):
-        found = [_fact("single_cycle", c)]
-        found += [_fact("cycle_vertex", c, i) for i in range(constraint.vertex_count)]
-        return found + [_fact("cycle_edge", c, a, b, lit) for a, b, lit in constraint.edges]
-    raise TypeError(f"{type(constraint).__name__} is not a constraint of the model")
 
 
 def decoder(model: Model) -> Callable[[Sequence[clingo.Symbol]], Any]:
