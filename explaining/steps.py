@@ -81,23 +81,29 @@ class Stepper:
     # ------------------------------------------------------------------ one unit, two units
 
     def _look_at(self, group: tuple[int, ...]) -> None:
-        """Every unknown target fact these units force with the known facts about their variables."""
+        """Every unknown target fact these units force with the known facts about their variables (asked of
+        a small solver over these units' clauses alone: the answers are the same as the whole model's with
+        only these units on)."""
         reasoner = self.reasoner
         units = tuple(reasoner.units[u] for u in group)
-        selectors = [reasoner.selector[unit.label] for unit in units]
-        scope = set().union(*(unit.scope for unit in units))
-        known = [f for f in self.known if abs(f) in scope]
-        candidates = [f for f in self.unknown if abs(f) in scope]
-        while candidates:
-            reasoner.solver.set_phases([-f for f in candidates])
-            fact = candidates[-1]
-            if reasoner.solve([*selectors, *known, -fact]):
-                true = reasoner.true_variables()
-                candidates = [f for f in candidates if (abs(f) in true) == (f > 0)]
-                continue
-            candidates.pop()
-            used = reasoner.shrink([*selectors, -fact], known)
-            self._offer(Step(fact, units, tuple(used)))
+        local = reasoner.local([reasoner.selector[unit.label] for unit in units], keep=len(group) == 1)
+        try:
+            scope = set().union(*(unit.scope for unit in units))
+            known = [f for f in self.known if abs(f) in scope and local.reads(abs(f))]
+            candidates = [f for f in self.unknown if abs(f) in scope and local.reads(abs(f))]
+            while candidates:
+                local.set_phases([-f for f in candidates])
+                fact = candidates[-1]
+                if local.solve([*known, -fact]):
+                    true = local.true_variables()
+                    candidates = [f for f in candidates if (abs(f) in true) == (f > 0)]
+                    continue
+                candidates.pop()
+                used = local.shrink([-fact], known)
+                self._offer(Step(fact, units, tuple(used)))
+        finally:
+            if len(group) > 1:
+                local.close()
 
     def _offer(self, step: Step) -> None:
         old = self.best.get(step.fact)
