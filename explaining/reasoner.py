@@ -71,14 +71,11 @@ class Local(Oracle):
 
     def __init__(self, clauses: Iterable[Sequence[int]], deadline: float | None) -> None:
         self.deadline = deadline
-        self.inner: dict[int, int] = {}
-        dense = [[self._number(lit) for lit in clause] for clause in clauses]
-        self.outer = [0, *self.inner]
+        clauses = list(clauses)
+        self.outer = [0, *sorted({abs(lit) for clause in clauses for lit in clause})]
+        inner = self.inner = {var: number for number, var in enumerate(self.outer) if number}
+        dense = [[inner[lit] if lit > 0 else -inner[-lit] for lit in clause] for clause in clauses]
         self.solver = Solver(name=SOLVER, bootstrap_with=dense)
-
-    def _number(self, literal: int) -> int:
-        var = self.inner.setdefault(abs(literal), len(self.inner) + 1)
-        return var if literal > 0 else -var
 
     def _inside(self, literals: Iterable[int]) -> list[int]:
         inner = self.inner
