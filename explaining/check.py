@@ -17,7 +17,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ..constraints import Clause, Constraint, Linear, Model, kind_of
+from ..constraints import AllDifferent, Clause, Constraint, Linear, Model, kind_of
 
 #: The paradigms a claim can be checked by, with the backend that does it.
 CHECKERS: dict[str, str] = {"cpsat": "CP (OR-Tools CP-SAT)", "clingo": "ASP (clingo)"}
@@ -35,10 +35,19 @@ def sub_model(model: Model, constraints: Iterable[int], facts: Iterable[int]) ->
     """A model with ``model``'s variables, only the constraints at these indices, and each fact a given.
 
     An integer counts as one only where its "takes one value" is among the constraints: a compiler may then
-    read it as an integer (and derive totals from it), which the other constraints alone would not allow."""
+    read it as an integer (and derive totals from it), which the other constraints alone would not allow.
+    An all-different says its variables take one value each (``semantics.holds``); where their own
+    "takes one value" is left out, it is stated with the all-different (a compiler may rely on the model
+    stating it, as the plain CNF compiler does)."""
     chosen = [model.constraints[i] for i in sorted(set(constraints))]
     chosen += [Clause(literals=(lit,), label=f"fact {lit}", role="given") for lit in facts]
     stated = {frozenset(lit for _, lit in c.terms) for c in chosen if isinstance(c, Linear)}
+    for constraint in [c for c in chosen if isinstance(c, AllDifferent)]:
+        for variable in constraint.variables:
+            if frozenset(variable.literals) not in stated:
+                stated.add(frozenset(variable.literals))
+                terms = tuple((1, lit) for lit in variable.literals)
+                chosen.append(Linear(terms=terms, op="==", bound=1, label=constraint.label, role=constraint.role))
     ints = [v for v in model.ints if frozenset(v.literals) in stated]
     part = Model(
         name=model.name, keys=list(model.keys), constraints=chosen, own=list(model.own), ints=ints, decoder=_nothing

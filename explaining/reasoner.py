@@ -7,6 +7,12 @@ What PySAT lacks is written here: a subset-minimal set of assumptions with
 no solution under the reasoner's time limit (``shrink``: deletion refined by
 cores, as PySAT's MUSX does).  PySAT's OptUx finds further MUSes
 (``diagnose.py``).
+
+Questions about a few units only (what one unit, or two, force with the
+known facts) go to a small solver of their own (``Local``): their clauses
+alone, renumbered densely.  The whole model's solver would answer the same,
+but it has to assign every variable of the model on each call (a Sudoku's
+thousands), which made such questions a hundred times slower.
 """
 
 from __future__ import annotations
@@ -26,8 +32,80 @@ from .units import Unit
 SOLVER = "g4"
 
 
-class Reasoner:
-    """One incremental SAT solver over the model with every unit switchable; all questions go through it."""
+class Oracle:
+    """Questions under assumptions to one SAT solver: ``solve``, ``core``, ``shrink``."""
+
+    deadline: float | None = None
+
+    def check_time(self) -> None:
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            raise OutOfTime("time limit")
+
+    def solve(self, assumptions: Iterable[int]) -> bool:
+        raise NotImplementedError
+
+    def core(self) -> set[int]:
+        raise NotImplementedError
+
+    def shrink(self, fixed: Sequence[int], soft: Sequence[int]) -> list[int]:
+        """A subset-minimal part of ``soft`` that, with ``fixed``, has no solution (deletion, refined by cores);
+        ``fixed + soft`` must have none."""
+        if self.solve([*fixed, *soft]):
+            raise ValueError("shrink: the assumptions have a solution")
+        core = self.core()
+        kept = [lit for lit in soft if lit in core]
+        for lit in list(kept):
+            if lit not in kept:
+                continue
+            trial = [other for other in kept if other != lit]
+            if not self.solve([*fixed, *trial]):
+                core = self.core()
+                kept = [other for other in trial if other in core]
+        return kept
+
+
+class Local(Oracle):
+    """A small SAT solver over some units' clauses only (every one of them on), variables renumbered densely:
+    what those units force with some facts, at a cost that does not grow with the model.  A fact about a
+    variable these clauses do not read is left out of a question (it cannot take part in a conflict)."""
+
+    def __init__(self, clauses: Iterable[Sequence[int]], deadline: float | None) -> None:
+        self.deadline = deadline
+        clauses = list(clauses)
+        self.outer = [0, *sorted({abs(lit) for clause in clauses for lit in clause})]
+        inner = self.inner = {var: number for number, var in enumerate(self.outer) if number}
+        dense = [[inner[lit] if lit > 0 else -inner[-lit] for lit in clause] for clause in clauses]
+        self.solver = Solver(name=SOLVER, bootstrap_with=dense)
+
+    def _inside(self, literals: Iterable[int]) -> list[int]:
+        inner = self.inner
+        return [(inner[lit] if lit > 0 else -inner[-lit]) for lit in literals if abs(lit) in inner]
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def reads(self, variable: int) -> bool:
+        return variable in self.inner
+
+    def set_phases(self, literals: Iterable[int]) -> None:
+        self.solver.set_phases(self._inside(literals))
+
+    def solve(self, assumptions: Iterable[int]) -> bool:
+        self.check_time()
+        return bool(self.solver.solve(assumptions=self._inside(assumptions)))
+
+    def true_variables(self) -> set[int]:
+        outer = self.outer
+        return {outer[lit] for lit in self.solver.get_model() or () if lit > 0}
+
+    def core(self) -> set[int]:
+        outer = self.outer
+        return {outer[lit] if lit > 0 else -outer[-lit] for lit in self.solver.get_core() or ()}
+
+
+class Reasoner(Oracle):
+    """One incremental SAT solver over the model with every unit switchable; all questions go through it
+    (or, for a few units, through a ``Local`` solver it builds from their clauses)."""
 
     def __init__(self, model: Model, units: Sequence[Unit], deadline: float | None) -> None:
         self.model = model
@@ -38,6 +116,8 @@ class Reasoner:
         self.selector: Mapping[str, int] = {unit.label: self.cnf.selectors[unit.label] for unit in self.units}
         self.unit_of_selector = {self.selector[unit.label]: unit for unit in self.units}
         self.solver = Solver(name=SOLVER, bootstrap_with=self.cnf.clauses)
+        self._split_clauses()
+        self._locals: dict[tuple[int, ...], Local] = {}
         self.calls = 0
         self._top = self.cnf.top
         self._timer: threading.Timer | None = None
@@ -50,6 +130,9 @@ class Reasoner:
         if self._timer is not None:
             self._timer.cancel()
         self.solver.delete()
+        for local in self._locals.values():
+            local.close()
+        self._locals.clear()
 
     def __enter__(self) -> Reasoner:
         return self
@@ -58,10 +141,6 @@ class Reasoner:
         self.close()
 
     # ------------------------------------------------------------------ plain questions
-
-    def check_time(self) -> None:
-        if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise OutOfTime("time limit")
 
     def solve(self, assumptions: Iterable[int]) -> bool:
         """Whether the switched-on units and assumed facts have a solution (``OutOfTime`` at the deadline)."""
@@ -75,8 +154,7 @@ class Reasoner:
     def true_variables(self) -> set[int]:
         """The model's variables true in the last solution found."""
         found = self.solver.get_model() or []
-        top = self.model.variables
-        return {lit for lit in found if 0 < lit <= top}
+        return {lit for lit in found[: self.model.variables] if lit > 0}  # PySAT lists variables 1, 2, ... in order
 
     def other_solution(self, solution: frozenset[int], assumptions: Sequence[int] = ()) -> set[int] | None:
         """The true variables of a solution (every unit on, ``assumptions`` held) whose own variables differ
@@ -106,19 +184,49 @@ class Reasoner:
 
         return all(semantics.holds(self.model.constraints[i], value) for i in unit.constraints)
 
-    # ------------------------------------------------------------------ cheapest unsatisfiable subsets
+    # ------------------------------------------------------------------ a few units alone
 
-    def shrink(self, fixed: Sequence[int], soft: Sequence[int]) -> list[int]:
-        """A subset-minimal part of ``soft`` that, with ``fixed``, has no solution (deletion, refined by cores);
-        ``fixed + soft`` must have none."""
-        if self.solve([*fixed, *soft]):
-            raise ValueError("shrink: the assumptions have a solution")
-        kept = [lit for lit in soft if lit in self.core()]
-        for lit in list(kept):
-            if lit not in kept:
+    def _split_clauses(self) -> None:
+        """Each unit's clauses (without its selector), and the unguarded clauses that define auxiliaries, by
+        the auxiliary they define (a unit's clauses need those of the auxiliaries they read)."""
+        top = self.model.variables
+        selectors = set(self.unit_of_selector)
+        self._clauses_of: dict[int, list[list[int]]] = {s: [] for s in selectors}
+        self._defining: dict[int, list[list[int]]] = {}
+        for clause in self.cnf.clauses:
+            if clause and -clause[0] in selectors:
+                self._clauses_of[-clause[0]].append(clause[1:])
                 continue
-            trial = [other for other in kept if other != lit]
-            if not self.solve([*fixed, *trial]):
-                core = self.core()
-                kept = [other for other in trial if other in core]
-        return kept
+            for lit in clause:
+                if abs(lit) > top:
+                    self._defining.setdefault(abs(lit), []).append(clause)
+
+    def clauses_of(self, selectors: Iterable[int], switchable: bool = False) -> list[list[int]]:
+        """The clauses stating these units, with every definition of an auxiliary they read (``switchable``:
+        each unit's clauses keep its selector, to be assumed)."""
+        top = self.model.variables
+        chosen = [[-s, *clause] if switchable else clause for s in selectors for clause in self._clauses_of[s]]
+        todo = [abs(lit) for clause in chosen for lit in clause if abs(lit) > top]
+        seen: set[int] = set()
+        added: dict[int, list[int]] = {}
+        while todo:
+            aux = todo.pop()
+            if aux in seen:
+                continue
+            seen.add(aux)
+            for clause in self._defining.get(aux, ()):
+                if id(clause) not in added:
+                    added[id(clause)] = clause
+                    todo += [abs(lit) for lit in clause if abs(lit) > top and abs(lit) not in seen]
+        return chosen + list(added.values())
+
+    def local(self, selectors: Sequence[int], keep: bool = True) -> Local:
+        """A ``Local`` solver for these units (kept for later questions when ``keep``; else the caller
+        closes it)."""
+        key = tuple(sorted(selectors))
+        found = self._locals.get(key)
+        if found is None:
+            found = Local(self.clauses_of(key), self.deadline)
+            if keep:
+                self._locals[key] = found
+        return found

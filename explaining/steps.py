@@ -20,7 +20,7 @@ import heapq
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .reasoner import Reasoner
+from .reasoner import Local, Reasoner
 from .units import Unit
 
 
@@ -42,7 +42,7 @@ class Stepper:
 
     #: pairs of units looked at, at most (two units sharing a variable)
     MAX_PAIRS = 20_000
-    #: unknown facts tried when two units force none (the search for one costs a deletion over everything)
+    #: unknown facts tried when two units force none (each costs a deletion)
     TRIED = 16
 
     def __init__(self, reasoner: Reasoner, target: Iterable[int], known: Iterable[int] = ()) -> None:
@@ -81,23 +81,29 @@ class Stepper:
     # ------------------------------------------------------------------ one unit, two units
 
     def _look_at(self, group: tuple[int, ...]) -> None:
-        """Every unknown target fact these units force with the known facts about their variables."""
+        """Every unknown target fact these units force with the known facts about their variables (asked of
+        a small solver over these units' clauses alone: the answers are the same as the whole model's with
+        only these units on)."""
         reasoner = self.reasoner
         units = tuple(reasoner.units[u] for u in group)
-        selectors = [reasoner.selector[unit.label] for unit in units]
-        scope = set().union(*(unit.scope for unit in units))
-        known = [f for f in self.known if abs(f) in scope]
-        candidates = [f for f in self.unknown if abs(f) in scope]
-        while candidates:
-            reasoner.solver.set_phases([-f for f in candidates])
-            fact = candidates[-1]
-            if reasoner.solve([*selectors, *known, -fact]):
-                true = reasoner.true_variables()
-                candidates = [f for f in candidates if (abs(f) in true) == (f > 0)]
-                continue
-            candidates.pop()
-            used = reasoner.shrink([*selectors, -fact], known)
-            self._offer(Step(fact, units, tuple(used)))
+        local = reasoner.local([reasoner.selector[unit.label] for unit in units], keep=len(group) == 1)
+        try:
+            scope = set().union(*(unit.scope for unit in units))
+            known = [f for f in self.known if abs(f) in scope and local.reads(abs(f))]
+            candidates = [f for f in self.unknown if abs(f) in scope and local.reads(abs(f))]
+            while candidates:
+                local.set_phases([-f for f in candidates])
+                fact = candidates[-1]
+                if local.solve([*known, -fact]):
+                    true = local.true_variables()
+                    candidates = [f for f in candidates if (abs(f) in true) == (f > 0)]
+                    continue
+                candidates.pop()
+                used = local.shrink([-fact], known)
+                self._offer(Step(fact, units, tuple(used)))
+        finally:
+            if len(group) > 1:
+                local.close()
 
     def _offer(self, step: Step) -> None:
         old = self.best.get(step.fact)
@@ -138,27 +144,61 @@ class Stepper:
 
     def _several_units(self) -> Step | None:
         """A cheap set of units and known facts forcing some unknown target fact: per fact, a subset-minimal
-        set of the units and known facts (deletion refined by cores, the units read first), the cheapest
-        of these over the first ``TRIED`` unknown facts (each costs a deletion over every unit and fact)."""
-        reasoner = self.reasoner
-        order = {unit.label: i for i, unit in enumerate(reasoner.units)}
-        soft = [*self.known, *reasoner.all_units()]
+        set of the units and known facts (``_around``), the cheapest of these over the first ``TRIED``
+        unknown facts."""
         best: Step | None = None
-        for fact in sorted(self.unknown, key=lambda f: (f < 0, abs(f)))[: self.TRIED]:
-            reasoner.check_time()
-            used = reasoner.shrink([-fact], soft)
-            units = tuple(
-                sorted(
-                    (reasoner.unit_of_selector[s] for s in used if s in reasoner.unit_of_selector),
-                    key=lambda unit: order[unit.label],
-                )
-            )
-            step = Step(fact, units, tuple(f for f in used if f not in reasoner.unit_of_selector))
-            if best is None or step.cost < best.cost:
-                best = step
-                if best.cost <= 2:
-                    break
+        solvers: dict[frozenset[int], tuple[Local, list[int], list[int]]] = {}
+        try:
+            for fact in sorted(self.unknown, key=lambda f: (f < 0, abs(f)))[: self.TRIED]:
+                self.reasoner.check_time()
+                step = self._around(fact, solvers)
+                if best is None or step.cost < best.cost:
+                    best = step
+                    if best.cost <= 2:
+                        break
+        finally:
+            for local, _, _ in solvers.values():
+                local.close()
         return best
+
+    def _around(self, fact: int, solvers: dict[frozenset[int], tuple[Local, list[int], list[int]]]) -> Step:
+        """A subset-minimal set of units and known facts forcing ``fact``, looked for near it: the units that
+        read its variable, then those sharing a variable with these, and so on (one ring at a time) until
+        they, with the known facts about their variables, force it; then deletion refined by cores over
+        those only, on a small solver of their own (the whole model's only when it takes every unit)."""
+        reasoner = self.reasoner
+        units = reasoner.units
+        region = set(self.readers[0].get(abs(fact), ()))
+        while len(region) < len(units):
+            local, selectors, known = self._ring(region, solvers)
+            if not local.solve([*selectors, *known, -fact]):
+                return self._step_of(fact, local.shrink([-fact], [*known, *selectors]))
+            scope = set().union(*(units[u].scope for u in region))
+            grown = region | {u for var in scope for u in self.readers[0].get(var, ())}
+            region = grown if grown != region else set(range(len(units)))
+        return self._step_of(fact, reasoner.shrink([-fact], [*self.known, *reasoner.all_units()]))
+
+    def _ring(
+        self, region: set[int], solvers: dict[frozenset[int], tuple[Local, list[int], list[int]]]
+    ) -> tuple[Local, list[int], list[int]]:
+        """A small solver over these units (their selectors kept), their selectors and the known facts about
+        their variables; built once per set of units and step."""
+        key = frozenset(region)
+        if key not in solvers:
+            reasoner = self.reasoner
+            reasoner.check_time()
+            selectors = [reasoner.selector[reasoner.units[u].label] for u in sorted(region)]
+            scope = set().union(*(reasoner.units[u].scope for u in region))
+            known = [f for f in self.known if abs(f) in scope]
+            solvers[key] = (Local(reasoner.clauses_of(selectors, switchable=True), reasoner.deadline), selectors, known)
+        return solvers[key]
+
+    def _step_of(self, fact: int, used: Sequence[int]) -> Step:
+        """The step forcing ``fact`` from these selectors and facts, its units in the model's order."""
+        of = self.reasoner.unit_of_selector
+        order = {unit.label: i for i, unit in enumerate(self.reasoner.units)}
+        units = tuple(sorted((of[s] for s in used if s in of), key=lambda unit: order[unit.label]))
+        return Step(fact, units, tuple(f for f in used if f not in of))
 
     # ------------------------------------------------------------------ the sequence
 

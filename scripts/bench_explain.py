@@ -12,6 +12,7 @@ of units plus facts used.
 
     python scripts/bench_explain.py levels/logic/einstein.toml [--cpmpy] [--timeout S]
     python scripts/bench_explain.py --mus
+    python scripts/bench_explain.py levels/sudoku/sudoku*.txt levels/logic/*.toml --timeout 300
 
 Prints one row per level and side: steps, total cost, wall and CPU seconds.
 """
@@ -23,17 +24,24 @@ import os
 import time
 
 import trisolve
-from trisolve.constraints import AllDifferent, Clause, Linear, Model
+from trisolve.constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle
 from trisolve.explaining.explain import explain
 from trisolve.explaining.units import units_of
 from trisolve.models import FAMILIES
 
 
 def cpmpy_units(model: Model):
-    """The model's units as CPMpy expressions over one Boolean per model variable."""
+    """The model's units as CPMpy expressions over one Boolean per model variable, and the hard constraints
+    they need: a unit with a graph constraint (a single loop, a connected set) is given as its clauses in
+    trisolve's CNF (``compile_selected``), whose shared auxiliary definitions are then hard."""
     import cpmpy as cp
 
-    booleans = cp.boolvar(shape=model.variables + 1, name="x")
+    from trisolve.backends.pysat.compiled import compile_selected
+
+    cnf = None
+    if any(isinstance(c, (SingleCycle, Connected)) for c in model.constraints):
+        cnf = compile_selected(model, lambda constraint: constraint.label)
+    booleans = cp.boolvar(shape=(cnf.top if cnf else model.variables) + 1, name="x")
 
     def lit(literal: int):
         return booleans[literal] if literal > 0 else ~booleans[-literal]
@@ -56,7 +64,22 @@ def cpmpy_units(model: Model):
         raise NotImplementedError(type(constraint).__name__)
 
     units = units_of(model)
-    return booleans, lit, [cp.all([expression(model.constraints[i]) for i in unit.constraints]) for unit in units]
+    if cnf is None:
+        return (
+            booleans,
+            lit,
+            [cp.all([expression(model.constraints[i]) for i in unit.constraints]) for unit in units],
+            [],
+        )
+    selectors = {cnf.selectors[unit.label]: n for n, unit in enumerate(units)}
+    stated: list[list] = [[] for _ in units]
+    hard = []
+    for clause in cnf.clauses:
+        if clause and -clause[0] in selectors:
+            stated[selectors[-clause[0]]].append(cp.any([lit(x) for x in clause[1:]]))
+        else:
+            hard.append(cp.any([lit(x) for x in clause]))
+    return booleans, lit, [cp.all(parts) for parts in stated], hard
 
 
 def cpmpy_greedy(model: Model, solution: frozenset[int], deadline: float) -> tuple[int, int, bool]:
@@ -64,7 +87,7 @@ def cpmpy_greedy(model: Model, solution: frozenset[int], deadline: float) -> tup
     import cpmpy as cp
     from cpmpy.tools.explain import ocus
 
-    _, lit, units = cpmpy_units(model)
+    _, lit, units, hard = cpmpy_units(model)
     known: list[int] = []
     unknown = sorted(solution, key=lambda f: (f < 0, abs(f)))
     total = 0
@@ -73,7 +96,7 @@ def cpmpy_greedy(model: Model, solution: frozenset[int], deadline: float) -> tup
         negated = [~lit(f) for f in unknown]
         soft = [*units, *facts, *negated]
         weights = [1] * (len(units) + len(facts)) + [0] * len(negated)
-        chosen = ocus(soft, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
+        chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
         ids = {id(c) for c in chosen}
         fact = next(f for f, n in zip(unknown, negated) if id(n) in ids)
         total += sum(1 for c in [*units, *facts] if id(c) in ids)
@@ -82,9 +105,21 @@ def cpmpy_greedy(model: Model, solution: frozenset[int], deadline: float) -> tup
     return len(known), total, not unknown
 
 
+def edited(path: str, header: str, row: int, col: int, entry: str) -> str:
+    """A shipped grid level's text with the entry at (row, col) of its grid (from 0) replaced."""
+    with open(path) as handle:
+        lines = handle.read().split("\n")
+    top = next(i for i, line in enumerate(lines) if line.startswith(header)) + 1
+    cells = lines[top + row].split()
+    cells[col] = entry
+    lines[top + row] = " ".join(cells)
+    return "\n".join(lines)
+
+
 def mus_cases() -> list[tuple[str, Model]]:
-    """Puzzles made unsolvable by one wrong given: Hexiom level 10 with a tile locked where it stands, and
-    Einstein's riddle with "the Brit lives in the first house" added."""
+    """Puzzles made unsolvable by one wrong given: Hexiom level 10 with a tile locked where it stands,
+    Einstein's riddle with "the Brit lives in the first house" added, sudoku01 with a 2 given at row 1,
+    column 2 (its solution has a 5), slither02 with a 0 at row 1, column 1 (above a 3)."""
     with open(os.path.join("levels", "hexiom", "level10.txt")) as handle:
         lines = handle.read().split("\n")
     lines[2] = lines[2][:3] + "+0" + lines[2][5:]
@@ -93,24 +128,34 @@ def mus_cases() -> list[tuple[str, Model]]:
     wrong = FAMILIES["logic"].constraints(einstein.model)
     brit = next(v for v in wrong.ints if "Brit" in str(v.key))
     wrong.fix(brit.eq(1), label="the Brit lives in the first house", role="given")
-    return [("hexiom level10 + lock", FAMILIES["hexiom"].constraints(hexiom.model)), ("einstein + wrong given", wrong)]
+    sudoku = trisolve.load(edited(os.path.join("levels", "sudoku", "sudoku01.txt"), "sudoku ", 0, 1, "2"), "sudoku")
+    slither = trisolve.load(
+        edited(os.path.join("levels", "slither", "slither02.txt"), "slither ", 0, 0, "0"), "slither"
+    )
+    return [
+        ("hexiom level10 + lock", FAMILIES["hexiom"].constraints(hexiom.model)),
+        ("einstein + wrong given", wrong),
+        ("sudoku01 + wrong given", FAMILIES["sudoku"].constraints(sudoku.model)),
+        ("slither02 + wrong clue", FAMILIES["slither"].constraints(slither.model)),
+    ]
 
 
 def mus_side_by_side() -> None:
-    """MUS sizes (in units): trisolve's against CPMpy's ``mus`` on the same units."""
+    """MUS sizes (in units): trisolve's (checked minimal by CP-SAT) against CPMpy's ``mus`` on the same units."""
     from cpmpy.tools.explain import mus
 
-    print(f"{'case':24} {'side':22} {'units':>5} {'wall s':>8}")
+    print(f"{'case':24} {'side':22} {'units':>5} {'wall s':>8} {'cpu s':>8}  checks")
     for name, model in mus_cases():
-        wall = time.monotonic()
+        wall, cpu = time.monotonic(), time.process_time()
         found = explain(model, check="cpsat")
-        wall = time.monotonic() - wall
-        print(f"{name:24} {'trisolve (checked)':22} {len(found.muses[0]):5} {wall:8.2f}")
-        wall = time.monotonic()
-        _, _, units = cpmpy_units(found.model)
-        core = mus(units)
-        wall = time.monotonic() - wall
-        print(f"{name:24} {'CPMpy 1.1.1 mus':22} {len(core):5} {wall:8.2f}")
+        wall, cpu = time.monotonic() - wall, time.process_time() - cpu
+        agreed = f"{sum(c.verdict == c.expected for c in found.checks)}/{len(found.checks)} confirmed"
+        print(f"{name:24} {'trisolve (checked)':22} {len(found.muses[0]):5} {wall:8.2f} {cpu:8.2f}  {agreed}")
+        wall, cpu = time.monotonic(), time.process_time()
+        _, _, units, hard = cpmpy_units(found.model)
+        core = mus(units, hard=hard)
+        wall, cpu = time.monotonic() - wall, time.process_time() - cpu
+        print(f"{name:24} {'CPMpy 1.1.1 mus':22} {len(core):5} {wall:8.2f} {cpu:8.2f}")
 
 
 def main() -> None:
@@ -121,7 +166,7 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=600.0)
     args = parser.parse_args()
     now = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {now}")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, {now}", flush=True)
     if args.levels:
         print(f"{'level':24} {'side':22} {'steps':>5} {'cost':>6} {'wall s':>8} {'cpu s':>8}  done")
     if args.mus:
@@ -135,14 +180,19 @@ def main() -> None:
             wall, cpu = time.monotonic() - wall, time.process_time() - cpu
             side = f"trisolve ({'checked by cpsat' if check else 'unchecked'})"
             total = sum(step.cost for step in found.steps)
+            agreed = sum(c.verdict == c.expected for c in found.checks)
+            checks = f"{agreed}/{len(found.checks)} confirmed" if check else ""
             print(
-                f"{level.name:24} {side:22} {len(found.steps):5} {total:6} {wall:8.2f} {cpu:8.2f}  {not found.partial}"
+                f"{level.name:24} {side:22} {len(found.steps):5} {total:6} {wall:8.2f} {cpu:8.2f}  "
+                f"{found.kind}, {'partial' if found.partial else 'complete'} {checks} findings {len(found.findings)}",
+                flush=True,
             )
         if args.cpmpy:
             wall, cpu = time.monotonic(), time.process_time()
             steps, total, done = cpmpy_greedy(found.model, found.solution, time.monotonic() + args.timeout)
             wall, cpu = time.monotonic() - wall, time.process_time() - cpu
             print(f"{level.name:24} {'CPMpy 1.1.1 ocus greedy':22} {steps:5} {total:6} {wall:8.2f} {cpu:8.2f}  {done}")
+    print(f"load average {os.getloadavg()[0]:.1f} at the end, {time.strftime('%H:%M UTC', time.gmtime())}")
 
 
 if __name__ == "__main__":

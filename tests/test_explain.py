@@ -106,6 +106,35 @@ def hexiom_with_an_extra_lock() -> str:
     return "\n".join(lines)
 
 
+def edited(path: str, header: str, row: int, col: int, entry: str) -> str:
+    """A shipped grid level's text with the entry at (row, col) of its grid (from 0) replaced."""
+    with open(os.path.join(ROOT, "levels", path)) as handle:
+        return edited_text(handle.read(), header, row, col, entry)
+
+
+def edited_text(text: str, header: str, row: int, col: int, entry: str) -> str:
+    """A grid level's text (its grid under the line starting with ``header``) with one entry replaced."""
+    lines = text.split("\n")
+    top = next(i for i, line in enumerate(lines) if line.startswith(header)) + 1
+    cells = lines[top + row].split()
+    cells[col] = entry
+    lines[top + row] = " ".join(cells)
+    return "\n".join(lines)
+
+
+def wrong_sudoku() -> Model:
+    """sudoku01 with a 2 given at row 1, column 2 (its solution has a 5 there; no row, column or box has a 2
+    given)."""
+    level = trisolve.load(edited("sudoku/sudoku01.txt", "sudoku ", 0, 1, "2"), "sudoku")
+    return FAMILIES["sudoku"].constraints(level.model)
+
+
+def wrong_slither() -> Model:
+    """slither02 with a 0 given at row 1, column 1, above its 3 (a 3 needs a side on the loop there)."""
+    level = trisolve.load(edited("slither/slither02.txt", "slither ", 0, 0, "0"), "slither")
+    return FAMILIES["slither"].constraints(level.model)
+
+
 def wrong_einstein() -> tuple[trisolve.Level, Model]:
     level, model = model_of(EINSTEIN)
     brit = next(v for v in model.ints if "Brit" in str(v.key))
@@ -113,7 +142,7 @@ def wrong_einstein() -> tuple[trisolve.Level, Model]:
     return level, model
 
 
-@pytest.mark.parametrize("case", ["hexiom", "logic"])
+@pytest.mark.parametrize("case", ["hexiom", "logic", "sudoku", "slither"])
 @pytest.mark.parametrize("check", ["cpsat", "clingo"])
 def test_a_wrong_given_is_in_a_minimal_cause_checked_minimal(case: str, check: str) -> None:
     from trisolve.explaining.explain import explain
@@ -121,9 +150,15 @@ def test_a_wrong_given_is_in_a_minimal_cause_checked_minimal(case: str, check: s
     if case == "hexiom":
         _, model = model_of("", hexiom_with_an_extra_lock())
         wrong = "the locked 0 at row 2, place 2"
-    else:
+    elif case == "logic":
         _, model = wrong_einstein()
         wrong = "the Brit lives in the first house"
+    elif case == "sudoku":
+        model = wrong_sudoku()
+        wrong = "the given 2 at row 1, column 2"
+    else:
+        model = wrong_slither()
+        wrong = "the 0 at row 1, column 1"
     assert solutions(model) == []
     found = explain(model, check=check)
     assert found.kind == "unsolvable" and not found.findings
@@ -172,6 +207,59 @@ def test_backbone_and_extra_givens_checked_by_counting(name: str) -> None:
     for given in found.givens:
         rest = [g for g in found.givens if g != given]
         assert len(solutions(sub_model(found.model, range(len(found.model.constraints)), rest), 2)) == 2
+
+
+def count_by_command(path: str, capsys) -> int:
+    """The count ``trisolve solve --count`` gives for a level file (complete)."""
+    capsys.readouterr()
+    assert run_cli(["solve", path, "--count", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["complete"] is True
+    return data["count"]
+
+
+def test_a_sudoku_without_a_given_made_unique_again_by_the_extra_givens(tmp_path, capsys) -> None:
+    """sudoku01 less its given 8 at row 2, column 5 has several solutions: explain names the backbone and
+    extra givens; written into the grid, they leave one solution, counted by ``trisolve solve --count``."""
+    text = edited("sudoku/sudoku01.txt", "sudoku ", 1, 4, ".")
+    level = trisolve.load(text, "sudoku")
+    model = FAMILIES["sudoku"].constraints(level.model)
+    found = trisolve.explain(level)
+    assert found.kind == "several" and not found.findings and found.givens_count == "1"
+    every = solutions(model)
+    assert len(every) > 1 and set(found.backbone) == frozenset.intersection(*every)
+    cell_of = {lit: (v.key, value) for v in model.ints for value, lit in zip(v.values, v.literals)}
+    grid = text
+    for given in found.givens:
+        assert given > 0  # a digit in a cell: something a Sudoku grid can say
+        (_, row, col), digit = cell_of[given]
+        grid = edited_text(grid, "sudoku ", row, col, str(digit))
+    path = tmp_path / "sudoku.txt"
+    path.write_text(text)
+    assert count_by_command(str(path), capsys) == len(every) > 1
+    path.write_text(grid)
+    assert count_by_command(str(path), capsys) == 1
+
+
+def test_a_logic_grid_without_a_clue_made_unique_again_by_the_extra_givens(tmp_path, capsys) -> None:
+    """Einstein's riddle less its clue 14 (twelve solutions): the extra givens, written as ``at``/``not_at``
+    clues, leave one solution (``trisolve solve --count``)."""
+    with open(EINSTEIN) as handle:
+        text = handle.read()
+    text = text[: text.index("[[clues]]  # clue 14")] + text[text.index("[[clues]]  # clue 15") :]
+    path = tmp_path / "einstein-less.toml"
+    path.write_text(text)
+    level = trisolve.load(str(path))
+    model = FAMILIES["logic"].constraints(level.model)
+    found = trisolve.explain(level)
+    assert found.kind == "several" and not found.findings and found.givens_count == "1"
+    assert count_by_command(str(path), capsys) == len(solutions(model)) > 1
+    value_of = {lit: (v.key[1], value) for v in model.ints for value, lit in zip(v.values, v.literals)}
+    for given in found.givens:
+        name, position = value_of[abs(given)]
+        text += f'\n[[clues]]\n{"at" if given > 0 else "not_at"} = ["{name}", {position}]\n'
+    path.write_text(text)
+    assert count_by_command(str(path), capsys) == 1
 
 
 # ------------------------------------------------------------------ hints
@@ -268,6 +356,25 @@ def test_pictures_one_per_step(tmp_path) -> None:
     assert texts.count("✓") == 25 and texts.count("✗") == 100  # the whole solution is known after the last step
     assert run(EINSTEIN, "-q", "--no-check", "--svg", str(tmp_path / "one"), "--step", "3").exit_code == 0
     assert os.listdir(tmp_path / "one") == ["step-003.svg"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["sudoku02", "sudoku15"])
+def test_sudokus_explained_completely_each_step_checked(name: str) -> None:
+    """Every one of a shipped Sudoku's 729 facts derived step by step, each step confirmed by CP-SAT; the
+    steps rebuild the published solution (scripts/bench_explain.py runs all fifteen)."""
+    level = trisolve.load(os.path.join(ROOT, "levels", "sudoku", f"{name}.txt"))
+    found = trisolve.explain(level, timeout=120)
+    assert found.kind == "steps" and not found.partial and not found.findings
+    assert len(found.steps) == len(found.checks) == 81 * 9
+    assert all(claim.verdict == "no solution" for claim in found.checks)
+    known: set[int] = set()
+    for step in found.steps:
+        assert set(step.facts) <= known and step.fact not in known
+        known.add(step.fact)
+    rebuilt = found.model.decode(step.fact for step in found.steps if step.fact > 0)
+    assert level.kind.validate(level.model, rebuilt) == []
+    assert rebuilt == trisolve.solve(level, backend="clingo").solutions[0].model
 
 
 @pytest.mark.parametrize("path", ["hexiom/level04.txt", "hexiom/level10.txt", "sigils/corners-6x6.txt"])
