@@ -73,7 +73,7 @@ LEFT_OUT = {
     ("nurikabe", "ganak:compiled"): "Ganak's count of the reachability CNF takes over a minute from 10x10 on",
     ("nurikabe", "cpsat:compiled-flow"): "a flow is not fixed by the shading: no proof of uniqueness within minutes",
 }
-#: (puzzle, variant) runs that did not finish in 30 s on a loaded machine (docs/bench/puzzlink.md), and one HiGHS error
+#: (puzzle, variant) runs that did not finish in 30 s on a loaded machine (docs/bench/puzzlink.md)
 BEYOND = {
     **{
         (puzzle, spec): "no count within 30 s under load (docs/bench/puzzlink.md)"
@@ -84,7 +84,6 @@ BEYOND = {
         ]
         for puzzle in puzzles
     },
-    ("nurikabe11", "mip:compiled-lazy"): "HiGHS ends with a solve error after some cuts",
 }
 LIMIT = 120
 

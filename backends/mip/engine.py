@@ -346,6 +346,14 @@ class HighsSolver:
             return "sat", []
         h.run()
         status = h.getModelStatus()
+        if status == status_type.kSolveError:
+            # HiGHS 1.16's presolve can reduce a MIP to empty with a point that breaks a row (it then reports a
+            # solve error; seen on a 17x10 Nurikabe once its only solution is cut off): solve it once without presolve
+            h.setOptionValue("presolve", "off")
+            h.clearSolver()
+            h.run()
+            status = h.getModelStatus()
+            h.setOptionValue("presolve", "choose")
         info = h.getInfo()
         self.nodes += int(getattr(info, "mip_node_count", 0) or 0)
         if status == status_type.kInfeasible:
