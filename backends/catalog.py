@@ -25,10 +25,9 @@ them would have to keep equal to ``trisolve.constraints.KINDS``.
 from __future__ import annotations
 
 import ast
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..constraints.model import KINDS
 from ..models.errors import UsageError, shorten
 
 #: ``supports=EVERY_KIND``: the translator compiles every kind of constraint there is (``KINDS``; a kind added
@@ -67,15 +66,26 @@ class Catalog:
     #: for a generic translator of constraint models: the constraint kinds it compiles
     #: (``trisolve.constraints.KINDS``), or ``EVERY_KIND`` for all of them (read as ``KINDS``); a family whose
     #: model uses another kind is left out, with the reason
-    supports: tuple[str, ...] = ()
+    supports: tuple[str, ...] | str = ()
 
     def __post_init__(self) -> None:
-        if isinstance(self.supports, str):
-            if self.supports != EVERY_KIND:
-                raise ValueError(f"supports is a tuple of constraint kinds or {EVERY_KIND!r}, not {self.supports!r}")
-            object.__setattr__(self, "supports", KINDS)
+        if isinstance(self.supports, str) and self.supports != EVERY_KIND:
+            raise ValueError(f"supports is a tuple of constraint kinds or {EVERY_KIND!r}, not {self.supports!r}")
         if self.default not in self.variants:
             raise ValueError(f"default variant {self.default!r} is not among {', '.join(self.variants)}")
+
+    def kinds(self) -> tuple[str, ...]:
+        """The constraint kinds this translator compiles (``EVERY_KIND`` read as ``trisolve.constraints.KINDS``)."""
+        if self.supports == EVERY_KIND:
+            from ..constraints.model import KINDS  # only here: a hand translator's run needs no model layer
+
+            return KINDS
+        return tuple(self.supports)
+
+    def missing(self, kinds: Iterable[str]) -> list[str]:
+        """The kinds among ``kinds`` this translator cannot compile, sorted (none when it takes every kind: then
+        nothing is imported, so listing the variants of a backend costs no model layer)."""
+        return [] if self.supports == EVERY_KIND else sorted(set(kinds) - set(self.supports))
 
     def ordered(self) -> list[str]:
         """The variants, default first."""

@@ -317,7 +317,7 @@ def _refusal(offered: Catalog, family: str) -> str | None:
     if offered.generic == "constraints":
         if record is None or record.constraints is None:
             return f"{family} has no constraint model"
-        missing = sorted(set(record.constraint_kinds) - set(offered.supports))
+        missing = offered.missing(record.constraint_kinds)
         if missing:
             return f"its {family} model uses {', '.join(missing)}, which it cannot compile"
         return None

@@ -26,7 +26,7 @@ def _compiled_specs() -> list[tuple[str, frozenset[str]]]:
             continue
         for _, offered in registry._generic(name):
             if offered.generic == "constraints":
-                found.extend((f"{name}:{variant}", frozenset(offered.supports)) for variant in offered.variants)
+                found.extend((f"{name}:{variant}", frozenset(offered.kinds())) for variant in offered.variants)
     return found
 
 

@@ -63,7 +63,7 @@ def test_the_sat_side_compilers_are_present_with_every_kind():
         assert offered.generic == "constraints" and offered.default == "compiled"
         assert set(offered.variants) == variants
         assert all(v.startswith("compiled") for v in offered.variants)
-        assert set(offered.supports) == set(KINDS), f"{backend}:compiled should take every kind"
+        assert set(offered.kinds()) == set(KINDS), f"{backend}:compiled should take every kind"
         assert not offered.symmetry_breaking
         # the registry offers them to a family with a constraint model, whatever else it has
         assert variants <= set(registry.catalog(backend, FAMILY_NAME).variants)
@@ -99,7 +99,7 @@ def _generic_compilers() -> list:
     found = []
     for name in registry.shipped():
         for module, offered in registry._generic(name):
-            if offered.generic == "constraints" and set(offered.supports) != set(KINDS):
+            if offered.generic == "constraints" and set(offered.kinds()) != set(KINDS):
                 found.append(pytest.param(name, module, offered, id=f"{name}:{module}"))
     return found
 
@@ -112,7 +112,7 @@ def test_every_compiler_refuses_the_kinds_it_lacks_with_a_clear_error(backend, m
         pytest.skip(f"{backend} is not installed here")
     translator = importlib.import_module(f"trisolve.backends.{backend}.{module}").for_family(FAMILY_NAME)
     for case in cases():
-        if case.build().kinds() <= set(offered.supports):
+        if case.build().kinds() <= set(offered.kinds()):
             continue
         with pytest.raises(UnsupportedConstraint):
             translator.encode(case, offered.default, Options())

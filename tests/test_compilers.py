@@ -49,7 +49,7 @@ def _graph_specs() -> list[str]:
         if registry.available(name) is not None or registry.role(name, "OPTIONAL"):
             continue
         for _, offered in registry._generic(name):
-            if offered.generic == "constraints" and {"connected", "single_cycle"} <= set(offered.supports):
+            if offered.generic == "constraints" and {"connected", "single_cycle"} <= set(offered.kinds()):
                 specs.extend(f"{name}:{variant}" for variant in offered.variants)
     return specs
 
@@ -339,7 +339,7 @@ def test_mip_exported_lp_read_back_by_highs_counts_the_same(case, variant, tmp_p
 
 
 def _exact_cover_kinds() -> set[str]:
-    return {kind for _, offered in registry._generic("exactcover") for kind in offered.supports}
+    return {kind for _, offered in registry._generic("exactcover") for kind in offered.kinds()}
 
 
 #: the cases exact cover takes whose covers are their solutions one to one (no auxiliaries, some variable)

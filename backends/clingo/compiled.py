@@ -174,7 +174,7 @@ class Compiled:
 
     def encode(self, level: Any, variant: str, options: Options) -> AspProgram:
         CATALOG.require(variant, "clingo", self.family)
-        model = model_of(self.family, level, CATALOG.supports, "clingo:compiled", mutation.apply_to_model)
+        model = model_of(self.family, level, CATALOG.kinds(), "clingo:compiled", mutation.apply_to_model)
         return AspProgram(
             rules=self.rules(variant, options), facts=facts(model), decode=decoder(model), arguments=ARGUMENTS
         )

@@ -342,7 +342,7 @@ class Compiled:
 
     def encode(self, level: Any, variant: str, options: Options) -> CpsatModel:
         CATALOG.require(variant, "cpsat", self.family)
-        model = model_of(self.family, level, CATALOG.supports, f"cpsat:{variant}", mutation.apply_to_model)
+        model = model_of(self.family, level, CATALOG.kinds(), f"cpsat:{variant}", mutation.apply_to_model)
         return encode(model, variant, options.enumerate)
 
 

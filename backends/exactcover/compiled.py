@@ -244,7 +244,7 @@ class Compiled:
 
     def encode(self, level: Any, variant: str, options: Options) -> ExactCover:
         CATALOG.require(variant, "exactcover", self.family)
-        return encode(model_of(self.family, level, CATALOG.supports, "exactcover:compiled", mutation.apply_to_model))
+        return encode(model_of(self.family, level, CATALOG.kinds(), "exactcover:compiled", mutation.apply_to_model))
 
 
 def for_family(family: str) -> Compiled:

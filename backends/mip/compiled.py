@@ -283,7 +283,7 @@ class Compiled:
 
     def encode(self, level: Any, variant: str, options: Options) -> MipEncoding:
         CATALOG.require(variant, "mip", self.family)
-        model = model_of(self.family, level, CATALOG.supports, f"mip:{variant}", mutation.apply_to_model)
+        model = model_of(self.family, level, CATALOG.kinds(), f"mip:{variant}", mutation.apply_to_model)
         return encode(model, variant, self.family)
 
     def export_encoding(self, level: Any, variant: str, options: Options) -> MipEncoding:

@@ -142,7 +142,7 @@ def compile_model(
     *,
     connectivity: str = "eager",
     cardinality: int | None = None,
-    supports: Sequence[str] = CATALOG.supports,
+    supports: Sequence[str] = CATALOG.kinds(),
     lex_leaders: bool = False,
 ) -> CnfEncoding:
     """A frozen ``model`` as CNF; ``connectivity`` "eager", "lazy" or "propagator" (see the module docstring);
@@ -180,7 +180,7 @@ class SelectedCnf:
 
 
 def compile_selected(
-    model: Model, group_of: Callable[[Constraint], Hashable], *, supports: Sequence[str] = CATALOG.supports
+    model: Model, group_of: Callable[[Constraint], Hashable], *, supports: Sequence[str] = CATALOG.kinds()
 ) -> SelectedCnf:
     """A frozen ``model`` as a ``SelectedCnf`` whose groups are ``group_of(constraint)`` (a label, say).
 
