@@ -28,7 +28,7 @@ _REPORT = (
 )
 
 #: what a solve of a Hexiom level must not import: click, the other families (the logic grids bring TOML and
-#: their constraint model), the records no solve makes, Hexiom's picture and generator, other solvers
+#: their constraint model), the model layer, the records no solve makes, Hexiom's picture and generator, other solvers
 NOT_ON_THE_SOLVE_PATH = (
     "click",
     "trisolve.cli.group",
@@ -43,6 +43,7 @@ NOT_ON_THE_SOLVE_PATH = (
     "trisolve.models.pictures",
     "trisolve.models.hexiom.picture",
     "trisolve.models.hexiom.generate",
+    "trisolve.constraints",  # the model layer: a hand translator needs none (a catalog's "every kind" read lazily)
     "tomllib",
     "tomli",
     "multiprocessing",
