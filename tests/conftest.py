@@ -70,3 +70,17 @@ def hexiom_level():
         return hexiom.parse(level_path("hexiom", name))
 
     return load
+
+
+@pytest.fixture(autouse=True)
+def _signal_handlers_given_back():
+    """Every test leaves SIGINT and SIGTERM as it found them: an ignored SIGINT left behind in this process is
+    inherited by every process a later test starts, and those tests' Ctrl-C then does nothing."""
+    import signal
+
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    after = {signum: signal.getsignal(signum) for signum in before}
+    for signum, handler in before.items():
+        signal.signal(signum, handler)  # the next test starts clean whatever this one did
+    assert after == before, f"the test left signal handlers changed: {after} (were {before})"

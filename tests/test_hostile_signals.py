@@ -106,3 +106,24 @@ def test_a_library_call_interrupted_says_so_at_once(call):
     assert SAYS[call] in done.stdout, (done.stdout, done.stderr)
     assert done.stdout.count("RESULT") == (1 if call.startswith("solve") else 0)  # solve_many stops the batch
     assert took < LIMIT_SLACK and _gone(runs)
+
+
+@pytest.mark.parametrize("process_entry", [False, True], ids=["in-process", "process-entry"])
+def test_an_interrupted_command_run_in_process_gives_the_handlers_back(monkeypatch, process_entry):
+    """Only a process started for the command ignores a late signal after Ctrl-C; a command run inside another
+    program (run_cli) leaves SIGINT as it found it, else every process that program starts inherits it ignored."""
+    from trisolve.cli import running
+    from trisolve.runs import processes
+
+    before = signal.getsignal(signal.SIGINT)
+    monkeypatch.setattr(running, "_command_entered", None)  # given back after the test
+    running.entered(process_entry=process_entry)
+    previous = running.catch_interrupts()
+    processes.INTERRUPT.set()
+    try:
+        running.restore_signals(previous)
+        after = signal.getsignal(signal.SIGINT)
+    finally:
+        signal.signal(signal.SIGINT, before)
+        processes.INTERRUPT.clear()
+    assert after == (signal.SIG_IGN if process_entry else before)

@@ -48,8 +48,11 @@ _FILE_ERRNOS = {
 }
 
 
-class Exit(Exception):
-    """The command is over, with this exit code (what ``click.exceptions.Exit`` says on click's path)."""
+class Exit(TrisolveError):
+    """The command is over, with this exit code (what ``click.exceptions.Exit`` says on click's path).
+
+    Not a failure, but under the one root like every exception trisolve defines; whoever catches
+    ``TrisolveError`` around a command's end catches ``Exit`` first (``said``, ``solve_cmd``)."""
 
     def __init__(self, exit_code: int) -> None:
         super().__init__(exit_code)
@@ -176,12 +179,15 @@ def catch_interrupts() -> dict:
 
 
 def restore_signals(previous: dict) -> None:
-    """The handlers ``catch_interrupts`` replaced; after an interruption the command is over: a late second
-    signal must not kill the exit."""
+    """The handlers ``catch_interrupts`` replaced.  After an interruption, a process started for this one
+    command is over: a late second signal must not kill its exit, so it ignores them.  A command run inside
+    another program (``run_cli``: a notebook, a test) gives the handlers back as they were: an ignored SIGINT
+    would outlive the command and be inherited by every process that program starts next."""
     from trisolve.runs import processes as runner
 
+    ending_the_process = runner.interrupted() and _command_entered is not None and _command_entered[1]
     for signum, handler in previous.items():
-        signal.signal(signum, signal.SIG_IGN if runner.interrupted() else handler)
+        signal.signal(signum, signal.SIG_IGN if ending_the_process else handler)
 
 
 def interrupted_exit() -> None:
