@@ -11,8 +11,8 @@ Three things live here so that each family states them once:
   on a square also the quarter turns and the two diagonal mirrors.  Each acts on
   positions ``(row, col)`` of any array of positions over the grid (its cells, or
   its points, one more each way).
-* the family record built from a model module that names its functions alike
-  (``family_record``), with the orbit functions from the model's symmetries.
+* the family record built from the modules of a genre's package, which name their
+  parts alike (``family_record``), with the orbit functions from the model's symmetries.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from typing import Any, TypeVar
 
 from . import puzzlink
 from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
-from .family import AspRules, Family, Ladder, Parameter, Rung, SolutionCounter, from_model, is_address
+from .family import Family, Ladder, Parameter, Rung, SolutionCounter, from_model, is_address
 from .files import read_instance_text
 
 Level = TypeVar("Level")
@@ -212,12 +212,25 @@ def permutation(move: Move, rows: int, cols: int) -> tuple[int, ...]:
 # ------------------------------------------------------------------ the family record
 
 
-def family_record(model: ModuleType, rules: AspRules, picture: Callable[[Any, Any], str], **declared: Any) -> Family:
-    """The ``Family`` of a puzz.link genre from its model module, which names its functions alike: ``parse``,
-    ``parse_text``, ``parse_link``, ``write_link``, ``validate``, ``render``, ``canonical``, ``solution_from_json``,
-    ``describe``, ``format_level``, ``shrink_candidates``, and for the symmetries (``Level.symmetries``, identity
-    first) ``apply_symmetry(level, perm, solution)`` and ``symmetry_key(level, solution)``, the vector the lex-leader
-    convention compares (the leader is the orbit's smallest).  ``declared`` holds what differs (an obstruction)."""
+def family_record(
+    model: ModuleType,
+    asp: ModuleType,
+    constraints: ModuleType,
+    generate: ModuleType,
+    picture: ModuleType,
+    **declared: Any,
+) -> Family:
+    """The ``Family`` of a puzz.link genre from the modules of its package (``models/<genre>/``), which name
+    their parts alike, so that a genre's ``__init__.py`` states only what differs (``declared``: its generator's
+    parameters, its ladder, an obstruction).
+
+    ``model`` holds the level and solution types and ``parse``, ``parse_text``, ``parse_link``, ``write_link``,
+    ``validate``, ``render``, ``canonical``, ``solution_from_json``, ``describe``, ``format_level``,
+    ``shrink_candidates``, and for the symmetries (``Level.symmetries``, identity first)
+    ``apply_symmetry(level, perm, solution)`` and ``symmetry_key(level, solution)``, the vector the lex-leader
+    convention compares (the leader is the orbit's smallest); ``asp`` the genre's own ASP rules
+    (``RULES_FOR_CLINGO``, beside them ``<genre>.lp``); ``constraints`` its constraint model (``constraints`` and
+    ``KINDS``); ``generate`` its generator (``generate``); ``picture`` its SVG (``picture``)."""
 
     def images(level: Any, solution: Any) -> list:
         return [model.apply_symmetry(level, perm, solution) for perm in level.symmetries]
@@ -236,11 +249,14 @@ def family_record(model: ModuleType, rules: AspRules, picture: Callable[[Any, An
         images=images,
         orbit_representative=orbit_representative,
         is_lex_leader=is_lex_leader,
-        picture=picture,
+        picture=picture.picture,
         default_backend="clingo",
         counting_backend="clingo",
-        asp=rules,
+        asp=asp.RULES_FOR_CLINGO,
         url=puzzlink.url_format(model.GENRE, model.parse_link, model.write_link),
+        constraints=constraints.constraints,
+        constraint_kinds=constraints.KINDS,
+        generate=generate.generate,
         **declared,
     )
 
