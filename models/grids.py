@@ -1,7 +1,9 @@
 """Rectangular grids of cells, as the puzz.link families (slither, nurikabe, sudoku) share them.
 
-Three things live here so that each family states them once:
+These live here so that each family states them once:
 
+* the level of a genre with at most one clue per cell (``CluedGrid``): its size,
+  its clues in reading order, its cell numbering.
 * the text format's frame: a header line ``<genre> <W>x<H>`` (width, then
   height), then H rows of W cells, each row either tokens separated by spaces
   or, when every token is one character, the characters written together;
@@ -58,6 +60,25 @@ class GridText:
 
 def _content(line: str) -> str:
     return line.split("#", 1)[0]
+
+
+@dataclass(frozen=True)
+class CluedGrid:
+    """A level of a genre that writes at most one clue in a cell (nurikabe, slither): ``clues`` per cell in
+    reading order, None where there is none (what a clue means is the genre's), cell ``(row, col)`` numbered
+    ``row * width + col``.  The genre's ``Level`` adds its picture and what it derives from the clues."""
+
+    width: int
+    height: int
+    clues: tuple[int | None, ...]
+    name: str = ""
+
+    @property
+    def cell_count(self) -> int:
+        return self.width * self.height
+
+    def cell(self, row: int, col: int) -> int:
+        return row * self.width + col
 
 
 def is_header(text: str, genre: str) -> bool:
