@@ -27,9 +27,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, ClassVar
 
-from ..constraints.model import KINDS
+from ..constraints.compiling import model_of
+from ..constraints.model import KINDS, Model
 from ..models.errors import UsageError, shorten
+from . import mutation
+from .base import Options
 
 #: ``supports=EVERY_KIND``: the translator compiles every kind of constraint there is (``KINDS``; a kind added
 #: there is claimed by each such translator at once, and their tests run every kind through them).
@@ -87,6 +91,29 @@ class Catalog:
             raise UnknownVariant(
                 f"{backend} has no variant {shorten(variant)!r} for {family}; known: {', '.join(self.variants)}"
             )
+
+
+@dataclass(frozen=True)
+class ModelCompiler:
+    """A generic compiler of constraint models (``backends/<backend>/compiled.py``, ``generic="constraints"``) as
+    one family's translator (``registry.translator``).  ``encode`` refuses a variant ``CATALOG`` does not list,
+    takes the family's constraint model of the level, its kinds checked against ``CATALOG.supports`` and open to
+    ``trisolve mutate`` (``constraints.compiling.model_of``), and hands it to ``compile``: the backend's own
+    translation, all that its subclass states besides ``BACKEND`` and ``CATALOG``."""
+
+    family: str
+    BACKEND: ClassVar[str]
+    CATALOG: ClassVar[Catalog]
+
+    def encode(self, level: Any, variant: str, options: Options) -> Any:
+        self.CATALOG.require(variant, self.BACKEND, self.family)
+        compiler = f"{self.BACKEND}:{variant}"
+        model = model_of(self.family, level, self.CATALOG.supports, compiler, mutation.apply_to_model)
+        return self.compile(model, variant, options)
+
+    def compile(self, model: Model, variant: str, options: Options) -> Any:
+        """The backend's encoding of ``model`` under ``variant``."""
+        raise NotImplementedError
 
 
 def read(path: str) -> Catalog | None:
