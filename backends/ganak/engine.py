@@ -298,15 +298,10 @@ def _read_message(fd: int, deadline: float | None) -> Any:
 # ------------------------------------------------------------------ the backend
 
 
-class GanakBackend:
+class GanakBackend(base.Engine):
     """One (family, CNF encoding) pair counted by Ganak, e.g. ``ganak:totalizer``."""
 
-    def __init__(self, family: str, variant: str, translator: Any) -> None:
-        self.family = family
-        self.variant = variant
-        self.name = f"ganak:{variant}"
-        translator.CATALOG.require(variant, "ganak", family)
-        self.translator = translator
+    BACKEND = "ganak"
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumeration is count-only: the count stays exact whatever ``limits.solutions``), or
@@ -318,7 +313,7 @@ class GanakBackend:
         watch = Stopwatch()
         if not options.enumerate and limits.solutions is not None and limits.solutions <= 0:
             return self._unknown({}, watch, "solution limit")
-        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
+        refused = self.refused(options)
         if refused is not None:
             return refused
 
