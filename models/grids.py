@@ -2,8 +2,8 @@
 
 These live here so that each family states them once:
 
-* the level of a genre with at most one clue per cell (``CluedGrid``): its size,
-  its clues in reading order, its cell numbering.
+* a level's size and cell numbering (``Grid``), and the level of a genre with at
+  most one clue per cell (``CluedGrid``): its clues in reading order.
 * the text format's frame: a header line ``<genre> <W>x<H>`` (width, then
   height), then H rows of W cells, each row either tokens separated by spaces
   or, when every token is one character, the characters written together;
@@ -63,15 +63,12 @@ def _content(line: str) -> str:
 
 
 @dataclass(frozen=True)
-class CluedGrid:
-    """A level of a genre that writes at most one clue in a cell (nurikabe, slither): ``clues`` per cell in
-    reading order, None where there is none (what a clue means is the genre's), cell ``(row, col)`` numbered
-    ``row * width + col``.  The genre's ``Level`` adds its picture and what it derives from the clues."""
+class Grid:
+    """A level on ``width`` x ``height`` cells (nurikabe, slither, sigils), cell ``(row, col)`` numbered
+    ``row * width + col`` in reading order.  The family's ``Level`` adds what stands on the cells."""
 
     width: int
     height: int
-    clues: tuple[int | None, ...]
-    name: str = ""
 
     @property
     def cell_count(self) -> int:
@@ -79,6 +76,16 @@ class CluedGrid:
 
     def cell(self, row: int, col: int) -> int:
         return row * self.width + col
+
+
+@dataclass(frozen=True)
+class CluedGrid(Grid):
+    """A level of a genre that writes at most one clue in a cell (nurikabe, slither): ``clues`` per cell in
+    reading order, None where there is none (what a clue means is the genre's).  The genre's ``Level`` adds its
+    picture and what it derives from the clues."""
+
+    clues: tuple[int | None, ...]
+    name: str = ""
 
 
 def is_header(text: str, genre: str) -> bool:
