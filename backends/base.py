@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..models.errors import TrisolveError, UsageError
 
@@ -418,6 +418,36 @@ def without_symmetry_breaking(backend: str, family: str, options: Options, catal
         times={},
         stopped_by=f"symmetry breaking is not supported by {backend} on {family}",
     )
+
+
+class Engine:
+    """What an engine (``backends/<backend>/engine.py``) keeps of its configuration, made the same way for each:
+    a variant the translator's catalog does not list is refused at once (a UsageError), then it keeps the
+    family, the variant, its name (``<BACKEND>:<variant>``) and the translator the registry handed in.  A run
+    asks ``refused`` first; an engine whose runs ask nothing before that states ``solve``, which ``run`` calls
+    when the run is not refused."""
+
+    BACKEND: ClassVar[str]
+
+    def __init__(self, family: str, variant: str, translator: Any) -> None:
+        translator.CATALOG.require(variant, self.BACKEND, family)
+        self.family = family
+        self.variant = variant
+        self.name = f"{self.BACKEND}:{variant}"
+        self.translator = translator
+
+    def refused(self, options: Options) -> Result | None:
+        """The run's answer when it asks for symmetry breaking its catalog does not offer (else None)."""
+        return without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
+
+    def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        """``Backend.run``: the refusal, or ``solve``."""
+        refused = self.refused(options)
+        return refused if refused is not None else self.solve(level, limits, options, on_solution)
+
+    def solve(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        """A run that is not refused (``Backend.run``)."""
+        raise NotImplementedError
 
 
 SolutionDecoder = Callable[..., Any]

@@ -27,8 +27,13 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..models.errors import UsageError, shorten
+
+if TYPE_CHECKING:
+    from ..constraints.model import Model
+    from .base import Options
 
 #: ``supports=EVERY_KIND``: the translator compiles every kind of constraint there is (``KINDS``; a kind added
 #: there is claimed by each such translator at once, and their tests run every kind through them).
@@ -97,6 +102,33 @@ class Catalog:
             raise UnknownVariant(
                 f"{backend} has no variant {shorten(variant)!r} for {family}; known: {', '.join(self.variants)}"
             )
+
+
+@dataclass(frozen=True)
+class ModelCompiler:
+    """A generic compiler of constraint models (``backends/<backend>/compiled.py``, ``generic="constraints"``) as
+    one family's translator (``registry.translator``).  ``encode`` refuses a variant ``CATALOG`` does not list,
+    takes the family's constraint model of the level, its kinds checked against ``CATALOG.kinds()`` and open to
+    ``trisolve mutate`` (``constraints.compiling.model_of``), and hands it to ``compile``: the backend's own
+    translation, all that its subclass states besides ``BACKEND`` and ``CATALOG``."""
+
+    family: str
+    BACKEND: ClassVar[str]
+    CATALOG: ClassVar[Catalog]
+
+    def encode(self, level: Any, variant: str, options: Options) -> Any:
+        # imported here: this module is read whenever a backend's variants are listed, a compiler's run is rarer
+        from ..constraints.compiling import model_of
+        from . import mutation
+
+        self.CATALOG.require(variant, self.BACKEND, self.family)
+        compiler = f"{self.BACKEND}:{variant}"
+        model = model_of(self.family, level, self.CATALOG.kinds(), compiler, mutation.apply_to_model)
+        return self.compile(model, variant, options)
+
+    def compile(self, model: Model, variant: str, options: Options) -> Any:
+        """The backend's encoding of ``model`` under ``variant``."""
+        raise NotImplementedError
 
 
 def read(path: str) -> Catalog | None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from ..models.errors import UsageError, shorten
 
@@ -150,6 +150,35 @@ def kind_of(constraint: Constraint) -> str:
     if isinstance(constraint, SingleCycle):
         return "single_cycle"
     raise ModelError(f"{type(constraint).__name__} is not a constraint of the model")
+
+
+class KindCompiler(Protocol):
+    """A compiler with a method per kind of constraint (cpsat's, mip's), which ``state`` calls."""
+
+    def clause(self, constraint: Clause) -> None: ...
+
+    def linear(self, constraint: Linear) -> None: ...
+
+    def all_different(self, constraint: AllDifferent) -> None: ...
+
+    def connected(self, constraint: Connected, index: int) -> None: ...
+
+    def single_cycle(self, constraint: SingleCycle, index: int) -> None: ...
+
+
+def state(compiler: KindCompiler, constraint: Constraint, index: int) -> None:
+    """``constraint``, the model's ``index``-th, stated by ``compiler``'s method for its kind; a connected set and
+    a single cycle get the index too (to name what they add)."""
+    if isinstance(constraint, Clause):
+        compiler.clause(constraint)
+    elif isinstance(constraint, Linear):
+        compiler.linear(constraint)
+    elif isinstance(constraint, AllDifferent):
+        compiler.all_different(constraint)
+    elif isinstance(constraint, Connected):
+        compiler.connected(constraint, index)
+    elif isinstance(constraint, SingleCycle):
+        compiler.single_cycle(constraint, index)
 
 
 class Assignment:

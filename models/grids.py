@@ -1,7 +1,9 @@
 """Rectangular grids of cells, as the puzz.link families (slither, nurikabe, sudoku) share them.
 
-Three things live here so that each family states them once:
+These live here so that each family states them once:
 
+* a level's size and cell numbering (``Grid``), and the level of a genre with at
+  most one clue per cell (``CluedGrid``): its clues in reading order.
 * the text format's frame: a header line ``<genre> <W>x<H>`` (width, then
   height), then H rows of W cells, each row either tokens separated by spaces
   or, when every token is one character, the characters written together;
@@ -11,8 +13,8 @@ Three things live here so that each family states them once:
   on a square also the quarter turns and the two diagonal mirrors.  Each acts on
   positions ``(row, col)`` of any array of positions over the grid (its cells, or
   its points, one more each way).
-* the family record built from a model module that names its functions alike
-  (``family_record``), with the orbit functions from the model's symmetries.
+* the family record built from the modules of a genre's package, which name their
+  parts alike (``family_record``), with the orbit functions from the model's symmetries.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from typing import Any, TypeVar
 
 from . import puzzlink
 from .errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
-from .family import AspRules, Family, Ladder, Parameter, Rung, SolutionCounter, from_model, is_address
+from .family import Family, Ladder, Parameter, Rung, SolutionCounter, from_model, is_address
 from .files import read_instance_text
 
 Level = TypeVar("Level")
@@ -58,6 +60,32 @@ class GridText:
 
 def _content(line: str) -> str:
     return line.split("#", 1)[0]
+
+
+@dataclass(frozen=True)
+class Grid:
+    """A level on ``width`` x ``height`` cells (nurikabe, slither, sigils), cell ``(row, col)`` numbered
+    ``row * width + col`` in reading order.  The family's ``Level`` adds what stands on the cells."""
+
+    width: int
+    height: int
+
+    @property
+    def cell_count(self) -> int:
+        return self.width * self.height
+
+    def cell(self, row: int, col: int) -> int:
+        return row * self.width + col
+
+
+@dataclass(frozen=True)
+class CluedGrid(Grid):
+    """A level of a genre that writes at most one clue in a cell (nurikabe, slither): ``clues`` per cell in
+    reading order, None where there is none (what a clue means is the genre's).  The genre's ``Level`` adds its
+    picture and what it derives from the clues."""
+
+    clues: tuple[int | None, ...]
+    name: str = ""
 
 
 def is_header(text: str, genre: str) -> bool:
@@ -212,12 +240,25 @@ def permutation(move: Move, rows: int, cols: int) -> tuple[int, ...]:
 # ------------------------------------------------------------------ the family record
 
 
-def family_record(model: ModuleType, rules: AspRules, picture: Callable[[Any, Any], str], **declared: Any) -> Family:
-    """The ``Family`` of a puzz.link genre from its model module, which names its functions alike: ``parse``,
-    ``parse_text``, ``parse_link``, ``write_link``, ``validate``, ``render``, ``canonical``, ``solution_from_json``,
-    ``describe``, ``format_level``, ``shrink_candidates``, and for the symmetries (``Level.symmetries``, identity
-    first) ``apply_symmetry(level, perm, solution)`` and ``symmetry_key(level, solution)``, the vector the lex-leader
-    convention compares (the leader is the orbit's smallest).  ``declared`` holds what differs (an obstruction)."""
+def family_record(
+    model: ModuleType,
+    asp: ModuleType,
+    constraints: ModuleType,
+    generate: ModuleType,
+    picture: ModuleType,
+    **declared: Any,
+) -> Family:
+    """The ``Family`` of a puzz.link genre from the modules of its package (``models/<genre>/``), which name
+    their parts alike, so that a genre's ``__init__.py`` states only what differs (``declared``: its generator's
+    parameters, its ladder, an obstruction).
+
+    ``model`` holds the level and solution types and ``parse``, ``parse_text``, ``parse_link``, ``write_link``,
+    ``validate``, ``render``, ``canonical``, ``solution_from_json``, ``describe``, ``format_level``,
+    ``shrink_candidates``, and for the symmetries (``Level.symmetries``, identity first)
+    ``apply_symmetry(level, perm, solution)`` and ``symmetry_key(level, solution)``, the vector the lex-leader
+    convention compares (the leader is the orbit's smallest); ``asp`` the genre's own ASP rules
+    (``RULES_FOR_CLINGO``, beside them ``<genre>.lp``); ``constraints`` its constraint model (``constraints`` and
+    ``KINDS``); ``generate`` its generator (``generate``); ``picture`` its SVG (``picture``)."""
 
     def images(level: Any, solution: Any) -> list:
         return [model.apply_symmetry(level, perm, solution) for perm in level.symmetries]
@@ -236,11 +277,14 @@ def family_record(model: ModuleType, rules: AspRules, picture: Callable[[Any, An
         images=images,
         orbit_representative=orbit_representative,
         is_lex_leader=is_lex_leader,
-        picture=picture,
+        picture=picture.picture,
         default_backend="clingo",
         counting_backend="clingo",
-        asp=rules,
+        asp=asp.RULES_FOR_CLINGO,
         url=puzzlink.url_format(model.GENRE, model.parse_link, model.write_link),
+        constraints=constraints.constraints,
+        constraint_kinds=constraints.KINDS,
+        generate=generate.generate,
         **declared,
     )
 

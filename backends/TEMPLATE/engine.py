@@ -48,21 +48,19 @@ def solver_library() -> ModuleType:
     return TEMPLATEpy
 
 
-class TemplateBackend:
+class TemplateBackend(base.Engine):
     """One TEMPLATE configuration (``TEMPLATE:<variant>``) for one family."""
 
-    def __init__(self, family: str, variant: str, translator: Any) -> None:
-        self.family, self.variant, self.name = family, variant, f"TEMPLATE:{variant}"
-        # the family's translator (``backends/TEMPLATE/<family>.py``), handed in by the registry; a variant its
-        # catalog does not list is a UsageError
-        translator.CATALOG.require(variant, "TEMPLATE", family)
-        self._translator = translator
+    # base.Engine refuses a variant the translator's catalog does not list and keeps family, variant, name and
+    # the translator (``backends/TEMPLATE/<family>.py``) the registry hands in
+    BACKEND = "TEMPLATE"
 
-    def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
-        """The first solution, or (``options.enumerate``) every one, within ``limits``."""
+    def solve(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+        """The first solution, or (``options.enumerate``) every one, within ``limits`` (``base.Engine.run`` calls
+        it unless the run asks for symmetry breaking the catalog does not offer)."""
         watch = base.Stopwatch()
         watch.start("translate")
-        encoding = self._translator.encode(level, self.variant, options)
+        encoding = self.translator.encode(level, self.variant, options)
         watch.stop("translate")
         solutions: list[Any] = []
         watch.start("solve")

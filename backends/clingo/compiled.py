@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import clingo
 
@@ -24,12 +24,10 @@ from ...constraints.compiling import (
     grouped,
     implied_total,
     integers,
-    model_of,
     stated_once,
 )
-from .. import mutation
 from ..base import Options
-from ..catalog import Catalog
+from ..catalog import Catalog, ModelCompiler
 from .engine import AspProgram
 
 CATALOG = Catalog(
@@ -161,20 +159,17 @@ def decoder(model: Model) -> Callable[[Sequence[clingo.Symbol]], Any]:
     return decode
 
 
-@dataclass(frozen=True)
-class Compiled:
-    """The compiler as one family's translator (``registry.translator``)."""
+class Compiled(ModelCompiler):
+    """The compiler as one family's translator: facts for the generic rules file."""
 
-    family: str
-    CATALOG: ClassVar[Catalog] = CATALOG
+    BACKEND = "clingo"
+    CATALOG = CATALOG
 
     def rules(self, variant: str, options: Options) -> list[str]:
         """The ``.lp`` files a variant loads, in order."""
         return [RULES]
 
-    def encode(self, level: Any, variant: str, options: Options) -> AspProgram:
-        CATALOG.require(variant, "clingo", self.family)
-        model = model_of(self.family, level, CATALOG.kinds(), "clingo:compiled", mutation.apply_to_model)
+    def compile(self, model: Model, variant: str, options: Options) -> AspProgram:
         return AspProgram(
             rules=self.rules(variant, options), facts=facts(model), decode=decoder(model), arguments=ARGUMENTS
         )

@@ -277,36 +277,28 @@ def _debug(text: str, *values: Any) -> None:
         logging.getLogger(__name__).debug(text, *values)
 
 
-class ClingoBackend:
+class ClingoBackend(base.Engine):
     """One clingo configuration (``clingo:<variant>``) for one family."""
 
-    def __init__(self, family: str, variant: str, translator: Any) -> None:
-        translator.CATALOG.require(variant, "clingo", family)
-        self._translator = translator
-        self.family = family
-        self.variant = variant
-        self.name = f"clingo:{variant}"
+    BACKEND = "clingo"
 
     def __repr__(self) -> str:
         return f"ClingoBackend({self.family!r}, {self.variant!r})"
 
     def rule_paths(self, options: Options | None = None) -> list[str]:
         """The ``.lp`` files this variant loads, as absolute paths."""
-        return [encoding_path(name) for name in self._translator.rules(self.variant, options or Options())]
+        return [encoding_path(name) for name in self.translator.rules(self.variant, options or Options())]
 
     def encode(self, level: Any, options: Options) -> AspProgram:
-        return self._translator.encode(level, self.variant, options)
+        return self.translator.encode(level, self.variant, options)
 
-    def run(
+    def solve(
         self,
         level: Any,
         limits: Limits,
         options: Options,
         on_solution: SolutionSink | None = None,
     ) -> Result:
-        refused = base.without_symmetry_breaking(self.name, self.family, options, self._translator.CATALOG)
-        if refused is not None:
-            return refused
         deadline = limits.deadline()
         watch = Stopwatch()
         messages: list[str] = []
@@ -395,7 +387,7 @@ class ClingoBackend:
         """The shipped ``.lp`` files this variant loads, with symmetry breaking or without (what a rules mutant
         may replace)."""
         return {
-            rule for sb in (False, True) for rule in self._translator.rules(self.variant, Options(symmetry_breaking=sb))
+            rule for sb in (False, True) for rule in self.translator.rules(self.variant, Options(symmetry_breaking=sb))
         }
 
     def rules_replaced(self, name: str, path: str) -> AbstractContextManager[None]:

@@ -34,8 +34,7 @@ solution.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ...constraints import AllDifferent, Clause, Connected, IntVar, Linear, Model, SingleCycle, kind_of
 from ...constraints.compiling import (
@@ -46,12 +45,11 @@ from ...constraints.compiling import (
     group_index,
     grouped,
     implied_total,
-    model_of,
     stated_once,
 )
-from .. import mutation
+from ...constraints.model import state
 from ..base import Options, check_time
-from ..catalog import Catalog
+from ..catalog import Catalog, ModelCompiler
 from .engine import CpsatModel, cp_model
 
 CATALOG = Catalog(
@@ -305,18 +303,8 @@ def encode(model: Model, variant: str, enumerate_: bool = False) -> CpsatModel:
     stated = gathered(channels)
     for index, constraint in enumerate(model.constraints):
         check_time()
-        if stated(constraint):
-            continue
-        if isinstance(constraint, Clause):
-            compiler.clause(constraint)
-        elif isinstance(constraint, Linear):
-            compiler.linear(constraint)
-        elif isinstance(constraint, AllDifferent):
-            compiler.all_different(constraint)
-        elif isinstance(constraint, Connected):
-            compiler.connected(constraint, index)
-        elif isinstance(constraint, SingleCycle):
-            compiler.single_cycle(constraint, index)
+        if not stated(constraint):
+            state(compiler, constraint, index)
     for channel in channels:
         compiler.channelled(channel)
     for implied in implied_total(model):
@@ -333,16 +321,13 @@ def encode(model: Model, variant: str, enumerate_: bool = False) -> CpsatModel:
     return CpsatModel(compiler.model, projection, decode, parameters=parameters, determined=determined)
 
 
-@dataclass(frozen=True)
-class Compiled:
-    """The compiler as one family's translator (``registry.translator``)."""
+class Compiled(ModelCompiler):
+    """The compiler as one family's translator: a CP-SAT model."""
 
-    family: str
-    CATALOG: ClassVar[Catalog] = CATALOG
+    BACKEND = "cpsat"
+    CATALOG = CATALOG
 
-    def encode(self, level: Any, variant: str, options: Options) -> CpsatModel:
-        CATALOG.require(variant, "cpsat", self.family)
-        model = model_of(self.family, level, CATALOG.kinds(), f"cpsat:{variant}", mutation.apply_to_model)
+    def compile(self, model: Model, variant: str, options: Options) -> CpsatModel:
         return encode(model, variant, options.enumerate)
 
 

@@ -101,22 +101,14 @@ def apply_parameters(params: Any, values: Mapping[str, Any]) -> None:
             setattr(params, name, value)
 
 
-class CpsatBackend:
+class CpsatBackend(base.Engine):
     """One CP-SAT configuration (``cpsat:<variant>``) for one family."""
 
-    def __init__(self, family: str, variant: str, translator: Any) -> None:
-        self.family = family
-        self.variant = variant
-        self.name = f"cpsat:{variant}"
-        translator.CATALOG.require(variant, "cpsat", family)
-        self._translator = translator
+    BACKEND = "cpsat"
 
     # ------------------------------------------------------------- public
 
-    def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
-        refused = base.without_symmetry_breaking(self.name, self.family, options, self._translator.CATALOG)
-        if refused is not None:
-            return refused
+    def solve(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         # The limit covers the whole run: building the model spends it too, and
         # the solver gets what is left.
         deadline = limits.deadline()
@@ -127,7 +119,7 @@ class CpsatBackend:
         watch.start("translate")
         try:
             with building(deadline):
-                encoding = self._translator.encode(level, self.variant, options)
+                encoding = self.translator.encode(level, self.variant, options)
         except OutOfTime:
             encoding = None
         watch.stop("translate")
@@ -147,7 +139,7 @@ class CpsatBackend:
     def export(self, level: Any, options: Options) -> str:
         """The model as protobuf text (``text_format.Parse`` reads it back)."""
         cp_model()
-        encoding = self._translator.encode(level, self.variant, options)
+        encoding = self.translator.encode(level, self.variant, options)
         return str(encoding.model.proto)
 
     # ---------------------------------------------------------- mechanics

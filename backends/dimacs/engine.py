@@ -36,14 +36,11 @@ from ..base import (
     BackendUnavailable,
     Limits,
     Options,
-    OutOfTime,
     Result,
     SolutionSink,
     Stopwatch,
-    building,
     finish,
     luck_stats,
-    shuffle_seed,
 )
 from ..catalog import UnknownVariant
 from ..spec import Spec
@@ -85,8 +82,8 @@ class DimacsBackend:
             decode_model,
             parse_dimacs_model,
             shuffle_text,
-            shuffled,
             to_dimacs,
+            translate,
         )
 
         argv = command_line(options.sat_command)
@@ -96,20 +93,13 @@ class DimacsBackend:
         if refused is not None:
             return refused
 
-        watch.start("translate")
-        try:
-            with building(deadline):
-                cnf = self.translator.encode(level, self.encoding, options)
-        except OutOfTime:
-            watch.stop("translate")
+        # the solver binary's own seed is not known here: --seed reaches it as a shuffle of the file
+        translation = translate(self.translator, level, self.encoding, options, deadline, watch)
+        if translation is None:
             return finish(
                 self.name, self.family, [], exhausted=False, stats={}, times=watch.times, stopped_by="time limit"
             )
-        # the solver binary's own seed is not known here: --seed reaches it as a shuffle of the file
-        seed = shuffle_seed(options, seeded_solver=False)
-        if seed is not None:
-            cnf = shuffled(cnf, seed, renumber=options.shuffle)
-        watch.stop("translate")
+        cnf, seed = translation
 
         wanted = limits.solutions if options.enumerate else 1
         solutions: list[Any] = []

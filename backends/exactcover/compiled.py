@@ -35,15 +35,12 @@ projects on the own variables).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import product
-from typing import Any, ClassVar
+from typing import Any
 
 from ...constraints import AllDifferent, Clause, Linear, Model, UnsupportedConstraint, kind_of
-from ...constraints.compiling import model_of
-from .. import mutation
 from ..base import Options
-from ..catalog import Catalog
+from ..catalog import Catalog, ModelCompiler
 from .engine import Cover, ExactCover
 
 CATALOG = Catalog(
@@ -235,16 +232,14 @@ def encode(model: Model) -> ExactCover:
     return compiler.problem()
 
 
-@dataclass(frozen=True)
-class Compiled:
-    """The compiler as one family's translator (``registry.translator``)."""
+class Compiled(ModelCompiler):
+    """The compiler as one family's translator: an exact cover problem."""
 
-    family: str
-    CATALOG: ClassVar[Catalog] = CATALOG
+    BACKEND = "exactcover"
+    CATALOG = CATALOG
 
-    def encode(self, level: Any, variant: str, options: Options) -> ExactCover:
-        CATALOG.require(variant, "exactcover", self.family)
-        return encode(model_of(self.family, level, CATALOG.kinds(), "exactcover:compiled", mutation.apply_to_model))
+    def compile(self, model: Model, variant: str, options: Options) -> ExactCover:
+        return encode(model)
 
 
 def for_family(family: str) -> Compiled:

@@ -218,23 +218,16 @@ def kernel_cache_hits() -> int:
 # ------------------------------------------------------------------ the backend
 
 
-class ExactCoverBackend:
+class ExactCoverBackend(base.Engine):
     """One (family, translation) configuration, e.g. ``exactcover:quadrant`` on sigils."""
 
-    def __init__(self, family: str, variant: str, translator: Any) -> None:
-        self.family, self.variant, self.name = family, variant, f"exactcover:{variant}"
-        # the family's translator, ``backends/exactcover/<family>.py``; an unlisted variant is a UsageError
-        translator.CATALOG.require(variant, "exactcover", family)
-        self.translator = translator
+    BACKEND = "exactcover"
 
     def encode(self, level: Any, options: Options) -> ExactCover:
         return self.translator.encode(level, self.variant, options)
 
-    def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+    def solve(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """First solution, or every one: covers from Algorithm C, each turned into its solutions."""
-        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
-        if refused is not None:
-            return refused
         started = time.monotonic()
         deadline = limits.deadline(started)
         watch = Stopwatch()

@@ -47,16 +47,13 @@ from .. import base
 from ..base import (
     Limits,
     Options,
-    OutOfTime,
     Result,
     SolutionSink,
     Status,
     Stopwatch,
-    building,
     default_memory,
     finish,
     luck_stats,
-    shuffle_seed,
 )
 
 #: Address space the counting child may use unless ``--memory`` says otherwise: half the machine's memory, at
@@ -298,42 +295,32 @@ def _read_message(fd: int, deadline: float | None) -> Any:
 # ------------------------------------------------------------------ the backend
 
 
-class GanakBackend:
+class GanakBackend(base.Engine):
     """One (family, CNF encoding) pair counted by Ganak, e.g. ``ganak:totalizer``."""
 
-    def __init__(self, family: str, variant: str, translator: Any) -> None:
-        self.family = family
-        self.variant = variant
-        self.name = f"ganak:{variant}"
-        translator.CATALOG.require(variant, "ganak", family)
-        self.translator = translator
+    BACKEND = "ganak"
 
     def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """Count (enumeration is count-only: the count stays exact whatever ``limits.solutions``), or
         rebuild one solution from counts (``first_solution``)."""
-        from ..pysat.engine import require_every_constraint, shuffle_text, shuffled
+        from ..pysat.engine import require_every_constraint, shuffle_text, translate
 
         started = time.monotonic()
         deadline = limits.deadline(started)
         watch = Stopwatch()
         if not options.enumerate and limits.solutions is not None and limits.solutions <= 0:
             return self._unknown({}, watch, "solution limit")
-        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
+        refused = self.refused(options)
         if refused is not None:
             return refused
 
-        watch.start("translate")
-        try:
-            with building(deadline):
-                cnf = self.translator.encode(level, self.variant, options)
-        except OutOfTime:
-            watch.stop("translate")
+        translation = translate(
+            self.translator, level, self.variant, options, deadline, watch, seeded_solver=True, renumber=True
+        )
+        if translation is None:
             return self._unknown({}, watch, "time limit")
+        cnf, seed = translation
         require_every_constraint(cnf)  # Ganak counts the clauses alone
-        seed = shuffle_seed(options, seeded_solver=True)
-        if seed is not None:
-            cnf = shuffled(cnf, seed, renumber=True)
-        watch.stop("translate")
         memory = DEFAULT_MEMORY if options.memory is None else options.memory
         stats: dict[str, Any] = {
             "variables": cnf.variables,

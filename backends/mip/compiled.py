@@ -29,14 +29,12 @@ such a point is never a solution, so never counted.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from ...constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle, graphs
-from ...constraints.compiling import model_of
-from .. import mutation
+from ...constraints.model import state
 from ..base import Options
-from ..catalog import Catalog
+from ..catalog import Catalog, ModelCompiler
 from .engine import LinearModel, MipEncoding, empty_model
 
 CATALOG = Catalog(
@@ -255,16 +253,7 @@ def encode(model: Model, variant: str, family: str) -> MipEncoding:
     rows = empty_model(CATALOG, variant, family)
     compiler = _Compiler(model, rows, lazy=variant == "compiled-lazy")
     for index, constraint in enumerate(model.constraints):
-        if isinstance(constraint, Clause):
-            compiler.clause(constraint)
-        elif isinstance(constraint, Linear):
-            compiler.linear(constraint)
-        elif isinstance(constraint, AllDifferent):
-            compiler.all_different(constraint)
-        elif isinstance(constraint, Connected):
-            compiler.connected(constraint, index)
-        elif isinstance(constraint, SingleCycle):
-            compiler.single_cycle(constraint, index)
+        state(compiler, constraint, index)
     lazy = compiler.lazy and (compiler.regions or compiler.cycles)
     return MipEncoding(
         rows,
@@ -274,16 +263,13 @@ def encode(model: Model, variant: str, family: str) -> MipEncoding:
     )
 
 
-@dataclass(frozen=True)
-class Compiled:
-    """The compiler as one family's translator (``registry.translator``)."""
+class Compiled(ModelCompiler):
+    """The compiler as one family's translator: 0-1 rows (and cuts, lazily) for HiGHS."""
 
-    family: str
-    CATALOG: ClassVar[Catalog] = CATALOG
+    BACKEND = "mip"
+    CATALOG = CATALOG
 
-    def encode(self, level: Any, variant: str, options: Options) -> MipEncoding:
-        CATALOG.require(variant, "mip", self.family)
-        model = model_of(self.family, level, CATALOG.kinds(), f"mip:{variant}", mutation.apply_to_model)
+    def compile(self, model: Model, variant: str, options: Options) -> MipEncoding:
         return encode(model, variant, self.family)
 
     def export_encoding(self, level: Any, variant: str, options: Options) -> MipEncoding:

@@ -434,22 +434,17 @@ class ScipSolver:
 # ------------------------------------------------------------------ the backend
 
 
-class MipBackend:
+class MipBackend(base.Engine):
     """One family's 0-1 model solved by one MIP solver, e.g. ``mip:highs``."""
 
+    BACKEND = "mip"
+
     def __init__(self, family: str, variant: str, translator: Any) -> None:
-        self.family = family
-        self.variant = variant
-        self.name = f"mip:{variant}"
-        translator.CATALOG.require(variant, "mip", family)
-        self.translator = translator
+        super().__init__(family, variant, translator)
         self.solver = solver_of(variant)
 
-    def run(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
+    def solve(self, level: Any, limits: Limits, options: Options, on_solution: SolutionSink | None = None) -> Result:
         """First solution, or enumeration by no-good cuts over the projection (complete when infeasible)."""
-        refused = base.without_symmetry_breaking(self.name, self.family, options, self.translator.CATALOG)
-        if refused is not None:
-            return refused
         started = time.monotonic()
         deadline = limits.deadline(started)
         watch = Stopwatch()

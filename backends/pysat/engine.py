@@ -158,21 +158,14 @@ class PysatBackend:
         lex_leaders_only = first_solution_lex_leader(self.translator, options)
         if lex_leaders_only:
             options = dataclasses.replace(options, symmetry_breaking=True)
-        watch.start("translate")
-        try:
-            with python_sigint(), building(deadline):  # a plugin's translator calls CardEnc too
-                cnf = self.translator.encode(level, self.encoding, options)
-        except OutOfTime:
-            watch.stop("translate")
+        translation = translate(self.translator, level, self.encoding, options, deadline, watch)
+        if translation is None:
             stats = {"solver": self.solver, **luck_stats(options, None, shuffle_text(options))}
             late_stop = "time limit"
             return finish(
                 self.name, self.family, [], exhausted=False, stats=stats, times=watch.times, stopped_by=late_stop
             )
-        seed = shuffle_seed(options, seeded_solver=False)
-        if seed is not None:
-            cnf = shuffled(cnf, seed, renumber=options.shuffle)
-        watch.stop("translate")
+        cnf, seed = translation
         # a translation that ran past the deadline: stop before loading the solver with it
         late = deadline is not None and time.monotonic() >= deadline
 
@@ -382,6 +375,36 @@ def first_solution_lex_leader(translator: ModuleType, options: Options) -> bool:
         and not options.symmetry_breaking
         and getattr(translator, "FIRST_SOLUTION_LEX_LEADER", False)
     )
+
+
+def translate(
+    translator: Any,
+    level: Any,
+    variant: str,
+    options: Options,
+    deadline: float | None,
+    watch: Stopwatch,
+    *,
+    seeded_solver: bool = False,
+    renumber: bool | None = None,
+) -> tuple[CnfEncoding, int | None] | None:
+    """The level's CNF under ``variant`` and the seed it was shuffled with, timed as "translate" on ``watch``:
+    what pysat, dimacs and ganak do before their solvers.  None when ``deadline`` came first.  ``--seed`` and
+    ``--shuffle`` reach the solver as a shuffle of the CNF (``shuffle_seed``: ``seeded_solver`` says whether it
+    takes ``--seed`` itself); ``renumber``, None for ``options.shuffle``, whether the variables are renumbered
+    too.  A translator calls pysat's CardEnc, so it runs under ``python_sigint``."""
+    watch.start("translate")
+    try:
+        with python_sigint(), building(deadline):
+            cnf = translator.encode(level, variant, options)
+    except OutOfTime:
+        watch.stop("translate")
+        return None
+    seed = shuffle_seed(options, seeded_solver=seeded_solver)
+    if seed is not None:
+        cnf = shuffled(cnf, seed, renumber=options.shuffle if renumber is None else renumber)
+    watch.stop("translate")
+    return cnf, seed
 
 
 def shuffled(cnf: CnfEncoding, seed: int, renumber: bool = True) -> CnfEncoding:

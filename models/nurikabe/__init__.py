@@ -1,10 +1,4 @@
-"""Nurikabe (``nurikabe``), one of the puzz.link families: its model (``model.py``: Level, Solution, parsers,
-the validator, text), its constraint model (``constraints.py``), its generator (``generate.py``), its
-picture (``picture.py``) and its own ASP rules (``nurikabe.lp``, with ``asp.py``).
-
-``FAMILY`` is the record the commands read (docs/adding-a-family.md); the file and link formats are in
-docs/nurikabe.md.
-"""
+"""Nurikabe (``nurikabe``), a puzz.link genre: its package (``grids.family_record``), rules in ``nurikabe.lp``."""
 
 from __future__ import annotations
 
@@ -14,12 +8,11 @@ from . import asp, constraints, generate, model, picture
 
 FAMILY = grids.family_record(
     model,
-    asp.RULES_FOR_CLINGO,
-    picture.picture,
+    asp,
+    constraints,
+    generate,
+    picture,
     obstruction=lambda level: level.obstruction,
-    constraints=constraints.constraints,
-    constraint_kinds=constraints.KINDS,
-    generate=generate.generate,
     generator_parameters=(
         *grids.side_parameters(model.MAX_SIDE),
         Parameter("white", float, 0, 1, "share of the cells left unshaded (default 0.45)"),

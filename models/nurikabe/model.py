@@ -31,25 +31,13 @@ Cell = tuple[int, int]
 
 
 @dataclass(frozen=True)
-class Level:
+class Level(grids.CluedGrid):
     """A Nurikabe puzzle: ``clues`` per cell in reading order, None (no clue), a size 1 or more, or ``UNKNOWN``."""
-
-    width: int
-    height: int
-    clues: tuple[int | None, ...]
-    name: str = ""
 
     def _repr_svg_(self) -> str:
         from .picture import picture
 
         return picture(self, None)
-
-    @property
-    def cell_count(self) -> int:
-        return self.width * self.height
-
-    def cell(self, row: int, col: int) -> int:
-        return row * self.width + col
 
     def neighbours(self, row: int, col: int) -> list[Cell]:
         """The cells sharing a side with (row, col)."""

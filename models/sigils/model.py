@@ -27,6 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
+from .. import grids
 from ..errors import InstanceTooLarge, LevelSyntaxError, shorten, whole_number
 from ..files import read_instance_text
 
@@ -160,26 +161,17 @@ class FrameSymmetry:
 
 
 @dataclass(frozen=True)
-class Level:
+class Level(grids.Grid):
     """A sigil frame: its size, the piece types with their counts, and whether pieces may flip.
 
     ``pieces`` are the distinct piece types in the order first listed;
     ``piece_counts[i]`` is how many copies of ``pieces[i]`` must be placed.
     """
 
-    width: int
-    height: int
     pieces: tuple[Piece, ...]
     piece_counts: tuple[int, ...]
     mirroring: bool = False
     name: str = ""
-
-    @property
-    def cell_count(self) -> int:
-        return self.width * self.height
-
-    def cell(self, row: int, col: int) -> int:
-        return row * self.width + col
 
     def row_col(self, cell: int) -> Cell:
         return divmod(cell, self.width)

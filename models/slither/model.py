@@ -34,21 +34,13 @@ Edge = tuple[Point, Point]
 
 
 @dataclass(frozen=True)
-class Level:
+class Level(grids.CluedGrid):
     """A Slitherlink puzzle: ``clues`` per cell in reading order, None (no number), 0-4, or ``UNKNOWN``."""
-
-    width: int
-    height: int
-    clues: tuple[int | None, ...]
-    name: str = ""
 
     def _repr_svg_(self) -> str:
         from .picture import picture
 
         return picture(self, None)
-
-    def cell(self, row: int, col: int) -> int:
-        return row * self.width + col
 
     @cached_property
     def edges(self) -> tuple[Edge, ...]:

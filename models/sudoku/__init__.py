@@ -1,10 +1,4 @@
-"""Sudoku (``sudoku``), one of the puzz.link families: its model (``model.py``: Level, Solution, parsers,
-the validator, text), its constraint model (``constraints.py``), its generator (``generate.py``), its
-picture (``picture.py``) and its own ASP rules (``sudoku.lp``, with ``asp.py``).
-
-``FAMILY`` is the record the commands read (docs/adding-a-family.md); the file and link formats are in
-docs/sudoku.md.
-"""
+"""Sudoku (``sudoku``), a puzz.link genre: its package (``grids.family_record``), rules in ``sudoku.lp``."""
 
 from __future__ import annotations
 
@@ -14,12 +8,11 @@ from . import asp, constraints, generate, model, picture
 
 FAMILY = grids.family_record(
     model,
-    asp.RULES_FOR_CLINGO,
-    picture.picture,
+    asp,
+    constraints,
+    generate,
+    picture,
     obstruction=lambda level: level.obstruction,
-    constraints=constraints.constraints,
-    constraint_kinds=constraints.KINDS,
-    generate=generate.generate,
     generator_parameters=(
         Parameter("size", int, 4, 25, "digits per row: 4, 6, 9, 16 or 25 (default 9)"),
         Parameter("keep", float, 0, 1, "without --unique: share of the cells given (default 0.4)"),
