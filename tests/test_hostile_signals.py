@@ -26,7 +26,16 @@ def _children(pid: int) -> list[int]:
 
 def interrupt(argv: list[str], signum: int, after: float = 1.0) -> tuple[subprocess.CompletedProcess, float, list]:
     """Start ``argv``, wait until a run is going (a child process), then ``after`` seconds, send ``signum``."""
-    process = subprocess.Popen(argv, cwd=ROOT, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process = subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        # as a terminal starts it: a test run started in the background (``&``) ignores SIGINT, and ignored it
+        # would be inherited, so Python would install no Ctrl-C handler at all
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     deadline = time.monotonic() + 60
     while not _children(process.pid) and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.05)
@@ -116,6 +125,7 @@ def test_an_interrupted_command_run_in_process_gives_the_handlers_back(monkeypat
     from trisolve.runs import processes
 
     before = signal.getsignal(signal.SIGINT)
+    handlers = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
     monkeypatch.setattr(running, "_command_entered", None)  # given back after the test
     running.entered(process_entry=process_entry)
     previous = running.catch_interrupts()
@@ -124,6 +134,7 @@ def test_an_interrupted_command_run_in_process_gives_the_handlers_back(monkeypat
         running.restore_signals(previous)
         after = signal.getsignal(signal.SIGINT)
     finally:
-        signal.signal(signal.SIGINT, before)
+        for signum, handler in handlers.items():
+            signal.signal(signum, handler)
         processes.INTERRUPT.clear()
     assert after == (signal.SIG_IGN if process_entry else before)
