@@ -18,7 +18,7 @@ from typing import Any
 
 from trisolve.backends.base import Limits, Options
 from trisolve.models import files
-from trisolve.models.family import Generated, SolutionCounter
+from trisolve.models.family import Generated, Request, SolutionCounter
 
 #: Seconds one uniqueness check may take before the generator gives up on it.
 COUNT_TIME = 30.0
@@ -149,10 +149,15 @@ def generating_families() -> list[str]:
 
 
 def generator(family: str) -> Callable[..., Generated]:
-    """A family's generator, ``make(seed, unique=..., name=..., **sizes) -> Generated``, counting with the
-    family's ``counter``."""
+    """A family's generator, ``make(seed, unique=..., name=..., time=..., **sizes) -> Generated``, counting with
+    the family's ``counter``."""
     from trisolve.models import FAMILIES
 
     if family not in generating_families():
         raise KeyError(f"no generator for {family!r}; known: {', '.join(generating_families())}")
-    return functools.partial(FAMILIES[family].generate, counter=counter(family))
+    generate, counts = FAMILIES[family].generate, counter(family)
+
+    def make(seed: int, unique: bool = False, name: str = "", time: float = 30.0, **sizes: Any) -> Generated:
+        return generate(Request(seed, counts, unique, name, time), **sizes)
+
+    return make

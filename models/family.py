@@ -121,8 +121,8 @@ class Family:
     default_backend: str = "pysat"
     #: keyword options ``render`` accepts beyond (level, solution); "colour" is the only one the CLI knows
     render_options: tuple[str, ...] = ()
-    #: the generator, ``generate(seed, counter, unique=..., name=..., **sizes) -> Generated``; ``counter`` (a
-    #: ``SolutionCounter``) is how it counts solutions, given by the layer above
+    #: the generator, ``generate(request, **sizes) -> Generated``: ``request`` (a ``Request``) holds what every
+    #: generator is asked alike (seed, counter, uniqueness, name, time), ``sizes`` its own ``generator_parameters``
     generate: Callable[..., Generated] | None = None
     #: the generator's size parameters
     generator_parameters: tuple[Parameter, ...] = ()
@@ -148,9 +148,10 @@ class Family:
     url: UrlFormat | None = None
 
 
-#: The records only some families or commands use (a hand-written ASP program, a link format, a generated level):
-#: made in ``records.py`` the first time one is asked for here, so that solving a file does not create them.
-_ON_FIRST_USE = ("AspRules", "UrlFormat", "Generated")
+#: The records only some families or commands use (a hand-written ASP program, a link format, a generated level
+#: and what its generator is asked): made in ``records.py`` the first time one is asked for here, so that solving a
+#: file does not create them.
+_ON_FIRST_USE = ("AspRules", "UrlFormat", "Generated", "Request")
 
 
 def __getattr__(name: str) -> Any:

@@ -19,12 +19,12 @@ These live here so that each family states them once:
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import re
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from types import ModuleType
 from typing import Any, TypeVar
 
 from . import puzzlink
@@ -240,25 +240,25 @@ def permutation(move: Move, rows: int, cols: int) -> tuple[int, ...]:
 # ------------------------------------------------------------------ the family record
 
 
-def family_record(
-    model: ModuleType,
-    asp: ModuleType,
-    constraints: ModuleType,
-    generate: ModuleType,
-    picture: ModuleType,
-    **declared: Any,
-) -> Family:
+def family_record(package: str, **declared: Any) -> Family:
     """The ``Family`` of a puzz.link genre from the modules of its package (``models/<genre>/``), which name
     their parts alike, so that a genre's ``__init__.py`` states only what differs (``declared``: its generator's
-    parameters, its ladder, an obstruction).
+    parameters, its ladder).
 
-    ``model`` holds the level and solution types and ``parse``, ``parse_text``, ``parse_link``, ``write_link``,
-    ``validate``, ``render``, ``canonical``, ``solution_from_json``, ``describe``, ``format_level``,
-    ``shrink_candidates``, and for the symmetries (``Level.symmetries``, identity first)
-    ``apply_symmetry(level, perm, solution)`` and ``symmetry_key(level, solution)``, the vector the lex-leader
-    convention compares (the leader is the orbit's smallest); ``asp`` the genre's own ASP rules
-    (``RULES_FOR_CLINGO``, beside them ``<genre>.lp``); ``constraints`` its constraint model (``constraints`` and
-    ``KINDS``); ``generate`` its generator (``generate``); ``picture`` its SVG (``picture``)."""
+    ``package`` is the genre package's name (its ``__name__``). Its ``model`` holds the level and solution types
+    and ``parse``, ``parse_text``, ``parse_link``, ``write_link``, ``validate``, ``render``, ``canonical``,
+    ``solution_from_json``, ``describe``, ``format_level``, ``shrink_candidates``, and for the symmetries
+    (``Level.symmetries``, identity first) ``apply_symmetry(level, perm, solution)`` and
+    ``symmetry_key(level, solution)``, the vector the lex-leader convention compares (the leader is the orbit's
+    smallest); a ``Level`` that can tell an obstruction before solving has an ``obstruction`` property; ``asp``
+    the genre's own ASP rules (``RULES_FOR_CLINGO``, beside them ``<genre>.lp``); ``constraints`` its constraint
+    model (``constraints`` and ``KINDS``); ``generate`` its generator (``generate``); ``picture`` its SVG
+    (``picture``)."""
+    model, asp, constraints, generate, picture = (
+        importlib.import_module(f"{package}.{part}") for part in ("model", "asp", "constraints", "generate", "picture")
+    )
+    if hasattr(model.Level, "obstruction"):
+        declared.setdefault("obstruction", lambda level: level.obstruction)
 
     def images(level: Any, solution: Any) -> list:
         return [model.apply_symmetry(level, perm, solution) for perm in level.symmetries]

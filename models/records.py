@@ -1,9 +1,10 @@
 """The records of ``family.py`` that only some families or commands use: a family's own answer-set program
-(``AspRules``), its puzzles written as web addresses (``UrlFormat``), a generated level (``Generated``).
+(``AspRules``), its puzzles written as web addresses (``UrlFormat``), a generated level (``Generated``) and what a
+generator is asked (``Request``).
 
 They are reached as ``trisolve.models.family.AspRules`` and so on; this module is imported the first time one
 of them is asked for there.  Creating a frozen dataclass costs Python a fraction of a millisecond (it compiles
-the class's generated methods), and a command that solves one Hexiom level uses none of these three.
+the class's generated methods), and a command that solves one Hexiom level uses none of these.
 """
 
 from __future__ import annotations
@@ -47,6 +48,23 @@ class UrlFormat:
     write: Callable[[Any], str]
     #: what an address of this format looks like, for messages
     example: str = ""
+
+
+@dataclass(frozen=True)
+class Request:
+    """What the layer above asks of a family's generator, alike for every family; the generator's own sizes
+    (``Family.generator_parameters``) come beside it as keywords.
+
+    The same ``seed`` always gives the same level.  ``counter`` (a ``SolutionCounter``) is how the generator
+    counts solutions: the models import no solver.  With ``unique`` the level must be proved to have exactly one
+    solution, each count taking at most ``time`` seconds; ``name`` is written into the level where its format has
+    a place for one."""
+
+    seed: int
+    counter: Any
+    unique: bool = False
+    name: str = ""
+    time: float = 30.0
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from support import ROOT
 from test_layering import _modules, _package_dirs
 
 from trisolve.models import FAMILIES, Family
+from trisolve.models.family import Request
 
 WORD = re.compile(r"[A-Za-z0-9]+")
 
@@ -129,7 +130,7 @@ def test_the_template_is_a_family_to_copy():
     def only_one(level, limit, time):  # two solutions found until four cells are given
         return (1, True, ()) if len(level.givens) >= 4 else (2, False, ())
 
-    made = FAMILY.generate(3, only_one, cells=4, unique=True, name="g")
+    made = FAMILY.generate(Request(3, only_one, unique=True, name="g"), cells=4)
     assert made.unique and FAMILY.validate(made.level, made.solution) == []
     assert FAMILY.parse_text(made.text, "g").givens == made.level.givens
 

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import random
 
-from ..family import Generated, SolutionCounter
+from ..family import Generated, Request
 from .model import MAX_CELLS, Level, Solution, format_level, parse_text, validate
 
 
-def generate(
-    seed: int, counter: SolutionCounter, cells: int = 6, unique: bool = False, name: str = "", time: float = 30.0
-) -> Generated:
+def generate(request: Request, cells: int = 6) -> Generated:
     """One level of ``cells`` cells; with ``unique``, cells of the intended solution are given until the counter
     proves it the only one."""
+    seed, counter, unique, name, time = request.seed, request.counter, request.unique, request.name, request.time
     if not 1 <= cells <= MAX_CELLS:
         raise ValueError(f"cells must be 1..{MAX_CELLS}, not {cells}")
     rng = random.Random(f"TEMPLATE:{cells}:{seed}")

@@ -14,7 +14,7 @@ from ..family import Ladder, Parameter, Rung, first_line, from_model
 from . import constraints, model
 
 if TYPE_CHECKING:
-    from ..family import Generated, SolutionCounter
+    from ..family import Generated, Request
 
 
 # The picture and the generator are imported when first called: solving a level needs neither (nor the
@@ -26,11 +26,11 @@ def _picture(level: model.Level, solution: model.Solution | None = None, radius:
     return drawing.picture(level, solution, radius)
 
 
-def _generate(seed: int, counter: SolutionCounter, **options: Any) -> Generated:
+def _generate(request: Request, **options: Any) -> Generated:
     """``generate.generate``: a level built around a solved board."""
     from . import generate as generator
 
-    return generator.generate(seed, counter, **options)
+    return generator.generate(request, **options)
 
 
 FAMILY = from_model(

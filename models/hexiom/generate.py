@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ..family import Generated, SolutionCounter
+from ..family import Generated, Request, SolutionCounter
 from . import model as hexiom
 from .model import MAX_TILE, Board, Level, Solution
 
@@ -89,17 +89,10 @@ def make_unique(
     return locked, blocked, True
 
 
-def generate(
-    seed: int,
-    counter: SolutionCounter,
-    side: int = 3,
-    unique: bool = False,
-    fill: float = 0.5,
-    name: str = "",
-    time: float = 30.0,
-) -> Generated:
+def generate(request: Request, side: int = 3, fill: float = 0.5) -> Generated:
     """One level on a side-``side`` board; the same seed always gives the same level.  ``counter`` proves it
     unique, when asked (``unique``)."""
+    seed, counter, unique, name, time = request.seed, request.counter, request.unique, request.name, request.time
     if not 1 <= side <= hexiom.MAX_SIDE:
         raise ValueError(f"side must be 1..{hexiom.MAX_SIDE}, not {side}")
     rng = random.Random(f"hexiom:{side}:{fill}:{seed}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from ..family import Generated, SolutionCounter
+from ..family import Generated, Request
 from . import model as logic
 from .model import Category, Clue, Item, Level, Solution
 
@@ -81,19 +81,12 @@ def _with(level: Level, clues: list[Clue]) -> Level:
     return Level(level.positions, level.categories, tuple(clues), level.questions, level.title, level.name)
 
 
-def generate(
-    seed: int,
-    counter: SolutionCounter,
-    positions: int = 4,
-    categories: int = 3,
-    name: str = "",
-    time: float = 30.0,
-    unique: bool = True,
-) -> Generated:
+def generate(request: Request, positions: int = 4, categories: int = 3) -> Generated:
     """One puzzle with exactly one solution, proved by ``counter``; the same seed always gives the same puzzle.
 
-    (``unique`` is accepted for a uniform interface: logic puzzles are always made unique.)
+    (``request.unique`` changes nothing: logic puzzles are always made unique.)
     """
+    seed, counter, name, time = request.seed, request.counter, request.name, request.time
     if not 1 <= positions <= logic.MAX_POSITIONS or not 1 <= categories <= len(CATEGORY_NAMES):
         raise ValueError(f"positions must be 1..{logic.MAX_POSITIONS} and categories 1..{len(CATEGORY_NAMES)}")
     rng = random.Random(f"logic:{positions}:{categories}:{seed}")

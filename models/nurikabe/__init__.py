@@ -4,15 +4,10 @@ from __future__ import annotations
 
 from .. import grids
 from ..family import Parameter
-from . import asp, constraints, generate, model, picture
+from . import model
 
 FAMILY = grids.family_record(
-    model,
-    asp,
-    constraints,
-    generate,
-    picture,
-    obstruction=lambda level: level.obstruction,
+    __name__,
     generator_parameters=(
         *grids.side_parameters(model.MAX_SIDE),
         Parameter("white", float, 0, 1, "share of the cells left unshaded (default 0.45)"),

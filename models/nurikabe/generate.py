@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 
 from .. import grids
-from ..family import Generated, SolutionCounter
+from ..family import Generated, Request
 from . import model as nurikabe
 from .model import Cell, Level, Solution
 
@@ -201,19 +201,12 @@ def mend(grid: _Grid, other: Solution, rng: random.Random) -> bool:
 
 
 def generate(
-    seed: int,
-    counter: SolutionCounter,
-    width: int = 10,
-    height: int = 10,
-    unique: bool = False,
-    white: float = WHITE,
-    island: int = ISLAND,
-    name: str = "",
-    time: float = 30.0,
+    request: Request, width: int = 10, height: int = 10, white: float = WHITE, island: int = ISLAND
 ) -> Generated:
     """One level of ``width`` x ``height`` cells, islands of at most ``island`` cells (mends may grow one past
     it); the same seed always gives the same level.  With ``unique`` the shading is mended until ``counter``
     proves it the only one (drawn again when mending stalls)."""
+    seed, counter, unique, name, time = request.seed, request.counter, request.unique, request.name, request.time
     for side in (width, height):
         if not 1 <= side <= nurikabe.MAX_SIDE:
             raise ValueError(f"width and height must be 1..{nurikabe.MAX_SIDE}, not {side}")

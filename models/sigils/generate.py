@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from ..family import Generated, SolutionCounter
+from ..family import Generated, Request
 from . import model as sigils
 from .model import BUILTIN_PIECES, TETROMINOES, Level, Solution
 
@@ -66,17 +66,10 @@ def level_of(width: int, height: int, solution: Solution, name: str = "") -> Lev
     return Level(width, height, tuple(BUILTIN_PIECES[n] for n in names), tuple(used[n] for n in names), False, name)
 
 
-def generate(
-    seed: int,
-    counter: SolutionCounter,
-    width: int = 4,
-    height: int = 4,
-    unique: bool = False,
-    name: str = "",
-    time: float = 30.0,
-) -> Generated:
+def generate(request: Request, width: int = 4, height: int = 4) -> Generated:
     """One level on a ``width`` x ``height`` frame; the same seed always gives the same level.  ``counter``
     proves it unique, when asked (``unique``)."""
+    seed, counter, unique, name, time = request.seed, request.counter, request.unique, request.name, request.time
     if (width * height) % 4 or width < 1 or height < 1 or max(width, height) > sigils.MAX_SIDE:
         raise ValueError(f"a {width}x{height} frame cannot be tiled by tetrominoes (area must be a multiple of 4)")
     rng = random.Random(f"sigils:{width}x{height}:{seed}")

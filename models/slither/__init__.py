@@ -4,14 +4,10 @@ from __future__ import annotations
 
 from .. import grids
 from ..family import Parameter
-from . import asp, constraints, generate, model, picture
+from . import model
 
 FAMILY = grids.family_record(
-    model,
-    asp,
-    constraints,
-    generate,
-    picture,
+    __name__,
     generator_parameters=(
         *grids.side_parameters(model.MAX_SIDE),
         Parameter("inside", float, 0, 1, "share of the cells inside the loop (default 0.5)", low_open=True),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from .. import grids
-from ..family import Generated, SolutionCounter
+from ..family import Generated, Request
 from . import model as slither
 from .model import Level, Solution
 
@@ -108,19 +108,12 @@ def clues_of(width: int, height: int, loop: Solution) -> tuple[int, ...]:
 
 
 def generate(
-    seed: int,
-    counter: SolutionCounter,
-    width: int = 10,
-    height: int = 10,
-    unique: bool = False,
-    inside: float = INSIDE,
-    keep: float = 0.5,
-    name: str = "",
-    time: float = 30.0,
+    request: Request, width: int = 10, height: int = 10, inside: float = INSIDE, keep: float = 0.5
 ) -> Generated:
     """One level of ``width`` x ``height`` cells; the same seed always gives the same level.  With ``unique``,
     clues are taken away while ``counter`` proves the loop the only one (a loop whose full clues allow another
     is drawn again, up to five times); without, a random ``keep`` share of the cells shows its number."""
+    seed, counter, unique, name, time = request.seed, request.counter, request.unique, request.name, request.time
     for side in (width, height):
         if not 1 <= side <= slither.MAX_SIDE:
             raise ValueError(f"width and height must be 1..{slither.MAX_SIDE}, not {side}")

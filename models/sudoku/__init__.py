@@ -4,15 +4,9 @@ from __future__ import annotations
 
 from .. import grids
 from ..family import Ladder, Parameter, Rung
-from . import asp, constraints, generate, model, picture
 
 FAMILY = grids.family_record(
-    model,
-    asp,
-    constraints,
-    generate,
-    picture,
-    obstruction=lambda level: level.obstruction,
+    __name__,
     generator_parameters=(
         Parameter("size", int, 4, 25, "digits per row: 4, 6, 9, 16 or 25 (default 9)"),
         Parameter("keep", float, 0, 1, "without --unique: share of the cells given (default 0.4)"),

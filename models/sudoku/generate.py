@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 
 from .. import grids
-from ..family import Generated, SolutionCounter
+from ..family import Generated, Request
 from . import model as sudoku
 from .model import BOXES, Level, Solution
 
@@ -42,18 +42,11 @@ def random_grid(size: int, rng: random.Random) -> Solution:
     return Solution(tuple(tuple(row) for row in grid))
 
 
-def generate(
-    seed: int,
-    counter: SolutionCounter,
-    size: int = 9,
-    unique: bool = False,
-    keep: float = 0.4,
-    name: str = "",
-    time: float = 30.0,
-) -> Generated:
+def generate(request: Request, size: int = 9, keep: float = 0.4) -> Generated:
     """One level of ``size`` (4, 6, 9, 16 or 25); the same seed always gives the same level.  With ``unique``,
     givens are taken away while ``counter`` proves the grid the only one; without, a random ``keep`` share of the
     cells stays given (the grid is a solution, perhaps not the only one)."""
+    seed, counter, unique, name, time = request.seed, request.counter, request.unique, request.name, request.time
     if size not in BOXES:
         raise ValueError(f"size must be one of {', '.join(map(str, sorted(BOXES)))}, not {size}")
     rng = random.Random(f"sudoku:{size}:{seed}")

@@ -337,33 +337,17 @@ class Layer:
 # ------------------------------------------------------------------ kernels
 
 
+# fmt: off
 @njit(cache=True, nogil=True)
 def _transitions(  # noqa: C901 - a numba kernel: its loop nest compiles whole, a call per step would cost each cell
-    frontiers,
-    old_width,
-    neighbours,
-    to_them,
-    to_me,
-    edge_weight,
-    own,
-    weight,
-    finalised,
-    final_weight,
-    keep,
-    room,
-    keep_lock,
-    final_lock,
-    empty_defect,
-    lock,
-    fits,
-    field_of,
-    shifts,
-    forced,
-    ghost_bit,
-    out_code,
-    out_shift,
-    out_ok,
+    frontiers, old_width,  # the layer's frontier codes and their width before the step
+    neighbours, to_them, to_me, edge_weight, own, weight, finalised, final_weight,  # the step (``RunStep``)
+    keep, room, keep_lock, final_lock, empty_defect, lock,
+    fits, field_of, shifts,  # the plan's tables
+    forced, ghost_bit,  # the cell's forced choice (or -1) and its bit in the frontier code (or -1)
+    out_code, out_shift, out_ok,  # written: per frontier and choice
 ):
+    # fmt: on
     """Per frontier and choice (empty, occupied): the next frontier, the tally shift, and whether it can follow."""
     values = np.empty(64, np.int64)
     low = (np.int64(1) << FRONTIER_BITS) - 1
@@ -465,42 +449,18 @@ def _merge_two(a_codes, a_counts, a_first, a_last, b_first, b_last, out_codes, o
     return at
 
 
+# fmt: off
 @njit(cache=True, nogil=True)
 def _gather(  # noqa: C901 - a numba kernel: its loop nest compiles whole, a call per step would cost each cell
-    order,
-    codes,
-    shifts_by,
-    sources,
-    starts,
-    tallies,
-    counts,
-    first,
-    last,
-    width,
-    room,
-    keep_weight,
-    guards,
-    shifts,
-    bits,
-    offsets,
-    lanes,
-    lane_bits,
-    lane_terms,
-    lane_limits,
-    empties,
-    finalised_so_far,
-    edges_so_far,
-    locks_final,
-    lock_sum_final,
-    free_left,
-    bound_rows,
-    bounds,
-    out_frontiers,
-    out_starts,
-    out_tallies,
-    out_counts,
-    base,
+    order, codes, shifts_by, sources,  # the transitions, sorted by next frontier, and the state runs they shift
+    starts, tallies, counts,  # the layer's states
+    first, last,  # which transitions: order[first:last]
+    width, room, keep_weight, guards, shifts, bits, offsets,  # the step's and the plan's constants
+    lanes, lane_bits, lane_terms, lane_limits, empties,
+    finalised_so_far, edges_so_far, locks_final, lock_sum_final, free_left, bound_rows, bounds,
+    out_frontiers, out_starts, out_tallies, out_counts, base,  # written, the states from ``base`` on
 ):
+    # fmt: on
     """Add up the shifted runs that reach each next frontier: transitions ``order[first:last]`` (sorted by
     next frontier, whole groups); returns (frontiers, states) written.
 
