@@ -132,7 +132,7 @@ class StepMarks:
         return frozenset().union(*(read for _, read in self.units))
 
     def class_of(self, literals: Iterable[int]) -> str:
-        """"new-fact" when one of these literals' variables is the new fact's, "used-fact" when one is a fact the
+        """ "new-fact" when one of these literals' variables is the new fact's, "used-fact" when one is a fact the
         step used, else "": the class a family gives the element drawing them (tests find the marks by it)."""
         variables = {abs(lit) for lit in literals}
         if abs(self.fact) in variables:
