@@ -132,14 +132,16 @@ class StepMarks:
         return frozenset().union(*(read for _, read in self.units))
 
     def class_of(self, literals: Iterable[int]) -> str:
-        """ "new-fact" when one of these literals' variables is the new fact's, "used-fact" when one is a fact the
-        step used, else "": the class a family gives the element drawing them (tests find the marks by it)."""
+        """The class a family gives the element drawing these literals: "new-fact" when one of their variables
+        is the new fact's, "used-fact" when one is a fact the step used, both (space-separated) or "" (the new
+        fact's highlight wins where both fall on one cell; tests find the marks by class)."""
         variables = {abs(lit) for lit in literals}
+        kinds = []
         if abs(self.fact) in variables:
-            return "new-fact"
+            kinds.append("new-fact")
         if variables & {abs(f) for f in self.facts}:
-            return "used-fact"
-        return ""
+            kinds.append("used-fact")
+        return " ".join(kinds)
 
 
 #: the least width a step's caption wraps to (the step's words are long)

@@ -191,7 +191,7 @@ def step_picture(level: Level, model: Any, marks: StepMarks, radius: float = 30.
         if cell in about:
             group.append(_hexagon(draw, x, y, radius * 0.8, fill="none", stroke=UNIT_RIM, stroke_width=3))
         if kind:
-            colour, width = (NEW_FACT, 6) if kind == "new-fact" else (USED_FACT, 3.5)
+            colour, width = (NEW_FACT, 6) if "new-fact" in kind else (USED_FACT, 3.5)
             group.append(_hexagon(draw, x, y, radius * 0.94, fill="none", stroke=colour, stroke_width=width))
         canvas.add(group, x + radius, y + radius)
     canvas.caption(marks.lines, least=STEP_CAPTION)

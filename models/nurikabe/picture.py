@@ -76,10 +76,10 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 32.0)
         var = literal_of.get((row, col))
         kind = marks.class_of([var]) if var else ""
         state = marks.state(var) if var else False
-        fill = NEW_FACT if kind == "new-fact" else SHADE if state else USED_UNIT if (row, col) in tinted else PAPER
+        fill = NEW_FACT if "new-fact" in kind else SHADE if state else USED_UNIT if (row, col) in tinted else PAPER
         group = draw.Group(class_=" ".join(filter(None, ["cell", kind, "unit" if (row, col) in tinted else ""])))
         group.append(draw.Rectangle(x, y, size, size, fill=fill, stroke=GRID, stroke_width=1))
-        if kind == "new-fact" and state:
+        if "new-fact" in kind and state:
             group.append(draw.Rectangle(x + size * 0.25, y + size * 0.25, size * 0.5, size * 0.5, fill=SHADE))
         if kind == "used-fact":
             group.append(

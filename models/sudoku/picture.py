@@ -79,7 +79,7 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 36.0)
     for (row, col), values in sorted(digits.items()):
         x, y = MARGIN + col * size, MARGIN + row * size
         kind = marks.class_of(var for _, var in values)
-        fill = NEW_FACT if kind == "new-fact" else USED_UNIT if (row, col) in used_cells else PAPER
+        fill = NEW_FACT if "new-fact" in kind else USED_UNIT if (row, col) in used_cells else PAPER
         group = draw.Group(class_=" ".join(filter(None, ["cell", kind, "unit" if (row, col) in used_cells else ""])))
         group.append(draw.Rectangle(x, y, size, size, fill=fill, stroke=GRID, stroke_width=1))
         if kind == "used-fact":
@@ -90,7 +90,7 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 36.0)
         if known:
             style = {"font_weight": "bold"} if level.givens[row * n + col] is not None else {"fill": FILLED}
             group.append(draw_text(draw, str(known[0]), size * 0.55, x + size / 2, y + size / 2, **style))
-        if small_w and (not known or kind == "new-fact" and marks.fact < 0):
+        if small_w and (not known or "new-fact" in kind and marks.fact < 0):
             for digit, var in values:
                 if (marks.state(var) is False or known) and abs(marks.fact) != var:
                     continue
