@@ -493,3 +493,29 @@ def test_a_picture_of_a_step_that_is_not_there() -> None:
 
     table = explain(found.model, check=None)  # no level: the table of variables
     assert "<svg" in table.picture(1)
+
+
+@pytest.mark.parametrize("family", ["slither", "nurikabe"])
+def test_graph_units_asked_lazily_answer_as_the_reachability_levels(family: str) -> None:
+    """A unit with a graph constraint (the loop, a connected set) is asked on the lazy CNF with cuts; with the
+    facts of the solution's first half known, it forces exactly what the same unit stated eagerly forces."""
+    from trisolve.constraints import Connected, SingleCycle
+    from trisolve.explaining.reasoner import LazyLocal, Local, Reasoner
+
+    model = FAMILIES[family].constraints(small_level(family).model).freeze()
+    units = units_of(model)
+    (unique,) = solutions(model)
+    known = sorted(unique, key=abs)[: len(unique) // 2]
+    with Reasoner(model, units, None) as reasoner:
+        for unit in units:
+            if not any(isinstance(model.constraints[i], (Connected, SingleCycle)) for i in unit.constraints):
+                continue
+            selector = reasoner.selector[unit.label]
+            lazy = reasoner.local([selector])
+            eager = Local(reasoner.clauses_of([selector]), None)
+            assert isinstance(lazy, LazyLocal)
+            facts = [f for f in known if abs(f) in unit.scope]
+            for fact in unique:
+                if abs(fact) in unit.scope and fact not in facts:
+                    assert lazy.solve([*facts, -fact]) == eager.solve([*facts, -fact])
+            eager.close()
