@@ -220,6 +220,10 @@ class Model:
     #: permutations of the own variables that map every solution to a solution (a turn of the board), each as
     #: {own variable: its image}; a compiler may search among lex-leaders for a first solution
     symmetries: list[Mapping[int, int]] = field(default_factory=list)
+    #: a variable's (or an integer's) name in the puzzle's words, by key: "the cell at row 2, place 1"
+    names: dict[Hashable, str] = field(default_factory=dict)
+    #: variable -> how its two facts read, true and false: ("the cell at row 1, column 2 is shaded", "... unshaded")
+    sayings: dict[int, tuple[str, str]] = field(default_factory=dict)
     _index: dict[Hashable, int] = field(default_factory=dict, repr=False)
     _frozen: bool = field(default=False, repr=False)
 
@@ -346,6 +350,18 @@ class Model:
         own variable (a permutation of them that maps each solution to a solution)."""
         self._open()
         self.symmetries.append(dict(image))
+
+    def named(self, key: Hashable, text: str) -> None:
+        """Call the variable (or integer) made with ``key`` ``text`` in explanations: "the cell at row 2,
+        place 1" (an integer's facts then read "<text> is <value>")."""
+        self._open()
+        self.names[key] = text
+
+    def say(self, literal: int, true: str, false: str) -> None:
+        """How the facts "``literal`` holds" and "it does not" read in explanations, in the puzzle's words: the
+        edge "is drawn" or "is not drawn", the cell "is shaded" or "is unshaded"."""
+        self._open()
+        self.sayings[abs(literal)] = (true, false) if literal > 0 else (false, true)
 
     def decode_with(self, decoder: Callable[[Assignment], Any]) -> None:
         """How a solution is read back from the own variables' values."""

@@ -14,11 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..constraints import Model
+from ..models.pictures import StepMarks
 from .check import CHECKERS, Checker, sub_model
 from .diagnose import backbone, extra_givens, muses, wrong_entries
+from .picture import step_svg
 from .reasoner import OutOfTime, Reasoner
 from .steps import Step, Stepper
-from .units import Unit, Words, own_literals, units_of
+from .units import Unit, Words, own_literals, units_of, variables_of
 
 #: Seconds a single check may take at most (they are small claims; more is a sign of trouble).
 CHECK_SECONDS = 30.0
@@ -61,10 +63,39 @@ class Explanation:
     partial: bool = False
     seconds: float = 0.0
     findings: tuple[str, ...] = ()
+    #: the level explained (``trisolve.Level``), when known: its family draws the pictures
+    level: Any = field(default=None, repr=False, compare=False)
 
     @property
     def words(self) -> Words:
         return Words(self.model)
+
+    def marks(self, number: int) -> StepMarks:
+        """What the picture of step ``number`` (from 1) shows: the facts known after it, its new fact, the facts
+        and units it used."""
+        if not 1 <= number <= len(self.steps):
+            raise ValueError(f"step {number}: the explanation has {len(self.steps)} steps")
+        step = self.steps[number - 1]
+        words = self.words
+        known = frozenset(self.known) | {s.fact for s in self.steps[:number]}
+        units = tuple(
+            (unit.label, frozenset().union(*(variables_of(self.model.constraints[i]) for i in unit.constraints)))
+            for unit in step.units
+        )
+        lines = [f"step {number} of {len(self.steps)}: {words.fact(step.fact)}"]
+        lines += [f"by: {unit.label}" for unit in step.units]
+        lines += [f"with: {fact}" for fact in words.facts(step.facts)]
+        return StepMarks(number, len(self.steps), step.fact, step.facts, known, units, tuple(lines))
+
+    def picture(self, number: int) -> str:
+        """Step ``number`` (from 1) as SVG: the level's family draws its board after the step, with the new fact
+        and the clues and facts the step used highlighted; a family that draws none (or no level) gets the table
+        of the model's variables."""
+        family = getattr(self.level, "kind", None)
+        if family is not None and family.step_picture is not None:
+            return family.step_picture(self.level.model, self.model, self.marks(number))
+        self.marks(number)  # the same check of the number
+        return step_svg(self.model, self.steps, number, self.known)
 
     def to_json(self) -> dict[str, Any]:
         words = self.words
@@ -187,10 +218,12 @@ def explain(
     check: str | None = "cpsat",
     all_mus: int = 1,
     on_progress: Callable[[str], None] | None = None,
+    level: Any = None,
 ) -> Explanation:
     """Why ``model``'s answer is what it is (module docstring).  ``known``: facts (own literals) of a partly
     filled board (a hint starts from them); ``check``: the second paradigm ("cpsat", "clingo") or None;
-    ``all_mus``: how many minimal causes of "no solution" to list at most."""
+    ``all_mus``: how many minimal causes of "no solution" to list at most; ``level``: the ``trisolve.Level``
+    the model is of (its family draws the pictures)."""
     if check is not None and check not in CHECKERS:
         raise ValueError(f"no checker {check!r}: {', '.join(CHECKERS)}")
     checker = Checker(check) if check else None  # before the clock starts: it loads its solver
@@ -212,6 +245,7 @@ def explain(
         checked_by=checker.name if checker else "",
         seconds=time.monotonic() - started,
         findings=tuple(session.findings) if session else (),
+        level=level,
         **{"kind": "steps", **found},
     )
 

@@ -8,7 +8,7 @@ cell): what is known after the step, and why the step holds.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from html import escape
 
 from ..constraints import Model
@@ -34,10 +34,11 @@ def _rows(model: Model) -> list[tuple[str, list[tuple[str, int]]]]:
     return rows
 
 
-def step_svg(model: Model, steps: Sequence[Step], number: int) -> str:
-    """The picture of step ``number`` (1-based) of ``steps``: every fact known after it."""
+def step_svg(model: Model, steps: Sequence[Step], number: int, start: Iterable[int] = ()) -> str:
+    """The picture of step ``number`` (1-based) of ``steps``: every fact known after it (``start``: the facts
+    known before the first step)."""
     step = steps[number - 1]
-    known = {s.fact for s in steps[:number]}
+    known = set(start) | {s.fact for s in steps[:number]}
     used = set(step.facts)
     rows = _rows(model)
     width = LEFT + CELL * max((len(values) for _, values in rows), default=1) + 20

@@ -71,19 +71,30 @@ class Words:
                 self.value_of[literal] = (variable, value)
 
     def fact(self, literal: int) -> str:
+        """The fact as the family says it (``Model.say``), else from the name of its variable (``Model.named``,
+        else its key): "<name> is <value>", "<name> holds"."""
         var = abs(literal)
+        said = self.model.sayings.get(var)
+        if said is not None:
+            return said[0] if literal > 0 else said[1]
         if var in self.value_of:
             variable, value = self.value_of[var]
-            return f"{key_text(variable.key)} {'is' if literal > 0 else 'is not'} {value}"
+            return f"{self.name(variable.key)} {'is' if literal > 0 else 'is not'} {value}"
         key = self.model.keys[var - 1]
-        return f"{key_text(key)} {'holds' if literal > 0 else 'does not hold'}"
+        return f"{self.name(key)} {'holds' if literal > 0 else 'does not hold'}"
+
+    def name(self, key: Hashable) -> str:
+        return self.model.names.get(key) or key_text(key)
 
     def variable(self, literal: int) -> str:
         """The name of the variable a fact is about (an integer's, for one of its values)."""
         var = abs(literal)
         if var in self.value_of:
-            return key_text(self.value_of[var][0].key)
-        return key_text(self.model.keys[var - 1])
+            return self.name(self.value_of[var][0].key)
+        key = self.model.keys[var - 1]
+        if key not in self.model.names and var in self.model.sayings:
+            return self.model.sayings[var][0]
+        return self.name(key)
 
     def facts(self, literals: Iterable[int]) -> list[str]:
         return [self.fact(lit) for lit in literals]

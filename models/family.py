@@ -111,6 +111,10 @@ class Family:
     obstruction: Callable[[Any], str | None] | None = None
     #: (level, solution or None) -> an SVG picture (the family's picture.py; the drawing library loads on first use)
     picture: Callable[[Any, Any], str] | None = None
+    #: (level, constraint model, ``pictures.StepMarks``) -> an SVG of the board after one step of an explanation
+    #: (``trisolve explain --svg``): what is known, the new fact and the clues and facts the step used highlighted
+    #: (None: explain draws the table of the model's variables, the same for every family)
+    step_picture: Callable[[Any, Any, Any], str] | None = None
     #: (level, solutions found, complete, count) -> the answers to the level's questions, each with ``text()``,
     #: ``to_json()`` and whether it is ``determined`` (no solution gives another): logic grids ask questions
     answers: Callable[..., Sequence[Any]] | None = None

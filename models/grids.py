@@ -278,6 +278,7 @@ def family_record(package: str, **declared: Any) -> Family:
         orbit_representative=orbit_representative,
         is_lex_leader=is_lex_leader,
         picture=picture.picture,
+        step_picture=getattr(picture, "step_picture", None),
         default_backend="clingo",
         counting_backend="clingo",
         asp=asp.RULES_FOR_CLINGO,

@@ -12,7 +12,8 @@ from __future__ import annotations
 import math
 import os
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .errors import UsageError
@@ -27,6 +28,10 @@ MARGIN = 14
 CAPTION_SIZE = 13
 #: an empty cell of a board or frame
 EMPTY_CELL = "#f5f2eb"
+#: a step's picture: the fact it derives, the facts it used, the cells and clues of the constraints it used
+NEW_FACT = "#f5b400"
+USED_FACT = "#d32f2f"
+USED_UNIT = "#cfe3ff"
 
 
 def library() -> Any:
@@ -70,9 +75,9 @@ class Canvas:
         self.right = max(self.right, right)
         self.bottom = max(self.bottom, bottom)
 
-    def caption(self, lines: Sequence[str], left: float = MARGIN, fill: str = MUTED) -> None:
-        """Lines of small text under everything drawn so far, wrapped to its width."""
-        width = max(self.right - left, 240.0)
+    def caption(self, lines: Sequence[str], left: float = MARGIN, fill: str = MUTED, least: float = 240.0) -> None:
+        """Lines of small text under everything drawn so far, wrapped to its width (at least ``least``)."""
+        width = max(self.right - left, least)
         y = self.bottom + 10
         for line in _caption_lines(lines, width):
             y += CAPTION_SIZE * 1.4
@@ -89,6 +94,63 @@ class Canvas:
         drawing.extend(self.elements)
         drawing.append_title(title)
         return drawing.as_svg()
+
+
+# ------------------------------------------------------------------ one step of an explanation
+
+
+@dataclass(frozen=True)
+class StepMarks:
+    """What the picture of one step of an explanation (``Family.step_picture``) shows and highlights, over the
+    variables of the family's constraint model: the board as known after the step, the one new fact, the
+    known facts the step used, and what the constraints it used read (a family draws their cells or clues)."""
+
+    #: the step's number, from 1, and the explanation's length
+    number: int
+    steps: int
+    #: the new fact: a literal of one of the model's own variables
+    fact: int
+    #: the known facts the step used
+    facts: tuple[int, ...]
+    #: every fact known after the step, the new one included
+    known: frozenset[int]
+    #: per unit the step used: its label and every variable its constraints read (auxiliaries too)
+    units: tuple[tuple[str, frozenset[int]], ...]
+    #: the step in words, for the caption
+    lines: tuple[str, ...]
+
+    def state(self, literal: int) -> bool | None:
+        """Whether ``literal`` is known true (True), known false (False) or not known after the step."""
+        if literal in self.known:
+            return True
+        if -literal in self.known:
+            return False
+        return None
+
+    def read(self) -> frozenset[int]:
+        """Every variable read by the constraints the step used."""
+        return frozenset().union(*(read for _, read in self.units))
+
+    def class_of(self, literals: Iterable[int]) -> str:
+        """The class a family gives the element drawing these literals: "new-fact" when one of their variables
+        is the new fact's, "used-fact" when one is a fact the step used, both (space-separated) or "" (the new
+        fact's highlight wins where both fall on one cell; tests find the marks by class)."""
+        variables = {abs(lit) for lit in literals}
+        kinds = []
+        if abs(self.fact) in variables:
+            kinds.append("new-fact")
+        if variables & {abs(f) for f in self.facts}:
+            kinds.append("used-fact")
+        return " ".join(kinds)
+
+
+#: the least width a step's caption wraps to (the step's words are long)
+STEP_CAPTION = 460.0
+
+
+def keys_read(marks: StepMarks, keys: Sequence[Hashable]) -> list[list[Hashable]]:
+    """Per unit the step used, the keys (``Model.keys``) of the variables it reads."""
+    return [[keys[var - 1] for var in sorted(read)] for _, read in marks.units]
 
 
 # ------------------------------------------------------------------ files

@@ -177,17 +177,34 @@ class SelectedCnf:
     clauses: list[list[int]]
     selectors: Mapping[Hashable, int]
     top: int
+    #: with ``connectivity="lazy"``: the graph constraints left out of ``clauses`` (their degree and "some edge"
+    #: clauses are in), and ``cuts(constraint, value)``, the clauses that exclude an assignment breaking one
+    #: (none when it holds); whoever solves adds them, guarded by the constraint's selector
+    graph: tuple[Connected | SingleCycle, ...] = ()
+    cuts: Callable[[Connected | SingleCycle, Callable[[int], bool]], list[list[int]]] | None = None
 
 
 def compile_selected(
-    model: Model, group_of: Callable[[Constraint], Hashable], *, supports: Sequence[str] = CATALOG.kinds()
+    model: Model,
+    group_of: Callable[[Constraint], Hashable],
+    *,
+    supports: Sequence[str] = CATALOG.kinds(),
+    connectivity: str = "eager",
 ) -> SelectedCnf:
     """A frozen ``model`` as a ``SelectedCnf`` whose groups are ``group_of(constraint)`` (a label, say).
 
-    Connectivity is stated eagerly (reachability levels): a constraint cut lazily would be missing from a
-    core."""
-    cnf, _ = _build(model, "eager", None, supports, group_of)
-    return SelectedCnf(clauses=cnf.clauses, selectors=dict(cnf.selectors), top=cnf.pool.top)
+    Connectivity is stated eagerly (reachability levels) by default: a constraint cut lazily is in a core only
+    through the cuts its solver added.  ``connectivity="lazy"`` leaves it to the solver's cuts (``graph``,
+    ``cuts``): far smaller, for questions whose solver checks each candidate."""
+    cnf, lazy = _build(model, connectivity, None, supports, group_of)
+    checker = _GraphCuts(lazy, cnf.used) if lazy else None
+    return SelectedCnf(
+        clauses=cnf.clauses,
+        selectors=dict(cnf.selectors),
+        top=cnf.pool.top,
+        graph=tuple(lazy),
+        cuts=checker.cuts_of if checker else None,
+    )
 
 
 def _build(
@@ -677,6 +694,15 @@ class _GraphCuts:
                 raise RuntimeError(f"{c.label!r} is broken but no cut was found: the lazy check is wrong")
             cuts.extend(found)
         return cuts
+
+    def cuts_of(self, c: Connected | SingleCycle, value: Callable[[int], bool]) -> list[list[int]]:
+        """The cuts excluding an assignment that breaks ``c``; none when it holds."""
+        if semantics.holds(c, value):
+            return []
+        found = self.connected_cuts(c, value) if isinstance(c, Connected) else self.cycle_cuts(c, value)
+        if not found:
+            raise RuntimeError(f"{c.label!r} is broken but no cut was found: the lazy check is wrong")
+        return found
 
     @staticmethod
     def connected_cuts(c: Connected, value: Callable[[int], bool]) -> list[list[int]]:

@@ -26,6 +26,13 @@ def _picture(level: model.Level, solution: model.Solution | None = None, radius:
     return drawing.picture(level, solution, radius)
 
 
+def _step_picture(level: model.Level, constraint_model: Any, marks: Any) -> str:
+    """``picture.step_picture``: the board after one step of an explanation, as SVG."""
+    from . import picture as drawing
+
+    return drawing.step_picture(level, constraint_model, marks)
+
+
 def _generate(request: Request, **options: Any) -> Generated:
     """``generate.generate``: a level built around a solved board."""
     from . import generate as generator
@@ -43,6 +50,7 @@ FAMILY = from_model(
     orbit_representative=model.orbit_representative,
     is_lex_leader=model.is_lex_leader,
     picture=_picture,
+    step_picture=_step_picture,
     # fallback only (selection/portfolio.json decides): the shortest first-solution tail over seeds on all 41 levels
     default_backend="clingo",
     generate=_generate,

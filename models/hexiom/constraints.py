@@ -59,9 +59,14 @@ def constraints(level: Level) -> Model:
             numbers = (level.locked[c],)
         else:
             numbers = tuple(d for d in range(min(MAX_TILE, len(neighbours[c])) + 1) if level.movable_counts[d] > 0)
-        contents[c] = model.integer(
-            ("cell", c), (EMPTY, *numbers), own=True, label=f"the cell at {cell_name(level, c)} holds one tile or none"
-        )
+        name = f"the cell at {cell_name(level, c)}"
+        contents[c] = model.integer(("cell", c), (EMPTY, *numbers), own=True, label=f"{name} holds one tile or none")
+        model.named(("cell", c), name)
+        for value, literal in zip(contents[c].values, contents[c].literals):
+            if value == EMPTY:
+                model.say(literal, f"{name} is empty", f"{name} is not empty")
+            else:
+                model.say(literal, f"{name} holds a {value}", f"{name} does not hold a {value}")
 
     # A locked tile stays where it is.
     for cell, number in level.locked_tiles:

@@ -1,11 +1,26 @@
-"""A Hexiom board as an SVG picture: hexagons, tiles coloured by number, locked tiles and blocked cells marked."""
+"""A Hexiom board as an SVG picture: hexagons, tiles coloured by number, locked tiles and blocked cells marked; and
+the board after one step of an explanation."""
 
 from __future__ import annotations
 
 import math
 from typing import Any
 
-from ..pictures import CAPTION_SIZE, EMPTY_CELL, INK, MARGIN, MUTED, Canvas, draw_text, text_width
+from ..pictures import (
+    CAPTION_SIZE,
+    EMPTY_CELL,
+    INK,
+    MARGIN,
+    MUTED,
+    NEW_FACT,
+    STEP_CAPTION,
+    USED_FACT,
+    Canvas,
+    StepMarks,
+    draw_text,
+    keys_read,
+    text_width,
+)
 from .model import Level, Solution
 
 #: Hexiom tile colours by number, light enough for dark digits.
@@ -121,3 +136,63 @@ def _hexiom_caption(level: Level, solution: Solution | None) -> str:
         marks.append(f"{len(level.blocked_cells)} blocked (dark)")
     state = ", solved" if solution is not None else ""
     return f"Hexiom {name}{state}: {level.tile_total} tiles" + (", " + ", ".join(marks) if marks else "")
+
+
+#: the rim of a cell a step's constraints are about
+UNIT_RIM = "#4a90d9"
+
+
+def step_picture(level: Level, model: Any, marks: StepMarks, radius: float = 30.0) -> str:
+    """The board after one step of an explanation: each cell's tile (or emptiness) where known, else what it
+    may still hold (small; "-" for empty); a rim marks the new fact's cell (amber, thick), the cells whose
+    facts the step used (red) and the cells the step's constraints are about (blue; a count over the whole
+    board is named below it only)."""
+    from .constraints import EMPTY
+
+    canvas = Canvas()
+    draw = canvas.draw
+    values: dict[int, list[tuple[int, int]]] = {}  # cell -> (value, literal)
+    for var, key in enumerate(model.keys, start=1):
+        (_, cell), value = key
+        values.setdefault(cell, []).append((value, var))
+    about: set[int] = set()
+    for cells in keys_read(marks, model.keys):
+        read = {key[0][1] for key in cells}
+        if len(read) <= len(values) // 2:
+            about |= read
+    step_x, step_y = math.sqrt(3) * radius, 1.5 * radius
+    n = level.side - 1
+    left = MARGIN + math.sqrt(3) / 2 * radius
+    for cell, (q, r) in enumerate(level.board.coordinates):
+        x = left + step_x * (q + r / 2 + n)
+        y = MARGIN + radius + step_y * (r + n)
+        if cell not in values:
+            _hex_cell(canvas, x, y, radius, None, False, True)
+            continue
+        known = [value for value, var in values[cell] if marks.state(var)]
+        kind = marks.class_of(var for _, var in values[cell])
+        group = draw.Group(class_=" ".join(filter(None, ["cell", kind, "unit" if cell in about else ""])))
+        group.append(_hexagon(draw, x, y, radius, fill=BOARD))
+        inner = radius * 0.9
+        if known and known[0] != EMPTY:
+            group.append(_hexagon(draw, x, y, inner, fill=TILE_COLOURS[known[0]], stroke="#7d7768", stroke_width=1.2))
+            bold = {"font_weight": "bold"}
+            group.append(
+                draw_text(draw, str(known[0]), radius * (0.62 if cell in level.locked else 0.72), x, y, **bold)
+            )
+        else:
+            group.append(_hexagon(draw, x, y, inner, fill=EMPTY_CELL, stroke="#c8c0ae", stroke_width=1))
+            if not known:
+                left_over = [value for value, var in values[cell] if marks.state(var) is not False]
+                text = " ".join("-" if value == EMPTY else str(value) for value in left_over)
+                group.append(draw_text(draw, text, radius * 0.3, x, y, fill=MUTED))
+        if cell in level.locked:
+            group.append(_hexagon(draw, x, y, inner * 0.84, fill="none", stroke=INK, stroke_width=radius * 0.09))
+        if cell in about:
+            group.append(_hexagon(draw, x, y, radius * 0.8, fill="none", stroke=UNIT_RIM, stroke_width=3))
+        if kind:
+            colour, width = (NEW_FACT, 6) if "new-fact" in kind else (USED_FACT, 3.5)
+            group.append(_hexagon(draw, x, y, radius * 0.94, fill="none", stroke=colour, stroke_width=width))
+        canvas.add(group, x + radius, y + radius)
+    canvas.caption(marks.lines, least=STEP_CAPTION)
+    return canvas.svg(marks.lines[0])

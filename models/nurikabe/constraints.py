@@ -83,6 +83,10 @@ def constraints(level: Level) -> Model:
     clues = {level.cell(r, c): clue for r, c, clue in level.clue_cells}
     free = [cell for cell in range(level.cell_count) if cell not in clues]
     shaded = {cell: model.boolean(("shaded", *divmod(cell, level.width)), own=True) for cell in free}
+    for cell, literal in shaded.items():
+        name = f"the cell at {cell_name(cell, level)}"
+        model.named(("shaded", *divmod(cell, level.width)), name)
+        model.say(literal, f"{name} is shaded", f"{name} is unshaded")
     reaches = reach(level)
     owns = {
         (home, cell): model.boolean(("island of", *divmod(home, level.width), "holds", *divmod(cell, level.width)))

@@ -21,6 +21,7 @@ FAMILY = from_model(
     is_lex_leader=model.is_lex_leader,
     obstruction=lambda level: level.obstruction,
     picture=picture.picture,
+    step_picture=picture.step_picture,
     default_backend="clingo",
     render_options=("colour",),
     generate=generate.generate,

@@ -36,6 +36,11 @@ def constraints(level: Level) -> Model:
         return model
 
     place = {p: model.boolean(("place", *p), own=True) for p in frame_placements(level)}
+    for (name, cells), var in place.items():
+        where = ", ".join("r{}c{}".format(*(i + 1 for i in level.row_col(cell))) for cell in cells)
+        said = f"the {name} on {where}"
+        model.named(("place", name, cells), said)
+        model.say(var, f"{said} is placed", f"{said} is not placed")
 
     # Every cell is covered by exactly one chosen placement.
     covering: dict[int, list[int]] = {cell: [] for cell in range(level.cell_count)}

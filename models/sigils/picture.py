@@ -1,10 +1,26 @@
-"""A sigil frame as an SVG picture: each piece in its type's colour, walls between pieces, the pieces to place."""
+"""A sigil frame as an SVG picture: each piece in its type's colour, walls between pieces, the pieces to place; and
+the frame after one step of an explanation."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from ..pictures import CAPTION_SIZE, EMPTY_CELL, INK, MARGIN, PAPER, Canvas, draw_text, text_width
+from ..pictures import (
+    CAPTION_SIZE,
+    EMPTY_CELL,
+    INK,
+    MARGIN,
+    NEW_FACT,
+    PAPER,
+    STEP_CAPTION,
+    USED_FACT,
+    USED_UNIT,
+    Canvas,
+    StepMarks,
+    draw_text,
+    text_width,
+)
 from .model import Level, Solution
 
 #: Sigil piece colours, one per piece type (ColorBrewer Set3, 12 colours, then again).
@@ -160,3 +176,67 @@ def _draw_piece_cells(
             left + width * size,
             top + height * size,
         )
+
+
+def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 36.0) -> str:
+    """The frame after one step of an explanation: the placements known to be chosen, as pieces; the new
+    fact's placement outlined amber (dashed when it is ruled out), the placements whose facts the step used
+    outlined red (dashed: ruled out), the cells whose covering rule the step used tinted blue."""
+    canvas = Canvas()
+    draw = canvas.draw
+    colours = _piece_colours(level)
+    owner: list[int | None] = [None] * level.cell_count
+    names: list[str] = []
+    placement: dict[int, tuple[str, tuple[int, ...]]] = {}
+    for var, key in enumerate(model.keys, start=1):
+        if key[0] == "place":
+            placement[var] = (key[1], key[2])
+            if marks.state(var):
+                names.append(key[1])
+                for cell in key[2]:
+                    owner[cell] = len(names) - 1
+    _draw_pieces(canvas, MARGIN, MARGIN, size, level.width, level.height, owner, names, colours, letters=True)
+    right, bottom = MARGIN + level.width * size, MARGIN + level.height * size
+    for _, read in marks.units:
+        common = set.intersection(*(set(placement[var][1]) for var in read if var in placement)) if read else set()
+        for cell in sorted(common):
+            row, col = level.row_col(cell)
+            canvas.add(
+                draw.Rectangle(
+                    MARGIN + col * size + 3,
+                    MARGIN + row * size + 3,
+                    size - 6,
+                    size - 6,
+                    fill=USED_UNIT,
+                    fill_opacity=0.8,
+                    class_="unit",
+                ),
+                right,
+                bottom,
+            )
+    for literal, kind in [(f, "used-fact") for f in marks.facts] + [(marks.fact, "new-fact")]:
+        name, cells = placement[abs(literal)]
+        colour, width = (NEW_FACT, 5) if kind == "new-fact" else (USED_FACT, 3)
+        dashes = {} if literal > 0 else {"stroke_dasharray": "6,4"}
+        group = draw.Group(class_=kind)
+        for cell in cells:
+            row, col = level.row_col(cell)
+            group.append(
+                draw.Rectangle(
+                    MARGIN + col * size + width / 2,
+                    MARGIN + row * size + width / 2,
+                    size - width,
+                    size - width,
+                    fill="none",
+                    stroke=colour,
+                    stroke_width=width,
+                    **dashes,
+                )
+            )
+        row, col = level.row_col(cells[0])
+        group.append(
+            draw_text(draw, name, size * 0.3, MARGIN + (col + 0.8) * size, MARGIN + (row + 0.25) * size, fill=colour)
+        )
+        canvas.add(group, right, bottom)
+    canvas.caption(marks.lines, least=STEP_CAPTION)
+    return canvas.svg(marks.lines[0])

@@ -32,12 +32,29 @@ def cell_name(row: int, col: int) -> str:
     return f"row {row + 1}, column {col + 1}"
 
 
+def side_name(level: Level, a: tuple[int, int], b: tuple[int, int]) -> str:
+    """An edge between two points of the grid, as the side of a cell: "the top of row 1, column 2" (the cell
+    below or to the right of it, where there is one)."""
+    (row, col), (row2, col2) = sorted((a, b))
+    if row == row2:  # across
+        if row < level.height:
+            return f"the top of {cell_name(row, col)}"
+        return f"the bottom of {cell_name(row - 1, col)}"
+    if col < level.width:
+        return f"the left of {cell_name(row, col)}"
+    return f"the right of {cell_name(row, col - 1)}"
+
+
 def constraints(level: Level) -> Model:
     from ...constraints import Model
 
     model = Model(f"slither {level.name}".strip())
     edges = level.edges
     line = [model.boolean(("edge", a, b), own=True) for a, b in edges]
+    for (a, b), literal in zip(edges, line):
+        side = side_name(level, a, b)
+        model.named(("edge", a, b), side)
+        model.say(literal, f"{side} is on the loop", f"{side} is not on the loop")
 
     # One loop along the grid lines.
     columns = level.width + 1

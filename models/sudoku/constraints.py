@@ -41,6 +41,11 @@ def constraints(level: Level) -> Model:
         for r in range(n)
         for c in range(n)
     }
+    for (r, c), variable in cell.items():
+        for digit, literal in zip(variable.values, variable.literals):
+            name = f"the cell at {cell_name(r, c)}"
+            model.say(literal, f"{name} holds {digit}", f"{name} does not hold {digit}")
+        model.named(variable.key, f"the cell at {cell_name(r, c)}")
 
     # A given digit stays.
     for row, col, digit in level.given_cells:

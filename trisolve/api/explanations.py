@@ -52,4 +52,13 @@ def explain(
         path = os.fspath(arguments.path(partial, "partial") or "")
         data = files.parse_json(files.read_text(path, what="partial board", limit=MAX_SOLUTION_BYTES), path)
         known = known_facts(data, model.freeze(), path)
-    return run(model, hint=hint, known=known, timeout=timeout, check=check, all_mus=all_mus, on_progress=on_progress)
+    return run(
+        model,
+        hint=hint,
+        known=known,
+        timeout=timeout,
+        check=check,
+        all_mus=all_mus,
+        on_progress=on_progress,
+        level=level,
+    )

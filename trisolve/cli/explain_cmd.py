@@ -40,7 +40,8 @@ from .common import COUNT, EXIT_FAILED, EXIT_LIMIT, TIMEOUT, interrupted_exit, l
     type=click.Path(file_okay=False),
     default=None,
     metavar="DIR",
-    help="Write a picture of each step (step-001.svg, ...): what is known after it, what it used.",
+    help="Write a picture of each step (step-001.svg, ...): the board after it, the new fact and the clues "
+    "and facts it used highlighted.",
 )
 @click.option("--step", "only_step", type=COUNT, default=None, help="With --svg: only the picture of step N.")
 @click.option("--json", "as_json", is_flag=True, help="Print the explanation as JSON.")
@@ -84,7 +85,6 @@ def _pictures(found, folder: str, only: int | None) -> None:
     """One SVG per step (or only step ``only``) in ``folder``."""
     import os
 
-    from trisolve.explaining.picture import step_svg
     from trisolve.models import files
 
     if only is not None and only > len(found.steps):
@@ -93,5 +93,5 @@ def _pictures(found, folder: str, only: int | None) -> None:
     numbers = [only] if only is not None else range(1, len(found.steps) + 1)
     for number in numbers:
         path = os.path.join(folder, f"step-{number:03d}.svg")
-        files.write_text(path, step_svg(found.model, found.steps, number), what="picture")
+        files.write_text(path, found.picture(number), what="picture")
     click.echo(f"wrote {len(numbers)} pictures to {folder}", err=True)
