@@ -71,6 +71,23 @@ def stated_once(model: Model) -> list[IntVar]:
     ]
 
 
+def constant_true_count(model: Model) -> bool:
+    """Whether every solution makes equally many own variables true, because the model's plain counts
+    ("exactly k of these", not enforced, positive literals) split the own variables into disjoint parts
+    (Hexiom's cells, each taking one value; sigils' pieces, each placed so many times).  Then no solution's
+    true own variables are a strict part of another's, and one is excluded by negating them alone: a
+    blocking clause as long as a solution's true variables, not as the projection.  False when no such split
+    is found (the long clause is always exact)."""
+    own = set(model.own)
+    covered: set[int] = set()
+    for constraint in model.constraints:
+        if isinstance(constraint, Linear) and kind_of(constraint) in ("exactly_one", "exactly_k"):
+            literals = {lit for _, lit in constraint.terms}
+            if len(literals) == len(constraint.terms) and literals <= own and not literals & covered:
+                covered |= literals
+    return covered == own
+
+
 def exclusive_groups(model: Model) -> list[tuple[int, ...]]:
     """The literal sets of which at most one is true, as the model states them (its at-most-one and
     exactly-one constraints, not enforced), each once, in order."""

@@ -80,6 +80,22 @@ class IntVar:
             raise ModelError(f"{shorten(self.key)} has no value {value} (its domain: {self.values})") from None
 
 
+@dataclass(frozen=True)
+class Preference:
+    """A search hint (``Model.prefer``): which literals to decide first, in which order, each tried true first.
+
+    It changes no solution, only the order a solver may search in; a compiler that has no way to say it leaves
+    it out."""
+
+    #: the literals, each to be tried true first (a negative one: its variable tried false first)
+    literals: tuple[int, ...]
+    #: one per literal: higher ranks are decided first, a rank's literals in the order the solver likes; None:
+    #: all of rank 0, decided in the order given
+    ranks: tuple[int, ...] | None = None
+    #: a hint for counting and listing only (a first solution searches as the solver's defaults do)
+    counting: bool = False
+
+
 @dataclass(frozen=True, kw_only=True)
 class Constraint:
     """What every constraint carries: the words a person reads, and what it stands for."""
@@ -224,6 +240,8 @@ class Model:
     names: dict[Hashable, str] = field(default_factory=dict)
     #: variable -> how its two facts read, true and false: ("the cell at row 1, column 2 is shaded", "... unshaded")
     sayings: dict[int, tuple[str, str]] = field(default_factory=dict)
+    #: search hints: which literals a solver should decide first (``prefer``)
+    preferences: list[Preference] = field(default_factory=list)
     _index: dict[Hashable, int] = field(default_factory=dict, repr=False)
     _frozen: bool = field(default=False, repr=False)
 
@@ -363,6 +381,39 @@ class Model:
         self._open()
         self.sayings[abs(literal)] = (true, false) if literal > 0 else (false, true)
 
+    def prefer(
+        self, literals: Iterable[int], *, rank: Iterable[int] | None = None, counting: bool = False
+    ) -> Preference:
+        """A search hint, no rule: decide ``literals`` before any other variable, each tried true first (a
+        negative literal: its variable tried false first).  ``rank`` gives each literal its rank (higher ranks
+        are decided first, a rank's literals in the order the solver likes); without it they are all of rank
+        0, decided in the order given.  ``counting``: the hint is for counting and listing only (a first solution
+        is left to the solver's own choices).  Hints change no solution and no count; a compiler may leave
+        them out."""
+        self._open()
+        chosen = tuple(literals)
+        ranks = tuple(int(r) for r in rank) if rank is not None else None
+        if ranks is not None and len(ranks) != len(chosen):
+            raise ModelError(f"{self.name}: a search hint has {len(chosen)} literals but {len(ranks)} ranks")
+        preference = Preference(chosen, ranks, counting)
+        self.preferences.append(preference)
+        return preference
+
+    def hints(self, counting: bool) -> list[tuple[int, int]]:
+        """The search hints that apply to a run (``counting``: it counts or lists), as (literal, level) pairs
+        in decision order, levels from 1 (decided last) up: by rank, and within a hint without ranks by the
+        order given; a variable named twice keeps its first hint."""
+        keys: dict[int, tuple[int, tuple[int, int]]] = {}  # variable -> (literal, (rank, place in its hint))
+        for preference in self.preferences:
+            if preference.counting and not counting:
+                continue
+            for place, literal in enumerate(preference.literals):
+                key = (preference.ranks[place], 0) if preference.ranks is not None else (0, -place)
+                keys.setdefault(abs(literal), (literal, key))
+        levels = {key: level for level, key in enumerate(sorted({k for _, k in keys.values()}), start=1)}
+        ordered = sorted(keys.values(), key=lambda pair: levels[pair[1]], reverse=True)
+        return [(literal, levels[key]) for literal, key in ordered]
+
     def decode_with(self, decoder: Callable[[Assignment], Any]) -> None:
         """How a solution is read back from the own variables' values."""
         self._open()
@@ -410,7 +461,11 @@ class Model:
                 raise ModelError(f"{self.name}: symmetry {number} is not a permutation of the own variables")
         self.constraints = tuple(self.constraints)  # type: ignore[assignment]
         self.own = tuple(self.own)  # type: ignore[assignment]
+        for preference in self.preferences:
+            for problem in _literal_problems(preference.literals, count):
+                raise ModelError(f"{self.name}: a search hint: {problem}")
         self.symmetries = tuple(self.symmetries)  # type: ignore[assignment]
+        self.preferences = tuple(self.preferences)  # type: ignore[assignment]
         self._frozen = True
         return self
 

@@ -162,6 +162,8 @@ def cover_case() -> Case:
         model.at_most(1, [chosen[((0, 0), (1, 0))], chosen[((0, 1), (1, 1))]], label="one upright domino on the left")
         model.exactly(2, [lit for (a, b), lit in chosen.items() if a[0] == b[0]], label="two flat dominoes")
         model.fix(chosen[((0, 2), (1, 2))], label="the right column is upright", role="given")
+        # a search hint (no rule): dominoes by their first cell, as sigils states it
+        model.prefer(list(chosen.values()), rank=[-(3 * p[0][0] + p[0][1]) for p in chosen])
         return _decoded(model)
 
     return Case("cover", build)
@@ -189,6 +191,7 @@ def auxiliary_case() -> Case:
         spare = [model.boolean(("spare", i)) for i in range(2)]
         model.clause([own[0], own[1], spare[0], -spare[0]], label="always")
         model.at_most(2, [*own, *spare], label="at most two")
+        model.prefer([-spare[1], spare[0], own[1]])  # a search hint over auxiliaries too: the count stays 4
         return _decoded(model)
 
     return Case("auxiliary", build)
@@ -261,6 +264,8 @@ def numbers_case(name: str, rows: int, cols: int, tiles: dict[int, int], as_inte
         for (c, d), lit in tile.items():
             occupied = [tile[n, e] for n in around[c] for e in numbers]
             model.exactly(d, occupied, label=f"a {d} on cell {c} has {d} occupied neighbours", enforce=[lit])
+        if as_integers:  # a search hint for counting, as Hexiom states it: occupancy first, occupied first
+            model.prefer([-cell[c].eq(-1) for c in range(cells)], counting=True)
         return _decoded(model)
 
     return Case(name, build)

@@ -131,3 +131,29 @@ def test_decode_gives_the_family_solution():
     solution = model.decode(first)
     assert isinstance(solution, Chosen) and solution.keys
     assert grid(2, 2)[0] == 4
+
+
+def test_search_hints_are_ordered_by_rank_then_as_given_and_apply_to_their_mode():
+    """``Model.prefer``: higher ranks first, equal ranks in the order given, a variable's first hint kept; a
+    counting hint only for counts; a hint over a literal the model lacks is refused when the model is frozen."""
+    from trisolve.constraints import Model, ModelError
+
+    model = Model("hints")
+    a, b, c, d = (model.boolean(name, own=True) for name in "abcd")
+    model.prefer([c, -a, b], rank=[0, 5, 0])
+    model.prefer([-d, -c], counting=True)
+    assert model.hints(False) == [(-a, 2), (c, 1), (b, 1)]
+    assert model.hints(True) == [(-a, 2), (c, 1), (b, 1), (-d, 1)]
+    assert Model("plain").hints(True) == []
+    given = Model("given")
+    x, y, z = (given.boolean(name, own=True) for name in "xyz")
+    given.prefer([x, -y, z])  # without ranks: in the order given
+    assert given.hints(False) == [(x, 3), (-y, 2), (z, 1)]
+    with pytest.raises(ModelError, match="ranks"):
+        model.prefer([a], rank=[1, 2])
+    broken = Model("broken")
+    broken.boolean("x", own=True)
+    broken.prefer([7])
+    broken.decode_with(lambda values: None)
+    with pytest.raises(ModelError, match="search hint"):
+        broken.freeze()

@@ -45,6 +45,9 @@ RULES = "model.lp"
 #: clingo options: ``crafty`` brings SAT preprocessing, which is what makes Hexiom's hard levels (36, 38, 40)
 #: easy for the hand-written rules too; without it level 38's first solution took over 10 s (0.1 s with it).
 ARGUMENTS: tuple[str, ...] = ("--configuration=crafty",)
+#: With search hints (``prefer`` facts): clasp's domain heuristic, which reads model.lp's ``#heuristic``
+#: statements (without it they are ignored).
+HINTED: tuple[str, ...] = ("--heuristic=Domain",)
 
 
 def _fact(predicate: str, *arguments: int) -> str:
@@ -52,8 +55,9 @@ def _fact(predicate: str, *arguments: int) -> str:
     return f"{predicate}({','.join(str(int(a)) for a in arguments)})."
 
 
-def facts(model: Model) -> str:
-    """The model as facts for model.lp, one line per constraint."""
+def facts(model: Model, counting: bool = False) -> str:
+    """The model as facts for model.lp, one line per constraint; the search hints that apply to a count
+    (``counting``) or to a first solution as ``prefer`` facts."""
     lines = []
     if model.variables:
         lines.append(f"var(1..{model.variables}).")
@@ -78,6 +82,10 @@ def facts(model: Model) -> str:
         lines.append(" ".join(facts_of(c, constraint)))
     for members, g in used.items():
         lines.append(" ".join(_fact("group", g, lit) for lit in members))
+    # the search hints: decide these first (the higher level first), true first (sign 1) or false (-1)
+    hints = model.hints(counting)
+    if hints:
+        lines.append(" ".join(_fact("prefer", abs(lit), level, 1 if lit > 0 else -1) for lit, level in hints))
     return "\n".join(lines) + "\n"
 
 
@@ -170,8 +178,14 @@ class Compiled(ModelCompiler):
         return [RULES]
 
     def compile(self, model: Model, variant: str, options: Options) -> AspProgram:
+        hinted = bool(model.hints(options.enumerate))
         return AspProgram(
-            rules=self.rules(variant, options), facts=facts(model), decode=decoder(model), arguments=ARGUMENTS
+            rules=self.rules(variant, options),
+            facts=facts(model, options.enumerate),
+            decode=decoder(model),
+            arguments=ARGUMENTS + (HINTED if hinted else ()),
+            # every variable the puzzle's own: an answer set is its shown atoms, so clasp lists them plainly
+            projective=set(model.own) != set(range(1, model.variables + 1)),
         )
 
 

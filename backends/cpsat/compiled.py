@@ -294,6 +294,28 @@ class _Compiler:
                     model.add_bool_or([roots[v].Not(), arc_of[v, larger].Not(), smaller_edge.Not()])
 
 
+#: A listing that follows the model's search hints: CP-SAT's fixed search over them (the other variables
+#: after them as CP-SAT likes), no LP (the hand translators' measured choice for enumeration).
+HINTED_LISTING: dict[str, Any] = {"linearization_level": 0}
+
+
+def search_order(compiler: _Compiler, hints: Sequence[tuple[int, int]]) -> dict[str, Any]:
+    """The model's search hints as decision strategies: the variables in the hints' order, each run of equal
+    signs one strategy (true first for a positive literal, false first for a negative one; CP-SAT takes the
+    first strategy with a free variable, so they act as one list); the parameters that make CP-SAT follow
+    them."""
+    cp = compiler.cp
+    runs: list[tuple[bool, list[Any]]] = []
+    for literal, _ in hints:
+        if not runs or runs[-1][0] != (literal > 0):
+            runs.append((literal > 0, []))
+        runs[-1][1].append(compiler.variables[abs(literal) - 1])
+    for positive, variables in runs:
+        chosen = cp.SELECT_MAX_VALUE if positive else cp.SELECT_MIN_VALUE
+        compiler.model.add_decision_strategy(variables, cp.CHOOSE_FIRST, chosen)
+    return {**HINTED_LISTING, "search_branching": cp.FIXED_SEARCH}
+
+
 def encode(model: Model, variant: str, enumerate_: bool = False) -> CpsatModel:
     """The constraint model as a CpsatModel (the projection: the own variables); ``enumerate_``: for a listing
     (the engine's parameters), else a first solution (``LP_FIRST_SOLUTION`` where the model has channels)."""
@@ -317,6 +339,8 @@ def encode(model: Model, variant: str, enumerate_: bool = False) -> CpsatModel:
         return model.decode(v for v, value in zip(own, values) if value)
 
     parameters = LP_FIRST_SOLUTION if channels and not enumerate_ else {}
+    if enumerate_ and model.hints(True):
+        parameters = search_order(compiler, model.hints(True))
     determined = compiler.determined and not auxiliaries
     return CpsatModel(compiler.model, projection, decode, parameters=parameters, determined=determined)
 

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle, graphs
+from ...constraints.compiling import constant_true_count
 from ...constraints.model import state
 from ..base import Options
 from ..catalog import Catalog, ModelCompiler
@@ -259,6 +260,8 @@ def encode(model: Model, variant: str, family: str) -> MipEncoding:
         rows,
         [v - 1 for v in model.own],
         lambda true: model.decode(c + 1 for c in true),
+        # a solution cut off by its true own columns alone where every solution has equally many
+        block_true_only=constant_true_count(model),
         cuts=compiler.cuts if lazy else None,
     )
 

@@ -13,7 +13,8 @@ puzzle's words:
   level 36 and could not count level 38 in two minutes).
 
 The level's symmetries are stated as permutations of the cells' values, so
-that a compiler may look for a first solution among lex-leaders only.
+that a compiler may look for a first solution among lex-leaders only.  A
+search hint for counting: occupancy is decided first, in reading order.
 
 Blocked cells get no variable: they are never occupied.  A cell's domain
 leaves out the numbers it cannot hold (a tile d needs d open neighbours,
@@ -99,6 +100,10 @@ def constraints(level: Level) -> Model:
                     enforce=[contents[c].eq(d)],
                     label=f"a {d} at {cell_name(level, c)} has {d} occupied neighbours",
                 )
+
+    # A search hint for counting, no rule: decide occupancy first, cell by cell in reading order, occupied
+    # before empty (the numbers then follow by propagation; the hand translators' order for enumeration).
+    model.prefer([-contents[c].eq(EMPTY) for c in open_cells], counting=True)
 
     # The level's symmetries (turns and mirrors that keep its blocked cells and locked tiles): a solution turned
     # is a solution, so a compiler may search among lex-leaders for a first one.

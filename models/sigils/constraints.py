@@ -4,7 +4,8 @@ One Boolean per way to put a piece *type* on the frame (never per copy:
 equal pieces are interchangeable, so a tiling is one assignment).  Those
 are the puzzle's own variables.  The rules: every cell of the frame is
 covered by exactly one chosen placement, and each type is placed exactly as
-many times as the level lists it.  A level that plainly has no solution
+many times as the level lists it.  A search hint: placements are decided by
+their first cell, in reading order.  A level that plainly has no solution
 (the areas differ, a piece fits nowhere) is one empty clause naming why.
 """
 
@@ -55,6 +56,11 @@ def constraints(level: Level) -> Model:
         of_type = [var for (name, _), var in place.items() if name == piece.name]
         times = "once" if count == 1 else f"{count} times"
         model.exactly(count, of_type, label=f"the piece {piece.name} is placed {times}", role="clue")
+
+    # A search hint, no rule: placements decided by their first cell in reading order, placing before
+    # refusing, like a tiler filling the frame from its top-left corner (the hand translators' order).
+    in_order = sorted(place, key=lambda p: (p[1][0], level.type_index[p[0]], p[1]))
+    model.prefer([place[p] for p in in_order], rank=[-p[1][0] for p in in_order])
 
     where = {var: p for p, var in place.items()}
 
