@@ -28,10 +28,6 @@ MARGIN = 14
 CAPTION_SIZE = 13
 #: an empty cell of a board or frame
 EMPTY_CELL = "#f5f2eb"
-#: a step's picture: the fact it derives, the facts it used, the cells and clues of the constraints it used
-NEW_FACT = "#f5b400"
-USED_FACT = "#d32f2f"
-USED_UNIT = "#cfe3ff"
 
 
 def library() -> Any:
@@ -144,8 +140,19 @@ class StepMarks:
         return " ".join(kinds)
 
 
-#: the least width a step's caption wraps to (the step's words are long)
-STEP_CAPTION = 460.0
+@dataclass(frozen=True)
+class StepStyle:
+    """How every family's step picture marks a step alike: the fact it derives (``new_fact``), the facts it used
+    (``used_fact``), the cells and clues of the constraints it used (``used_unit``), and the least width its
+    caption wraps to (``caption``: the step's words are long)."""
+
+    new_fact: str = "#f5b400"
+    used_fact: str = "#d32f2f"
+    used_unit: str = "#cfe3ff"
+    caption: float = 460.0
+
+
+STEP = StepStyle()
 
 
 def keys_read(marks: StepMarks, keys: Sequence[Hashable]) -> list[list[Hashable]]:

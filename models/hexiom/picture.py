@@ -12,9 +12,7 @@ from ..pictures import (
     INK,
     MARGIN,
     MUTED,
-    NEW_FACT,
-    STEP_CAPTION,
-    USED_FACT,
+    STEP,
     Canvas,
     StepMarks,
     draw_text,
@@ -191,8 +189,8 @@ def step_picture(level: Level, model: Any, marks: StepMarks, radius: float = 30.
         if cell in about:
             group.append(_hexagon(draw, x, y, radius * 0.8, fill="none", stroke=UNIT_RIM, stroke_width=3))
         if kind:
-            colour, width = (NEW_FACT, 6) if "new-fact" in kind else (USED_FACT, 3.5)
+            colour, width = (STEP.new_fact, 6) if "new-fact" in kind else (STEP.used_fact, 3.5)
             group.append(_hexagon(draw, x, y, radius * 0.94, fill="none", stroke=colour, stroke_width=width))
         canvas.add(group, x + radius, y + radius)
-    canvas.caption(marks.lines, least=STEP_CAPTION)
+    canvas.caption(marks.lines, least=STEP.caption)
     return canvas.svg(marks.lines[0])

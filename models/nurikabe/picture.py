@@ -5,18 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..pictures import (
-    INK,
-    MARGIN,
-    NEW_FACT,
-    PAPER,
-    STEP_CAPTION,
-    USED_FACT,
-    USED_UNIT,
-    Canvas,
-    draw_text,
-    keys_read,
-)
+from ..pictures import INK, MARGIN, PAPER, STEP, Canvas, draw_text, keys_read
 from ..puzzlink import UNKNOWN
 
 if TYPE_CHECKING:  # for annotations only: the model imports this module for its pictures
@@ -76,14 +65,22 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 32.0)
         var = literal_of.get((row, col))
         kind = marks.class_of([var]) if var else ""
         state = marks.state(var) if var else False
-        fill = NEW_FACT if "new-fact" in kind else SHADE if state else USED_UNIT if (row, col) in tinted else PAPER
+        fill = (
+            STEP.new_fact
+            if "new-fact" in kind
+            else SHADE
+            if state
+            else STEP.used_unit
+            if (row, col) in tinted
+            else PAPER
+        )
         group = draw.Group(class_=" ".join(filter(None, ["cell", kind, "unit" if (row, col) in tinted else ""])))
         group.append(draw.Rectangle(x, y, size, size, fill=fill, stroke=GRID, stroke_width=1))
         if "new-fact" in kind and state:
             group.append(draw.Rectangle(x + size * 0.25, y + size * 0.25, size * 0.5, size * 0.5, fill=SHADE))
         if kind == "used-fact":
             group.append(
-                draw.Rectangle(x + 2, y + 2, size - 4, size - 4, fill="none", stroke=USED_FACT, stroke_width=2.5)
+                draw.Rectangle(x + 2, y + 2, size - 4, size - 4, fill="none", stroke=STEP.used_fact, stroke_width=2.5)
             )
         if var and state is False:
             group.append(draw.Circle(x + size / 2, y + size / 2, size * 0.08, fill=INK))
@@ -99,5 +96,5 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 32.0)
         right,
         bottom,
     )
-    canvas.caption(marks.lines, least=STEP_CAPTION)
+    canvas.caption(marks.lines, least=STEP.caption)
     return canvas.svg(marks.lines[0])

@@ -6,21 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..pictures import (
-    CAPTION_SIZE,
-    EMPTY_CELL,
-    INK,
-    MARGIN,
-    NEW_FACT,
-    PAPER,
-    STEP_CAPTION,
-    USED_FACT,
-    USED_UNIT,
-    Canvas,
-    StepMarks,
-    draw_text,
-    text_width,
-)
+from ..pictures import CAPTION_SIZE, EMPTY_CELL, INK, MARGIN, PAPER, STEP, Canvas, StepMarks, draw_text, text_width
 from .model import Level, Solution
 
 #: Sigil piece colours, one per piece type (ColorBrewer Set3, 12 colours, then again).
@@ -207,7 +193,7 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 36.0)
                     MARGIN + row * size + 3,
                     size - 6,
                     size - 6,
-                    fill=USED_UNIT,
+                    fill=STEP.used_unit,
                     fill_opacity=0.8,
                     class_="unit",
                 ),
@@ -216,7 +202,7 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 36.0)
             )
     for literal, kind in [(f, "used-fact") for f in marks.facts] + [(marks.fact, "new-fact")]:
         name, cells = placement[abs(literal)]
-        colour, width = (NEW_FACT, 5) if kind == "new-fact" else (USED_FACT, 3)
+        colour, width = (STEP.new_fact, 5) if kind == "new-fact" else (STEP.used_fact, 3)
         dashes = {} if literal > 0 else {"stroke_dasharray": "6,4"}
         group = draw.Group(class_=kind)
         for cell in cells:
@@ -238,5 +224,5 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 36.0)
             draw_text(draw, name, size * 0.3, MARGIN + (col + 0.8) * size, MARGIN + (row + 0.25) * size, fill=colour)
         )
         canvas.add(group, right, bottom)
-    canvas.caption(marks.lines, least=STEP_CAPTION)
+    canvas.caption(marks.lines, least=STEP.caption)
     return canvas.svg(marks.lines[0])

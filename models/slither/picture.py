@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..pictures import INK, MARGIN, MUTED, NEW_FACT, STEP_CAPTION, USED_FACT, USED_UNIT, Canvas, draw_text
+from ..pictures import INK, MARGIN, MUTED, STEP, Canvas, draw_text
 from ..puzzlink import UNKNOWN
 
 if TYPE_CHECKING:  # for annotations only: the model imports this module for its pictures
@@ -70,7 +70,7 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 36.0)
         row, col = divmod(cell, level.width)
         x, y = MARGIN + col * size, MARGIN + row * size
         if cell in tinted:
-            canvas.add(draw.Rectangle(x, y, size, size, fill=USED_UNIT, class_="unit"), right, bottom)
+            canvas.add(draw.Rectangle(x, y, size, size, fill=STEP.used_unit, class_="unit"), right, bottom)
         if clue is not None:
             text = "?" if clue == UNKNOWN else str(clue)
             canvas.add(
@@ -84,18 +84,20 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 36.0)
         (x1, y1), (x2, y2) = at(a), at(b)
         group = draw.Group(class_=" ".join(filter(None, ["side", kind])))
         if kind == "new-fact":
-            group.append(draw.Line(x1, y1, x2, y2, stroke=NEW_FACT, stroke_width=size * 0.32, stroke_linecap="round"))
-        colour = USED_FACT if kind == "used-fact" else LOOP
+            group.append(
+                draw.Line(x1, y1, x2, y2, stroke=STEP.new_fact, stroke_width=size * 0.32, stroke_linecap="round")
+            )
+        colour = STEP.used_fact if kind == "used-fact" else LOOP
         if state:
             group.append(draw.Line(x1, y1, x2, y2, stroke=colour, stroke_width=size * 0.14, stroke_linecap="round"))
         elif state is False:
             mx, my, arm = (x1 + x2) / 2, (y1 + y2) / 2, size * 0.08
-            colour = USED_FACT if kind == "used-fact" else MUTED
+            colour = STEP.used_fact if kind == "used-fact" else MUTED
             for dx in (-arm, arm):
                 group.append(draw.Line(mx - dx, my - arm, mx + dx, my + arm, stroke=colour, stroke_width=2))
         canvas.add(group, right, bottom)
     for row in range(level.height + 1):
         for col in range(level.width + 1):
             canvas.add(draw.Circle(*at((row, col)), size * 0.07, fill=INK), right, bottom)
-    canvas.caption(marks.lines, least=STEP_CAPTION)
+    canvas.caption(marks.lines, least=STEP.caption)
     return canvas.svg(marks.lines[0])

@@ -5,18 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..pictures import (
-    INK,
-    MARGIN,
-    MUTED,
-    NEW_FACT,
-    PAPER,
-    STEP_CAPTION,
-    USED_FACT,
-    USED_UNIT,
-    Canvas,
-    draw_text,
-)
+from ..pictures import INK, MARGIN, MUTED, PAPER, STEP, Canvas, draw_text
 
 if TYPE_CHECKING:  # for annotations only: the model imports this module for its pictures
     from ..pictures import StepMarks
@@ -24,6 +13,17 @@ if TYPE_CHECKING:  # for annotations only: the model imports this module for its
 
 FILLED = "#1f5fa8"
 GRID = "#9a9a9a"
+
+
+def outline_boxes(canvas: Canvas, level: Level, size: float) -> None:
+    """The boxes' thick outlines over the cells (``size`` each)."""
+    width, height = level.box
+    corner = MARGIN + level.size * size
+    for top in range(0, level.size, height):
+        for left in range(0, level.size, width):
+            x, y = MARGIN + left * size, MARGIN + top * size
+            box = canvas.draw.Rectangle(x, y, width * size, height * size, fill="none", stroke=INK, stroke_width=2)
+            canvas.add(box, corner, corner)
 
 
 def picture(level: Level, solution: Solution | None = None, size: float = 30.0) -> str:
@@ -40,22 +40,7 @@ def picture(level: Level, solution: Solution | None = None, size: float = 30.0) 
         if value is not None:
             style = {"font_weight": "bold"} if given is not None else {"fill": FILLED}
             canvas.add(draw_text(draw, str(value), size * 0.55, x + size / 2, y + size / 2, **style), right, bottom)
-    width, height = level.box
-    for top in range(0, n, height):
-        for left in range(0, n, width):
-            canvas.add(
-                draw.Rectangle(
-                    MARGIN + left * size,
-                    MARGIN + top * size,
-                    width * size,
-                    height * size,
-                    fill="none",
-                    stroke=INK,
-                    stroke_width=2,
-                ),
-                right,
-                bottom,
-            )
+    outline_boxes(canvas, level, size)
     state = ", solved" if solution is not None else ""
     title = f"Sudoku {level.name or ''} {n}x{n}{state}".replace("  ", " ")
     canvas.caption([title])
@@ -79,12 +64,12 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 36.0)
     for (row, col), values in sorted(digits.items()):
         x, y = MARGIN + col * size, MARGIN + row * size
         kind = marks.class_of(var for _, var in values)
-        fill = NEW_FACT if "new-fact" in kind else USED_UNIT if (row, col) in used_cells else PAPER
+        fill = STEP.new_fact if "new-fact" in kind else STEP.used_unit if (row, col) in used_cells else PAPER
         group = draw.Group(class_=" ".join(filter(None, ["cell", kind, "unit" if (row, col) in used_cells else ""])))
         group.append(draw.Rectangle(x, y, size, size, fill=fill, stroke=GRID, stroke_width=1))
         if kind == "used-fact":
             group.append(
-                draw.Rectangle(x + 2, y + 2, size - 4, size - 4, fill="none", stroke=USED_FACT, stroke_width=2.5)
+                draw.Rectangle(x + 2, y + 2, size - 4, size - 4, fill="none", stroke=STEP.used_fact, stroke_width=2.5)
             )
         known = [digit for digit, var in values if marks.state(var)]
         if known:
@@ -99,23 +84,10 @@ def step_picture(level: Level, model: Any, marks: StepMarks, size: float = 36.0)
                 group.append(draw_text(draw, str(digit), size / (small_h + 1.2), cx, cy, fill=MUTED))
                 if abs(marks.fact) == var and marks.fact < 0:
                     arm = size / (2.5 * small_w)
-                    group.append(draw.Line(cx - arm, cy + arm, cx + arm, cy - arm, stroke=USED_FACT, stroke_width=2))
+                    group.append(
+                        draw.Line(cx - arm, cy + arm, cx + arm, cy - arm, stroke=STEP.used_fact, stroke_width=2)
+                    )
         canvas.add(group, right, bottom)
-    width, height = level.box
-    for top in range(0, n, height):
-        for left in range(0, n, width):
-            canvas.add(
-                draw.Rectangle(
-                    MARGIN + left * size,
-                    MARGIN + top * size,
-                    width * size,
-                    height * size,
-                    fill="none",
-                    stroke=INK,
-                    stroke_width=2,
-                ),
-                right,
-                bottom,
-            )
-    canvas.caption(marks.lines, least=STEP_CAPTION)
+    outline_boxes(canvas, level, size)
+    canvas.caption(marks.lines, least=STEP.caption)
     return canvas.svg(marks.lines[0])
