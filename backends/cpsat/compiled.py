@@ -15,7 +15,9 @@ The graph constraints:
   at its least vertex, the arc leaves towards the smaller of its two
   neighbours -- so that the arcs follow from the edges;
 * a connected set (variant ``compiled``) gives each chosen vertex its
-  distance from the root, the least chosen vertex: 0 at the root, one more
+  distance from the root -- the most central vertex the model forces chosen
+  (``compiling.anchored``, with its pocket clauses), else the least chosen
+  vertex: 0 at the root, one more
   than its nearest neighbour's elsewhere; a chosen vertex the root cannot
   reach has no finite distance, so no solution.  Distances are determined
   by the chosen vertices;
@@ -59,7 +61,8 @@ CATALOG = Catalog(
     default="compiled",
     variants={
         "compiled": "the family's constraint model with CP-SAT's constraints: bool_or, exactly-one, enforced linear, "
-        "all-different; add_circuit for a single cycle; BFS distances from the least chosen vertex for connected sets",
+        "all-different; add_circuit for a single cycle; BFS distances from a forced vertex (else the least chosen one) "
+        "for connected sets",
         "compiled-flow": "the same, connected sets by a single-commodity flow from the least chosen vertex "
         "(counts by exclusion: a flow is not fixed by the chosen vertices)",
     },

@@ -10,8 +10,9 @@ one-hot: at most one of its integers takes each value.
 The graph constraints:
 
 * a connected set (variant ``compiled``): a single-commodity flow from the
-  root, the least chosen vertex (0-1 root columns and a running "some
-  vertex before it is chosen" column pick it): flow runs only between chosen
+  root, the most central vertex the model forces chosen (``compiling.anchored``,
+  with its pocket rows), else the least chosen vertex (0-1 root columns and a
+  running "some vertex before it is chosen" column pick it): flow runs only between chosen
   vertices, and every other chosen vertex keeps at least one unit, so each
   one is reached from the root;
 * a single cycle: each vertex has two chosen edges or none (``2 *
