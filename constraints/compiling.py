@@ -12,7 +12,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..models.errors import shorten
-from .model import AllDifferent, Constraint, IntVar, Linear, Model, ModelError, UnsupportedConstraint, kind_of
+from . import graphs
+from .model import (
+    AllDifferent,
+    Connected,
+    Constraint,
+    IntVar,
+    Linear,
+    Model,
+    ModelError,
+    UnsupportedConstraint,
+    kind_of,
+)
 
 
 def model_of(
@@ -182,6 +193,50 @@ def forced(model: Model) -> dict[int, bool]:
                 return {}
             changed = True
     return value
+
+
+#: Pockets stated for an anchored connected set: sets of up to this many vertices ...
+POCKET_SIZE = 3
+#: ... fenced off by at most this many vertices.
+POCKET_FENCE = 3
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a connected set is rooted when the model forces some of its vertices chosen (``anchored``).
+
+    ``root`` is the forced vertex fewest edges from the farthest vertex it reaches (a flow or a distance from it
+    is shortest), ``hops`` each vertex's number of edges from it (None: out of its reach, so never chosen),
+    ``pockets`` small vertex sets with a small fence (``graphs.anchored_separations``): a chosen vertex inside
+    one means a chosen vertex on its fence, on the way to the root."""
+
+    root: int
+    hops: tuple[int | None, ...]
+    pockets: tuple[graphs.Pocket, ...]
+
+    @property
+    def unreachable(self) -> list[int]:
+        return [v for v, h in enumerate(self.hops) if h is None]
+
+
+def forced_true(fixed: Mapping[int, bool], literals: Sequence[int]) -> list[int]:
+    """The indices of ``literals`` that hold in every solution, by ``forced``'s values."""
+    return [i for i, lit in enumerate(literals) if fixed.get(abs(lit)) is (lit > 0)]
+
+
+def anchored(
+    fixed: Mapping[int, bool], constraint: Connected, size: int = POCKET_SIZE, fence: int = POCKET_FENCE
+) -> Anchor | None:
+    """The connected set's anchor when ``fixed`` (``forced(model)``) makes one of its vertices chosen in every
+    solution, else None (a compiler then roots it at the least chosen vertex, a choice it must search)."""
+    known = forced_true(fixed, constraint.vertices)
+    if not known:
+        return None
+    neighbours = graphs.adjacency(len(constraint.vertices), constraint.edges)
+    root = graphs.central(neighbours, known)
+    assert root is not None
+    pockets = graphs.anchored_separations(neighbours, root, size, fence, known) if size > 0 else []
+    return Anchor(root, tuple(graphs.hops(neighbours, root)), tuple(pockets))
 
 
 @dataclass(frozen=True)

@@ -122,3 +122,75 @@ def _partners(parts: Sequence[Sequence[int]], k: int) -> list[Sequence[int]]:
     if len(others) > PARTNERS:
         others = sorted(others, key=len, reverse=True)[:PARTNERS]
     return others
+
+
+# ------------------------------------------------------------------ anchoring a connected set at a forced vertex
+
+
+def hops(neighbours: Sequence[Sequence[int]], source: int) -> list[int | None]:
+    """Each vertex's number of edges from ``source`` (breadth first); None for one it cannot reach."""
+    found: list[int | None] = [None] * len(neighbours)
+    found[source] = 0
+    frontier = [source]
+    while frontier:
+        following = []
+        for vertex in frontier:
+            for other in neighbours[vertex]:
+                if found[other] is None:
+                    found[other] = found[vertex] + 1  # type: ignore[operator]
+                    following.append(other)
+        frontier = following
+    return found
+
+
+def central(neighbours: Sequence[Sequence[int]], candidates: Iterable[int]) -> int | None:
+    """The candidate whose farthest reachable vertex is fewest edges away (the least such candidate on a tie);
+    None without candidates."""
+    best: tuple[int, int] | None = None
+    for vertex in candidates:
+        reach = [h for h in hops(neighbours, vertex) if h is not None]
+        key = (max(reach), vertex)
+        if best is None or key < best:
+            best = key
+    return None if best is None else best[1]
+
+
+def small_sets(neighbours: Sequence[Sequence[int]], size: int, avoid: Iterable[int] = ()) -> list[tuple[int, ...]]:
+    """Every connected set of 1 to ``size`` vertices that holds none of ``avoid``, each once (sorted), smaller
+    sets first."""
+    barred = set(avoid)
+    level = {(v,) for v in range(len(neighbours)) if v not in barred}
+    found: list[tuple[int, ...]] = sorted(level)
+    for _ in range(size - 1):
+        grown: set[tuple[int, ...]] = set()
+        for part in level:
+            for other in boundary(part, neighbours):
+                if other not in barred:
+                    grown.add(tuple(sorted((*part, other))))
+        level = grown
+        found += sorted(level)
+    return found
+
+
+@dataclass(frozen=True)
+class Pocket:
+    """Vertices ``inside`` that hold no root and are fenced off by ``fence`` (every vertex next to them): any
+    connected set holding the root and a vertex of ``inside`` also holds a vertex of ``fence``."""
+
+    inside: tuple[int, ...]
+    fence: tuple[int, ...]
+
+
+def anchored_separations(
+    neighbours: Sequence[Sequence[int]], root: int, size: int, fence: int, known: Iterable[int] = ()
+) -> list[Pocket]:
+    """The small connected sets without ``root`` (at most ``size`` vertices) whose fence has at most ``fence``
+    vertices, none of them ``known`` (vertices every solution holds: a fence with one says nothing).  A set
+    whose fence is empty cannot reach the root at all."""
+    held = set(known) | {root}
+    found = []
+    for part in small_sets(neighbours, size, avoid=held):
+        around = boundary(part, neighbours)
+        if len(around) <= fence and not held.intersection(around):
+            found.append(Pocket(part, tuple(around)))
+    return found

@@ -72,14 +72,27 @@ def _at(cols: int, r: int, c: int) -> int:
 
 
 def connected_case(
-    name: str, vertex_count: int, edges: list[tuple[int, int]], k: int | None = None, turns: list | None = None
+    name: str,
+    vertex_count: int,
+    edges: list[tuple[int, int]],
+    k: int | None = None,
+    turns: list | None = None,
+    fixed: tuple[int, ...] = (),
+    counted: tuple[int, ...] = (),
 ) -> Case:
+    """A connected set over the graph; ``fixed`` vertices are chosen by a unit clause, ``counted`` ones by an
+    exactly-one over the vertex alone (a compiler finds both forced, and may root the set at one)."""
+
     def build() -> Model:
         model = Model(name)
         chosen = [model.boolean(("v", i), own=True) for i in range(vertex_count)]
         model.connected(chosen, edges, label="the chosen vertices are connected")
         if k is not None:
             model.exactly(k, chosen, label=f"{k} vertices are chosen")
+        for v in fixed:
+            model.fix(chosen[v], label=f"vertex {v} is chosen", role="clue")
+        for v in counted:
+            model.exactly(1, [chosen[v]], label=f"vertex {v} is counted in")
         for perm in turns or ():
             model.symmetry({chosen[v]: chosen[perm[v]] for v in range(vertex_count)})
         return _decoded(model)
@@ -110,6 +123,13 @@ def cycle_case(
 
 def _two_triangles() -> tuple[int, list[tuple[int, int]]]:
     return 6, [(0, 1), (1, 2), (0, 2), (3, 4), (4, 5), (3, 5)]
+
+
+def _pockets() -> tuple[int, list[tuple[int, int]]]:
+    """A 2x3 grid with a pendant path of two off one corner and a pendant vertex off another: pockets behind
+    narrow fences."""
+    vertices, edges = grid(2, 3)
+    return vertices + 3, [*edges, (5, 6), (6, 7), (0, 8)]
 
 
 def _k4() -> tuple[int, list[tuple[int, int]]]:
@@ -303,6 +323,13 @@ def cases() -> list[Case]:
         connected_case("connected-two-parts", 5, [(0, 1), (1, 2), (3, 4)]),
         connected_case("connected-star", 5, [(0, 1), (0, 2), (0, 3), (0, 4)]),
         connected_case("connected-isolated", 3, []),
+        connected_case("connected-grid3x3-centre", *grid(3, 3), fixed=(4,)),
+        connected_case("connected-grid3x3-corners", *grid(3, 3), fixed=(0, 8)),
+        connected_case("connected-grid3x4-k5-side", *grid(3, 4), k=5, counted=(5,)),
+        connected_case("connected-pockets", *_pockets(), fixed=(7,)),
+        connected_case("connected-pockets-root", *_pockets(), fixed=(1, 8)),
+        connected_case("connected-two-parts-fixed", 5, [(0, 1), (1, 2), (3, 4)], fixed=(4,)),
+        connected_case("connected-apart-fixed", 5, [(0, 1), (1, 2), (3, 4)], fixed=(0, 4)),
         cycle_case("cycle-points3x3", *points, turns=grid_turns(3, 3)),
         cycle_case("cycle-points3x3-top", *points, extra=_top_edge_used),
         cycle_case("cycle-points3x3-clue2", *points, extra=_square_has_two),

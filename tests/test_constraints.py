@@ -157,3 +157,61 @@ def test_search_hints_are_ordered_by_rank_then_as_given_and_apply_to_their_mode(
     broken.decode_with(lambda values: None)
     with pytest.raises(ModelError, match="search hint"):
         broken.freeze()
+
+
+# ------------------------------------------------------------------ anchoring a connected set
+
+
+def test_hops_and_the_most_central_vertex() -> None:
+    from trisolve.constraints import graphs
+
+    vertices, edges = grid(3, 3)
+    neighbours = graphs.adjacency(vertices, edges)
+    assert graphs.hops(neighbours, 0) == [0, 1, 2, 1, 2, 3, 2, 3, 4]
+    assert graphs.hops(graphs.adjacency(3, [(0, 1)]), 0) == [0, 1, None]
+    assert graphs.central(neighbours, [0, 5, 4]) == 4
+    assert graphs.central(neighbours, [2, 1]) == 1
+    assert graphs.central(neighbours, []) is None
+
+
+def test_small_sets_are_connected_each_once() -> None:
+    from trisolve.constraints import graphs
+
+    neighbours = graphs.adjacency(4, [(0, 1), (1, 2), (2, 3)])
+    assert graphs.small_sets(neighbours, 2) == [(0,), (1,), (2,), (3,), (0, 1), (1, 2), (2, 3)]
+    assert graphs.small_sets(neighbours, 3, avoid=[1]) == [(0,), (2,), (3,), (2, 3)]
+
+
+def test_every_pocket_is_crossed_by_every_connected_set_holding_the_root() -> None:
+    from itertools import product
+
+    from trisolve.constraints import graphs
+
+    vertices, edges = grid(3, 3)
+    neighbours = graphs.adjacency(vertices, edges)
+    pockets = graphs.anchored_separations(neighbours, 4, size=3, fence=3)
+    assert graphs.Pocket((0,), (1, 3)) in pockets and all(4 not in p.inside for p in pockets)
+    for chosen in product([False, True], repeat=vertices):
+        if not chosen[4] or len(graphs.components(chosen, neighbours)) != 1:
+            continue
+        for pocket in pockets:
+            if any(chosen[v] for v in pocket.inside):
+                assert any(chosen[b] for b in pocket.fence), (chosen, pocket)
+
+
+def test_an_anchor_only_where_the_model_forces_a_vertex() -> None:
+    from trisolve.constraints import Connected, compiling
+
+    def build(fixed: bool) -> tuple:
+        model = Model("anchor")
+        chosen = [model.boolean(("v", i), own=True) for i in range(5)]
+        model.connected(chosen, [(0, 1), (1, 2), (3, 4)], label="connected")
+        if fixed:
+            model.fix(chosen[3], label="vertex 3")
+        model.decode_with(lambda values: None)
+        model.freeze()
+        return compiling.forced(model), next(c for c in model.constraints if isinstance(c, Connected))
+
+    assert compiling.anchored(*build(False)) is None
+    anchor = compiling.anchored(*build(True))
+    assert anchor is not None and anchor.root == 3 and anchor.unreachable == [0, 1, 2]

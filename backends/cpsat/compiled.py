@@ -15,7 +15,9 @@ The graph constraints:
   at its least vertex, the arc leaves towards the smaller of its two
   neighbours -- so that the arcs follow from the edges;
 * a connected set (variant ``compiled``) gives each chosen vertex its
-  distance from the root, the least chosen vertex: 0 at the root, one more
+  distance from the root -- the most central vertex the model forces chosen
+  (``compiling.anchored``, with its pocket clauses), else the least chosen
+  vertex: 0 at the root, one more
   than its nearest neighbour's elsewhere; a chosen vertex the root cannot
   reach has no finite distance, so no solution.  Distances are determined
   by the chosen vertices;
@@ -36,11 +38,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...constraints import AllDifferent, Clause, Connected, IntVar, Linear, Model, SingleCycle, kind_of
+from ...constraints import AllDifferent, Clause, Connected, IntVar, Linear, Model, SingleCycle, graphs, kind_of
 from ...constraints.compiling import (
+    Anchor,
     Channel,
+    anchored,
     channelled_equalities,
     exclusive_groups,
+    forced,
     gathered,
     group_index,
     grouped,
@@ -56,7 +61,8 @@ CATALOG = Catalog(
     default="compiled",
     variants={
         "compiled": "the family's constraint model with CP-SAT's constraints: bool_or, exactly-one, enforced linear, "
-        "all-different; add_circuit for a single cycle; BFS distances from the least chosen vertex for connected sets",
+        "all-different; add_circuit for a single cycle; BFS distances from a forced vertex (else the least chosen one) "
+        "for connected sets",
         "compiled-flow": "the same, connected sets by a single-commodity flow from the least chosen vertex "
         "(counts by exclusion: a flow is not fixed by the chosen vertices)",
     },
@@ -99,6 +105,14 @@ class _Compiler:
         self.some: dict[tuple[int, ...], Any] = {}
         #: every auxiliary so far is fixed by the model's variables
         self.determined = True
+        self._fixed: dict[int, bool] | None = None
+
+    @property
+    def fixed(self) -> dict[int, bool]:
+        """The values every solution shares (``compiling.forced``), found once."""
+        if self._fixed is None:
+            self._fixed = forced(self.source)
+        return self._fixed
 
     def literal(self, literal: int) -> Any:
         variable = self.variables[abs(literal) - 1]
@@ -219,34 +233,68 @@ class _Compiler:
         chosen = self.literals(constraint.vertices)
         if len(chosen) < 2:
             return  # no two vertices to part
-        roots = self.least(chosen, f"g{index}")
-        neighbours: list[list[int]] = [[] for _ in chosen]
-        for a, b in constraint.edges:
-            neighbours[a].append(b)
-            neighbours[b].append(a)
-        if self.variant == "compiled-flow":
-            self.flow(chosen, roots, constraint.edges, f"g{index}")
+        name = f"g{index}"
+        neighbours = graphs.adjacency(len(chosen), constraint.edges)
+        anchor = anchored(self.fixed, constraint)
+        if anchor is None:
+            # --- no vertex is forced: the root is the least chosen vertex, a choice the search makes
+            roots: list[Any] | None = self.least(chosen, name)
         else:
-            self.distances(chosen, roots, neighbours, f"g{index}")
+            roots = None
+            self.pockets(chosen, anchor)
+        if self.variant == "compiled-flow":
+            self.flow(chosen, roots, anchor, constraint.edges, name)
+        else:
+            self.distances(chosen, roots, anchor, neighbours, name)
 
-    def distances(self, chosen: list[Any], roots: list[Any], neighbours: list[list[int]], name: str) -> None:
-        # --- each chosen vertex is at a finite distance from the root; an unchosen one is "far" (n)
+    def pockets(self, chosen: list[Any], anchor: Anchor) -> None:
+        # --- rooted at a vertex every solution chooses: a vertex out of its reach is never chosen, and a chosen
+        # vertex of a small set with a small fence means a chosen vertex on the fence (``graphs.Pocket``)
+        for vertex in anchor.unreachable:
+            self.model.add_bool_or([chosen[vertex].Not()])
+        for pocket in anchor.pockets:
+            fence = [chosen[b] for b in pocket.fence]
+            for vertex in pocket.inside:
+                self.model.add_bool_or([chosen[vertex].Not(), *fence])
+
+    def distances(
+        self,
+        chosen: list[Any],
+        roots: list[Any] | None,
+        anchor: Anchor | None,
+        neighbours: list[list[int]],
+        name: str,
+    ) -> None:
+        # --- each chosen vertex is at a finite distance from the root; an unchosen one is "far" (n); with an
+        # anchor the root is known, and no vertex is nearer to it than the graph allows
         model, n = self.model, len(chosen)
-        distance = [model.new_int_var(0, n, f"{name}_distance{i}") for i in range(n)]
+        lowest = [0] * n if anchor is None else [n if h is None else h for h in anchor.hops]
+        distance = [model.new_int_var(lowest[i], n, f"{name}_distance{i}") for i in range(n)]
         for i, here in enumerate(chosen):
             check_time()
             model.add(distance[i] == n).only_enforce_if(here.Not())
+            if anchor is not None and i == anchor.root:
+                model.add(distance[i] == 0)
+                continue
             model.add(distance[i] <= n - 1).only_enforce_if(here)
-            model.add(distance[i] == 0).only_enforce_if(roots[i])
+            if roots is not None:
+                model.add(distance[i] == 0).only_enforce_if(roots[i])
             # one more than the nearest neighbour's, unless it is the root
             nearest = model.new_int_var(0, n, f"{name}_nearest{i}")
             if neighbours[i]:
                 model.add_min_equality(nearest, [distance[j] for j in neighbours[i]])
             else:
                 model.add(nearest == n)
-            model.add(distance[i] == nearest + 1).only_enforce_if([here, roots[i].Not()])
+            model.add(distance[i] == nearest + 1).only_enforce_if([here] if roots is None else [here, roots[i].Not()])
 
-    def flow(self, chosen: list[Any], roots: list[Any], edges: Sequence[tuple[int, int]], name: str) -> None:
+    def flow(
+        self,
+        chosen: list[Any],
+        roots: list[Any] | None,
+        anchor: Anchor | None,
+        edges: Sequence[tuple[int, int]],
+        name: str,
+    ) -> None:
         # --- the root sends flow along edges between chosen vertices; every other chosen vertex keeps a unit
         model, n = self.model, len(chosen)
         self.determined = False
@@ -255,6 +303,8 @@ class _Compiler:
         for a, b in edges:
             for tail, head in ((a, b), (b, a)):
                 check_time()
+                if anchor is not None and head == anchor.root:
+                    continue  # nothing flows back into a known root
                 arc = model.new_int_var(0, n - 1, f"{name}_flow{tail}_{head}")
                 model.add(arc == 0).only_enforce_if(chosen[tail].Not())
                 model.add(arc == 0).only_enforce_if(chosen[head].Not())
@@ -262,7 +312,10 @@ class _Compiler:
                 inflow[head].append(arc)
         for i, here in enumerate(chosen):
             kept = self.cp.LinearExpr.sum(inflow[i]) - self.cp.LinearExpr.sum(outflow[i])
-            model.add(kept >= 1).only_enforce_if([here, roots[i].Not()])
+            if roots is not None:
+                model.add(kept >= 1).only_enforce_if([here, roots[i].Not()])
+            elif i != anchor.root:  # type: ignore[union-attr]
+                model.add(kept >= 1).only_enforce_if(here)
 
     def single_cycle(self, constraint: SingleCycle, index: int) -> None:
         model, name = self.model, f"c{index}"

@@ -10,8 +10,9 @@ one-hot: at most one of its integers takes each value.
 The graph constraints:
 
 * a connected set (variant ``compiled``): a single-commodity flow from the
-  root, the least chosen vertex (0-1 root columns and a running "some
-  vertex before it is chosen" column pick it): flow runs only between chosen
+  root, the most central vertex the model forces chosen (``compiling.anchored``,
+  with its pocket rows), else the least chosen vertex (0-1 root columns and a
+  running "some vertex before it is chosen" column pick it): flow runs only between chosen
   vertices, and every other chosen vertex keeps at least one unit, so each
   one is reached from the root;
 * a single cycle: each vertex has two chosen edges or none (``2 *
@@ -32,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from ...constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle, graphs
-from ...constraints.compiling import constant_true_count
+from ...constraints.compiling import Anchor, anchored, constant_true_count, forced
 from ...constraints.model import state
 from ..base import Options
 from ..catalog import Catalog, ModelCompiler
@@ -50,6 +51,9 @@ CATALOG = Catalog(
     generic="constraints",
     supports="every kind",
 )
+
+#: Rows a lazy cut adds per part of an anchored connected set that fell apart: one per vertex, up to this many.
+CUT_VERTICES = 8
 
 Terms = list[tuple[int, float]]
 Row = tuple[Terms, float, float]
@@ -79,8 +83,16 @@ class _Compiler:
         for v in range(1, model.variables + 1):
             rows.binary(f"x{v}")
         #: what the lazy checks look at: (connected constraint, its vertex literals) and (cycle, its used columns)
-        self.regions: list[Connected] = []
+        self.regions: list[tuple[Connected, Anchor | None]] = []
         self.cycles: list[tuple[SingleCycle, list[int]]] = []
+        self._fixed: dict[int, bool] | None = None
+
+    @property
+    def fixed(self) -> dict[int, bool]:
+        """The values every solution shares (``compiling.forced``), found once."""
+        if self._fixed is None:
+            self._fixed = forced(self.source)
+        return self._fixed
 
     def add(self, weighted: Iterable[tuple[float, int]], extra: Terms, lower: float, upper: float, group: str) -> None:
         """``lower <= sum(weight * literal) + extra <= upper``."""
@@ -130,12 +142,22 @@ class _Compiler:
 
     # ------------------------------------------------------------------ graphs
 
-    def reached(self, chosen: Sequence[Terms], ends: Sequence[tuple[int, int, Terms]], name: str) -> None:
-        """Rows saying every chosen vertex is reached from the least chosen one by a flow over ``ends``
-        (tail, head, the expression bounding the arc: flow only where it is 1).  ``chosen[i]`` is vertex i's
-        "chosen" as (terms, constant), as ``literal_sum`` gives it."""
+    def reached(
+        self,
+        chosen: Sequence[tuple[Terms, float]],
+        ends: Sequence[tuple[int, int, tuple[Terms, float]]],
+        name: str,
+        root: int | None = None,
+    ) -> None:
+        """Rows saying every chosen vertex is reached from the root by a flow over ``ends`` (tail, head, the
+        expression bounding the arc: flow only where it is 1).  ``chosen[i]`` is vertex i's "chosen" as (terms,
+        constant), as ``literal_sum`` gives it.  The root is ``root``, a vertex every solution chooses, else the
+        least chosen vertex."""
         rows, n = self.rows, len(chosen)
         if n < 2:
+            return
+        if root is not None:
+            self.flow(chosen, [end for end in ends if end[1] != root], name, [float(i == root) for i in range(n)])
             return
         roots = [rows.binary(f"{name}_root{i}") for i in range(n)]
         # --- the root: chosen, and none before it is ("earlier" may be 1 only when a vertex before it is chosen)
@@ -158,6 +180,18 @@ class _Compiler:
                     [(nxt, 1.0), *before, *((c, -a) for c, a in chosen_terms)], -INF, chosen_constant, f"{name} root"
                 )
                 earlier = nxt
+        self.flow(chosen, ends, name, [(r, float(n)) for r in roots])
+
+    def flow(
+        self,
+        chosen: Sequence[tuple[Terms, float]],
+        ends: Sequence[tuple[int, int, tuple[Terms, float]]],
+        name: str,
+        roots: Sequence[tuple[int, float] | float],
+    ) -> None:
+        """The flow rows of ``reached``; ``roots[i]`` is 1.0 for a known root (0.0 for any other vertex), else
+        vertex i's root column with its weight n."""
+        rows, n = self.rows, len(chosen)
         # --- flow on arcs whose expression is 1; every chosen vertex but the root keeps a unit
         inflow: list[Terms] = [[] for _ in range(n)]
         outflow: list[Terms] = [[] for _ in range(n)]
@@ -174,22 +208,45 @@ class _Compiler:
             inflow[head].append((arc, 1.0))
         for i in range(n):
             chosen_terms, chosen_constant = chosen[i]
+            root = roots[i]
+            if isinstance(root, float):
+                if root:
+                    continue  # a known root keeps nothing
+                extra: Terms = []
+            else:
+                extra = [root]
             # in - out >= chosen_i - n * root_i
             rows.add(
-                [*inflow[i], *outflow[i], *((c, -a) for c, a in chosen_terms), (roots[i], float(n))],
+                [*inflow[i], *outflow[i], *((c, -a) for c, a in chosen_terms), *extra],
                 chosen_constant,
                 INF,
                 f"{name} flow",
             )
 
     def connected(self, constraint: Connected, index: int) -> None:
+        anchor = anchored(self.fixed, constraint) if len(constraint.vertices) > 1 else None
+        if anchor is not None:
+            self.pockets(constraint, anchor)
         if self.lazy:
-            self.regions.append(constraint)
+            self.regions.append((constraint, anchor))
             return
-        # --- a flow from the least chosen vertex into chosen vertices only (so out of chosen ones only)
+        # --- a flow from the root into chosen vertices only (so out of chosen ones only): the anchor's root
+        # when the model forces a vertex chosen, else the least chosen vertex
         chosen = [literal_sum([(1, lit)]) for lit in constraint.vertices]
         ends = [(tail, head, chosen[head]) for a, b in constraint.edges for tail, head in ((a, b), (b, a))]
-        self.reached(chosen, ends, f"g{index}")
+        self.reached(chosen, ends, f"g{index}", None if anchor is None else anchor.root)
+
+    def pockets(self, constraint: Connected, anchor: Anchor) -> None:
+        # --- rooted at a vertex every solution chooses: a vertex out of its reach is never chosen, and a chosen
+        # vertex of a small set with a small fence means a chosen vertex on the fence (``graphs.Pocket``)
+        vertices = constraint.vertices
+        for vertex in anchor.unreachable:
+            self.add([(1, vertices[vertex])], [], -INF, 0.0, "connected, out of reach")
+        for pocket in anchor.pockets:
+            fence = [(1, vertices[b]) for b in pocket.fence]
+            for vertex in pocket.inside:
+                # chosen(vertex) <= sum of chosen(b), b on the fence
+                self.add([*fence, (-1, vertices[vertex])], [], 0.0, INF, "connected, pocket")
 
     def single_cycle(self, constraint: SingleCycle, index: int) -> None:
         rows, name = self.rows, f"c{index}"
@@ -223,10 +280,13 @@ class _Compiler:
             return (values[abs(literal) - 1] > 0.5) == (literal > 0)
 
         found: list[Row] = []
-        for constraint in self.regions:
+        for constraint, anchor in self.regions:
             chosen = [holds(lit) for lit in constraint.vertices]
             neighbours = graphs.adjacency(len(chosen), constraint.edges)
             parts = graphs.components(chosen, neighbours)
+            if anchor is not None and len(parts) > 1:
+                found += self.anchored_cuts(constraint, anchor, parts, neighbours)
+                continue
             for k, part in enumerate(parts if len(parts) > 1 else ()):
                 other = parts[(k + 1) % len(parts)][0]
                 # chosen(v) + chosen(w) - 1 <= sum of chosen(b), b next to the part
@@ -246,6 +306,23 @@ class _Compiler:
                 terms, constant = literal_sum(leaving)
                 terms += [(used[part[0]], -2.0), (used[other], -2.0)]
                 found.append((terms, -2.0 - constant, INF))
+        return found
+
+    def anchored_cuts(
+        self, constraint: Connected, anchor: Anchor, parts: list[list[int]], neighbours: list[list[int]]
+    ) -> list[Row]:
+        """Cuts for a connected set whose root every solution chooses: each part without the root is fenced off
+        from it, so a chosen vertex of the part means a chosen vertex next to the part (up to ``CUT_VERTICES``
+        rows per part, one per vertex)."""
+        found: list[Row] = []
+        for part in parts:
+            if anchor.root in part:
+                continue
+            fence = [(1.0, constraint.vertices[b]) for b in graphs.boundary(part, neighbours)]
+            for vertex in part[:CUT_VERTICES]:
+                # chosen(vertex) <= sum of chosen(b), b next to the part
+                terms, constant = literal_sum([*fence, (-1.0, constraint.vertices[vertex])])
+                found.append((terms, -constant, INF))
         return found
 
 

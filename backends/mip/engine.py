@@ -337,6 +337,7 @@ class HighsSolver:
             )
         self.columns = n
         self.nodes = 0
+        self.added = 0
 
     def solve(self, seconds: float | None) -> tuple[str, list[float] | None]:
         """``("sat", values)``, ``("unsat", None)`` or ``("unknown", None)`` (a limit came first)."""
@@ -349,6 +350,15 @@ class HighsSolver:
         if status == status_type.kSolveError:
             # HiGHS 1.16's presolve can reduce a MIP to empty with a point that breaks a row (it then reports a
             # solve error; seen on a 17x10 Nurikabe once its only solution is cut off): solve it once without presolve
+            h.setOptionValue("presolve", "off")
+            h.clearSolver()
+            h.run()
+            status = h.getModelStatus()
+            h.setOptionValue("presolve", "choose")
+        if status == status_type.kInfeasible and self.added:
+            # HiGHS 1.16's presolve can also call a MIP infeasible once rows are added between solves although a
+            # point satisfies every row (seen on a 10x10 Nurikabe with lazy cuts): such a verdict is confirmed
+            # without presolve
             h.setOptionValue("presolve", "off")
             h.clearSolver()
             h.run()
@@ -368,6 +378,7 @@ class HighsSolver:
         import numpy as np
 
         inf = self.highs.getInfinity()
+        self.added += 1
         self.highs.addRow(
             -inf if lower == -INF else lower,
             inf if upper == INF else upper,
