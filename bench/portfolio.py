@@ -866,8 +866,10 @@ def _still_offered(row: Mapping[str, Any], family: str) -> bool:
 
 
 def other_measurements(data: Mapping[str, Any]) -> list[str]:
-    """One phrase per entry, and per row, measured at another time than the table's header says."""
-    found = []
+    """One phrase per measurement other than the one the table's header says: the entries it measured
+    (a family's tasks measured together are named together), then each row measured apart from its entry."""
+    stamps: list[tuple[Mapping[str, Any], list[str]]] = []
+    rows = []
     for family, tasks in data["families"].items():
         for task in TASKS:
             entry = tasks.get(task)
@@ -875,11 +877,17 @@ def other_measurements(data: Mapping[str, Any]) -> list[str]:
                 continue
             what = f"{family} {'first solution' if task == 'first' else '`--count`'}"
             if entry.get("measured"):
-                found.append(f"{what}: {_when(entry['measured'])}")
+                same = next((names for stamp, names in stamps if stamp == entry["measured"]), None)
+                if same is None:
+                    stamps.append((entry["measured"], [what]))
+                elif same[-1].startswith(f"{family} "):
+                    same[-1] += f" and {'first solution' if task == 'first' else '`--count`'}"
+                else:
+                    same.append(what)
             for row in entry["rows"]:
                 if row.get("measured") and row["measured"] != entry.get("measured"):
-                    found.append(f"{what}, row {row['backend']}: {_when(row['measured'])}")
-    return found
+                    rows.append(f"{what}, row {row['backend']}: {_when(row['measured'])}")
+    return [f"{', '.join(names)}: {_when(stamp)}" for stamp, names in stamps] + rows
 
 
 def _when(measured: Mapping[str, Any]) -> str:

@@ -615,3 +615,25 @@ def test_other_time_is_never_negative_and_counts_overlapping_phases_once(backend
     record = record_of(job, status="sat", count=3, complete=True, wall=4.0, times=times)
     run = measure(Trial("x.txt", "sigils", backend, 0), record, Settings(timeout=10, mode=mode), 0.0, 0.0, True)
     assert run.other == pytest.approx(other, abs=1e-9) and run.other >= 0
+
+
+def test_entries_measured_together_are_named_together_in_one_phrase():
+    from trisolve.bench import portfolio
+
+    def entry(stamp):
+        return {"rows": [{"backend": "clingo:compiled"}], **({"measured": stamp} if stamp else {})}
+
+    early = {"command": "trisolve bench --portfolio --families sudoku", "date": "d1", "timeout": 10.0}
+    late = {"command": "trisolve bench --portfolio --families slither", "date": "d2", "timeout": 10.0}
+    data = {
+        "header": {},
+        "families": {
+            "hexiom": {"first": entry(None), "count": entry(None)},
+            "sudoku": {"first": entry(early), "count": entry(early)},
+            "slither": {"first": entry(late), "count": entry(early)},
+        },
+    }
+    phrases = portfolio.other_measurements(data)
+    assert len(phrases) == 2, phrases
+    assert phrases[0].startswith("sudoku first solution and `--count`, slither `--count`: d1 by `trisolve bench")
+    assert phrases[1].startswith("slither first solution: d2 by `trisolve bench --portfolio --families slither`")
