@@ -774,7 +774,8 @@ def readme_table(data: Mapping[str, Any]) -> str:
         f"Measured {head.get('date', '?')} by `{head.get('command') or 'trisolve bench --portfolio'}` "
         f"(time limit {head.get('timeout', '?')} s per run, load average {_load(load)} at the start); "
         "every backend, all instances and sizes: [docs/bench/portfolio.md](docs/bench/portfolio.md).",
-        *(f"Measured at another time: {phrase}." for phrase in other_measurements(data)),
+        # one line for all of them: the README stays short however many families were measured alone
+        *([f"Measured at another time: {'; '.join(other_measurements(data))}."] if other_measurements(data) else []),
         README_END,
     ]
     return "\n".join(lines) + "\n"

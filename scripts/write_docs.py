@@ -8,8 +8,9 @@
   policy's answers (``trisolve.selection.markdown``).
 * README.md: the portfolio table, from the shipped table ``solve`` takes its defaults from
   (``selection/portfolio.json``, which ``trisolve bench --portfolio --write-defaults`` writes).
-* docs/bench/portfolio.md and its plot, with ``--portfolio OUT`` (the folder of that measurement): the page of
-  the shipped table, with the findings of the measurement in OUT and its plot when it measured the whole table.
+* docs/bench/portfolio.md: the page of the shipped table, keeping the findings it lists; with ``--portfolio OUT``
+  (the folder of a measurement) the findings of that measurement instead, and its plot when it measured the whole
+  table.
 
 Every file is written whole, and all of them or none (``files.write_files``): a full disk or a read-only README
 leaves every one as it was.  The product never writes into a checkout; this script does, on purpose.
@@ -69,7 +70,24 @@ def changes(root: str = ROOT, portfolio_results: str | None = None) -> list[file
     want(README, portfolio.replace_readme_table(readme, data), "README")
     if portfolio_results is not None:
         wanted += _portfolio_page(root, portfolio_results, data, want)
+    else:  # the table may have grown by a family measured alone: its page follows, the findings it shows kept
+        plot = os.path.join(root, os.path.dirname(PORTFOLIO_PAGE), portfolio.PLOT_FILE)
+        page = read(PORTFOLIO_PAGE) if os.path.isfile(os.path.join(root, PORTFOLIO_PAGE)) else ""
+        shown = portfolio.PLOT_FILE if os.path.isfile(plot) else None
+        want(PORTFOLIO_PAGE, portfolio.markdown(data, shown, shown_findings(page)), "portfolio page")
     return wanted
+
+
+def shown_findings(page: str) -> list[str]:
+    """The findings the portfolio page lists (its ``## Findings`` section), so that rewriting the page from the
+    shipped table alone keeps what only the measurement that found them knew."""
+    found, inside = [], False
+    for line in page.splitlines():
+        if line.startswith("## "):
+            inside = line == "## Findings"
+        elif inside and line.startswith("- "):
+            found.append(line[2:])
+    return found
 
 
 def _portfolio_page(root: str, results: str, data: dict, want) -> list[files.Change]:

@@ -365,6 +365,24 @@ def test_a_measurement_of_one_family_and_task_merges_into_the_shipped_table(chec
     assert _write_docs(checkout, tmp_path) == 0 and "rewritten" not in capsys.readouterr().out, "nothing left"
 
 
+def test_write_docs_alone_gives_the_page_every_measured_family_and_keeps_its_findings(checkout, tmp_path, capsys):
+    """A family measured alone (``--families slither``) reaches the page without a new measurement folder, and
+    the findings the page lists (answers that disagreed) stay: only a measurement can say they are gone."""
+    from support import script
+
+    page_path = checkout / "docs" / "bench" / "portfolio.md"
+    finding = "clingo:compiled on slither/x (count): wrong answer: 2 solutions, expected 1"
+    page_path.write_text("# stale page\n\n## Findings\n\n- " + finding + "\n\n## Time against instance size\n")
+    assert script("write_docs").main([], root=str(checkout)) == 0
+    capsys.readouterr()
+    page = page_path.read_text()
+    shipped = json.loads((checkout / "selection" / "portfolio.json").read_text())
+    for family in shipped["families"]:
+        assert f"## {family}: first solution" in page, family
+    assert "## Findings\n\n- " + finding + "\n" in page
+    assert script("write_docs").main(["--check"], root=str(checkout)) == 0, "written once, the page stays"
+
+
 def test_rows_measured_on_other_instances_are_not_ranked_together():
     from trisolve.bench import portfolio
     from trisolve.models.errors import UsageError
