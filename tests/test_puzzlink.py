@@ -432,3 +432,37 @@ def test_crosscheck_catches_a_broken_rule_in_the_hand_written_encoding(genre: st
     argv = ["crosscheck", str(levels), "--backends", "clingo:hand,clingo:compiled", "--quiet", "--timeout", "60"]
     assert run_cli(argv) == 1
     assert "disagree" in capsys.readouterr().out
+
+
+def test_the_ladder_stops_a_backend_at_the_first_size_it_leaves_unsolved(tmp_path, monkeypatch, capsys) -> None:
+    """``scripts/puzzlink_times.py --ladder``: sizes smallest first, every seed of a size before the next; a
+    backend with an unsolved run at one size is not run on larger ones, and the table says so."""
+    import dataclasses
+    import shutil
+
+    from support import script
+
+    from trisolve.bench.runner import run_trial
+
+    times = script("puzzlink_times")
+    for name in ("slither15", "slither04", "slither01"):  # 5x5, 6x6, 10x10
+        (tmp_path / "slither" / name).mkdir(parents=True)
+        shutil.copy(os.path.join(LEVELS, "slither", f"{name}.txt"), tmp_path / "slither" / name)
+    order = []
+
+    def trial(trial, family, settings):
+        size = (family.parse(trial.path).width, settings.seed)
+        order.append((size, trial.backend))
+        if trial.backend == "pysat:compiled" and size[0] == 6:  # as if it ran out of time on the 6x6
+            return run_trial(trial, family, dataclasses.replace(settings, timeout=1e-6))
+        return run_trial(trial, family, settings)
+
+    monkeypatch.setattr(times, "run_trial", trial)
+    argv = ["--ladder", str(tmp_path), "--genres", "slither", "--backends", "clingo:compiled,pysat:compiled"]
+    assert times.main([*argv, "--seeds", "2", "--timeout", "30"]) == 0
+    out = capsys.readouterr().out
+    assert [size for size, _ in order] == sorted(size for size, _ in order), "sizes and seeds in order"
+    assert ((10, 0), "pysat:compiled") not in order and ((10, 1), "clingo:compiled") in order
+    assert "| 6x6 | pysat:compiled | 0/2 |" in out
+    assert "| 10x10 | pysat:compiled | not run (stopped at a smaller size) |" in out
+    assert "| 10x10 | clingo:compiled | 2/2 |" in out and "puzzles per size: 5x5: 1, 6x6: 1, 10x10: 1" in out
