@@ -38,6 +38,8 @@ MENDS, PER_MEND, DRAWS = 60, 15, 40
 REPAIRS = 200
 #: The kinds of mend, in the order tried (see ``mend``).
 ORDER = ("move", "lone", "cut", "grow", "near")
+#: How far past a group of differences no mend can tell apart its block is drawn afresh.
+AROUND, REDRAWS = 2, 6
 #: Whether every group of differences is mended before counting again (else only the first).
 EVERY = True
 #: How far from where two solutions differ an island of 1 is made to tell them apart.
@@ -285,16 +287,69 @@ def _grow(grid: _Grid, black: list[Cell], rng: random.Random) -> str:
     return ""
 
 
+def redraw(grid: _Grid, region: set[Cell], rng: random.Random, white: float, largest: int) -> bool:
+    """Draw the block around ``region`` afresh (``_redraw_block``), trying ``REDRAWS`` times, the block
+    growing by a cell each way every second try; False when every try failed."""
+    return any(_redraw_block(grid, region, rng, white, largest, AROUND + tried // 2) for tried in range(REDRAWS))
+
+
+def _redraw_block(grid: _Grid, region: set[Cell], rng: random.Random, white: float, largest: int, around: int) -> bool:
+    """Draw the block around ``region`` (``around`` cells past it each way) afresh: its cells shaded, then
+    unshaded at random as in ``random_shading``, never joining an island a mend made; islands left without a
+    clue get one.  False (the grid unchanged) when a 2x2 block stays all shaded."""
+    rows = [cell[0] for cell in region]
+    cols = [cell[1] for cell in region]
+    window = {
+        (r, c)
+        for r, c in grid.cells
+        if min(rows) - around <= r <= max(rows) + around and min(cols) - around <= c <= max(cols) + around
+    }
+    saved = (set(grid.shaded), set(grid.clue_cells), set(grid.fixed))
+    grid.shaded |= window
+    grid.clue_cells -= window
+    grid.fixed -= window
+    target = round(white * len(window))
+    refused: set[Cell] = set()
+    while True:
+        pools = [cell for cell in grid.pools() if cell in window]
+        if pools:
+            choices = [cell for cell in pools if cell not in refused]
+            if not choices:
+                grid.shaded, grid.clue_cells, grid.fixed = saved
+                return False
+        elif len(window - grid.shaded) < target:
+            choices = sorted(cell for cell in window & grid.shaded if cell not in refused)
+            if not choices:
+                break
+        else:
+            break
+        cell = rng.choice(choices)
+        mended = any(island & grid.fixed for island in grid.islands_beside(cell))
+        if not mended and grid.may_unshade(cell, largest):
+            grid.shaded.discard(cell)
+        else:
+            refused.add(cell)
+    seen: set[Cell] = set()
+    for cell in sorted(set(grid.cells) - grid.shaded):
+        if cell not in seen:
+            island = grid.island_of(cell)
+            seen |= island
+            if not island & grid.clue_cells:
+                grid.clue_cells.add(rng.choice(sorted(island)))
+    return True
+
+
 _WAYS = {"move": _move, "lone": _lone, "cut": _cut, "grow": _grow, "near": _near}
 
 
-def mend(grid: _Grid, other: Solution, rng: random.Random) -> list[str]:
+def mend(grid: _Grid, other: Solution, rng: random.Random) -> tuple[list[str], list[set[Cell]]]:
     """Change the level where ``other`` differs from the intended shading, so that the intended shading stays a
     solution and ``other`` is one no more; the kinds of change made, none when no change is found (see the
     module docstring).  Each group of touching differences is mended on its own (``EVERY``: all of them,
     otherwise the first that can be); a cell changed once is never changed again."""
     theirs = set(other.shaded)
     kinds: list[str] = []
+    stuck: list[set[Cell]] = []
     regions = _regions(grid.shaded ^ theirs)
     rng.shuffle(regions)
     for region in regions:
@@ -313,9 +368,11 @@ def mend(grid: _Grid, other: Solution, rng: random.Random) -> list[str]:
             if kind:
                 kinds.append(kind)
                 break
+        else:
+            stuck.append(region)
         if kinds and not EVERY:
             break
-    return kinds
+    return kinds, stuck
 
 
 def generate(
@@ -345,9 +402,11 @@ def generate(
             others = [s for s in found if set(s.shaded) != grid.shaded]
             if proved or not others:
                 break
-            made = mend(grid, others[0], rng)
+            made, stuck = mend(grid, others[0], rng)
             if not made:
-                break
+                if not redraw(grid, stuck[0], rng, white, island):
+                    break
+                made = ["redraw"]
             for kind in made:
                 kinds[kind] = kinds.get(kind, 0) + 1
         if proved or draws >= DRAWS:
@@ -366,6 +425,6 @@ def generate(
         "draws": draws,
         "counts": counts,
         "mends": sum(kinds.values()),
-        **{f"mends_{kind}": kinds.get(kind, 0) for kind in ORDER},
+        **{f"mends_{kind}": kinds.get(kind, 0) for kind in (*ORDER, "redraw")},
     }
     return Generated("nurikabe", nurikabe.parse_text(text, name=name), text, solution, seed, proved, info)
