@@ -7,15 +7,34 @@ asked for, until no block is all shaded and about ``white`` of the cells
 are unshaded.  Each island then shows its size in one of its cells, chosen
 at random.  That is a level whose intended shading is a solution.
 
+A 2x2 block left all shaded that no cell of can be unshaded has the block
+around it shaded again and drawn afresh (``REPAIRS`` times at most).
+
 Nurikabe has no clue to take away (every island shows exactly one), so for
-a unique level the shading itself is mended where a second solution
-differs from it: a cell shaded in the intended solution but not in the
-other becomes an island of 1 of its own, or joins the one island beside
-it; a cell unshaded in the intended solution but shaded in the other is
-shaded, when its island stays in one piece.  Each mend keeps the intended
-shading a solution and rules the other one out; the solutions are counted
-again until one is left (``counter``, handed in by the layer above: the
-models import no solver), or the shading is drawn again.
+a unique level the level is mended where a second solution differs from the
+intended shading.  The differences fall into groups (cells touching, corners
+too); each group is mended once before counting again, by the first of these
+that applies:
+
+* ``move``: the clue of an island moves onto a cell of it the other solution
+  shades;
+* ``lone``: a cell the other solution leaves unshaded, with no unshaded
+  neighbour, becomes an island of 1;
+* ``cut``: a cell of an island at or beside a cell the other solution shades
+  is shaded; the island shrinks, and a piece it falls into gets a clue of its
+  own;
+* ``grow``: a cell the other solution leaves unshaded joins the one island
+  beside it;
+* ``near``: a shaded cell within ``NEAR`` of the group, with no unshaded
+  neighbour, becomes an island of 1.
+
+Each keeps the intended shading a solution and rules the other one out (a
+clue on a cell it shades, or a clue whose number it no longer matches).  A
+cell a mend changed is never changed again, so no mend is undone.  A group
+no mend applies to has the block around it drawn afresh; when that fails too
+the whole shading is drawn again.  The solutions are counted (``counter``,
+handed in by the layer above: the models import no solver) until one is
+left, at most ``MENDS`` counts and one per ``PER_MEND`` cells on a shading.
 """
 
 from __future__ import annotations
@@ -378,9 +397,9 @@ def mend(grid: _Grid, other: Solution, rng: random.Random) -> tuple[list[str], l
 def generate(
     request: Request, width: int = 10, height: int = 10, white: float = WHITE, island: int = ISLAND
 ) -> Generated:
-    """One level of ``width`` x ``height`` cells, islands of at most ``island`` cells (mends may grow one past
-    it); the same seed always gives the same level.  With ``unique`` the shading is mended until ``counter``
-    proves it the only one (drawn again when mending stalls)."""
+    """One level of ``width`` x ``height`` cells, islands of at most ``island`` cells (``grow`` mends may make
+    one larger); the same seed always gives the same level.  With ``unique`` the level is mended until
+    ``counter`` proves it the only one (see the module docstring)."""
     seed, counter, unique, name, time = request.seed, request.counter, request.unique, request.name, request.time
     for side in (width, height):
         if not 1 <= side <= nurikabe.MAX_SIDE:
