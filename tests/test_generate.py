@@ -166,3 +166,20 @@ def test_a_size_option_families_share_says_what_it_means_to_each(tmp_path):
     assert "sigils: frame width (default 4)" in width.help
     assert "slither" in width.help and "cells across (default 10)" in width.help
     assert run_cli(["generate", "sigils", "--width", "50", "-o", str(tmp_path), "--quiet"]) == 2  # sigils' own range
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_nurikabe_10x10_unique_is_counted_once_by_a_second_backend(seed):
+    """--unique proves a 10x10 Nurikabe unique (a few seconds), and a backend other than the counting one
+    agrees: exactly one solution, the intended shading."""
+    from trisolve.generate.common import counting_backend
+
+    fam = FAMILIES["nurikabe"]
+    generated = _generate("nurikabe", {"width": 10, "height": 10}, seed, unique=True)
+    assert generated.unique
+    second = next(name for name in ("pysat:compiled-lazy", "cpsat:compiled") if name != counting_backend("nurikabe"))
+    result = registry.get(second, "nurikabe").run(
+        generated.level, Limits(solutions=2, time=20), Options(enumerate=True)
+    )
+    assert result.complete and result.count == 1
+    assert fam.canonical(generated.level, result.solutions[0]) == fam.canonical(generated.level, generated.solution)

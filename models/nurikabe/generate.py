@@ -7,15 +7,34 @@ asked for, until no block is all shaded and about ``white`` of the cells
 are unshaded.  Each island then shows its size in one of its cells, chosen
 at random.  That is a level whose intended shading is a solution.
 
+A 2x2 block left all shaded that no cell of can be unshaded has the block
+around it shaded again and drawn afresh (``REPAIRS`` times at most).
+
 Nurikabe has no clue to take away (every island shows exactly one), so for
-a unique level the shading itself is mended where a second solution
-differs from it: a cell shaded in the intended solution but not in the
-other becomes an island of 1 of its own, or joins the one island beside
-it; a cell unshaded in the intended solution but shaded in the other is
-shaded, when its island stays in one piece.  Each mend keeps the intended
-shading a solution and rules the other one out; the solutions are counted
-again until one is left (``counter``, handed in by the layer above: the
-models import no solver), or the shading is drawn again.
+a unique level the level is mended where a second solution differs from the
+intended shading.  The differences fall into groups (cells touching, corners
+too); each group is mended once before counting again, by the first of these
+that applies:
+
+* ``move``: the clue of an island moves onto a cell of it the other solution
+  shades;
+* ``lone``: a cell the other solution leaves unshaded, with no unshaded
+  neighbour, becomes an island of 1;
+* ``cut``: a cell of an island at or beside a cell the other solution shades
+  is shaded; the island shrinks, and a piece it falls into gets a clue of its
+  own;
+* ``grow``: a cell the other solution leaves unshaded joins the one island
+  beside it;
+* ``near``: a shaded cell within ``NEAR`` of the group, with no unshaded
+  neighbour, becomes an island of 1.
+
+Each keeps the intended shading a solution and rules the other one out (a
+clue on a cell it shades, or a clue whose number it no longer matches).  A
+cell a mend changed is never changed again, so no mend is undone.  A group
+no mend applies to has the block around it drawn afresh; when that fails too
+the whole shading is drawn again.  The solutions are counted (``counter``,
+handed in by the layer above: the models import no solver) until one is
+left, at most ``MENDS`` counts and one per ``PER_MEND`` cells on a shading.
 """
 
 from __future__ import annotations
@@ -31,8 +50,17 @@ from .model import Cell, Level, Solution
 WHITE = 0.45
 #: The largest island, by default.
 ISLAND = 8
-#: Mends tried on one shading before another is drawn, and shadings drawn before giving up.
-MENDS, DRAWS = 60, 5
+#: Counts made on one shading (MENDS, and one more per ``PER_MEND`` cells) before another is drawn, and
+#: shadings drawn before giving up.
+MENDS, PER_MEND, DRAWS = 60, 15, 40
+#: Local redraws of blocks stuck all shaded while one shading is drawn.
+REPAIRS = 200
+#: The kinds of mend, in the order tried (see ``mend``).
+ORDER = ("move", "lone", "cut", "grow", "near")
+#: How far past a group of differences no mend can tell apart its block is drawn afresh.
+AROUND, REDRAWS = 2, 6
+#: Whether every group of differences is mended before counting again (else only the first).
+EVERY = True
 #: How far from where two solutions differ an island of 1 is made to tell them apart.
 NEAR = 3
 
@@ -45,6 +73,12 @@ class _Grid:
         self.cells = [(r, c) for r in range(height) for c in range(width)]
         self.shaded: set[Cell] = set(self.cells)
         self.clue_cells: set[Cell] = set()
+        self.fixed: set[Cell] = set()  # cells a mend changed, never changed again
+
+    def reshade(self, cell: Cell, radius: int) -> None:
+        """Shade every cell within ``radius`` rows and columns of ``cell`` again (drawing, before the clues)."""
+        r, c = cell
+        self.shaded |= {(a, b) for a, b in self.cells if abs(a - r) <= radius and abs(b - c) <= radius}
 
     def neighbours(self, cell: Cell) -> list[Cell]:
         r, c = cell
@@ -120,17 +154,24 @@ class _Grid:
 
 
 def random_shading(width: int, height: int, rng: random.Random, white: float, largest: int) -> _Grid | None:
-    """A shading with one clue cell per island (see the module docstring), or None when a 2x2 block stays all
-    shaded (no cell of it can be unshaded)."""
+    """A shading with one clue cell per island (see the module docstring), or None when 2x2 blocks stay all
+    shaded after ``REPAIRS`` local redraws."""
     grid = _Grid(width, height)
     target = round(white * width * height)
-    refused: set[Cell] = set()  # a refusal stands: the islands only grow, the shaded cells only shrink
+    refused: set[Cell] = set()  # a refusal stands while the islands only grow and the shaded cells only shrink
+    repairs = 0
     while True:
         pools = grid.pools()
         if pools:
             choices = [cell for cell in pools if cell not in refused]
             if not choices:
-                return None
+                if repairs >= REPAIRS:
+                    return None
+                # a block stuck all shaded: shade the cells around it again and unshade them afresh
+                repairs += 1
+                grid.reshade(rng.choice(pools), 2 + repairs // 10)
+                refused.clear()
+                continue
         elif len(grid.cells) - len(grid.shaded) < target:
             choices = sorted(cell for cell in grid.shaded if cell not in refused)
             if not choices:
@@ -159,53 +200,206 @@ def _draw(width: int, height: int, rng: random.Random, white: float, largest: in
     raise ValueError(f"no shading of {width}x{height} without a 2x2 block found with islands of at most {largest}")
 
 
-def mend(grid: _Grid, other: Solution, rng: random.Random) -> bool:
-    """Change the intended shading where ``other`` differs from it, so that it stays a solution and ``other``
-    is one no more; False when no such change is found (see the module docstring).
+def _pieces(grid: _Grid, cells: set[Cell]) -> list[set[Cell]]:
+    """``cells`` in orthogonally joined pieces."""
+    found: list[set[Cell]] = []
+    left = set(cells)
+    while left:
+        start = min(left)
+        piece, todo = {start}, [start]
+        while todo:
+            for near in grid.neighbours(todo.pop()):
+                if near in left and near not in piece:
+                    piece.add(near)
+                    todo.append(near)
+        found.append(piece)
+        left -= piece
+    return found
 
-    An island of 1 on a shaded cell with no unshaded neighbour rules out every other solution that does not
-    leave that cell alone (the other solution, where the cell was shaded or in an island with a clue of its
-    own elsewhere, among them), so one is made on such a cell nearest to where the solutions differ.  Failing
-    that, a cell of an island that the other shades is shaded (its clue drops by one), or a cell that the other
-    leaves unshaded joins the island beside it (its clue grows by one)."""
-    theirs = set(other.shaded)
-    differ = sorted(grid.shaded ^ theirs)
-    rng.shuffle(differ)
 
-    def distance(cell: Cell) -> int:
-        return min(abs(cell[0] - d[0]) + abs(cell[1] - d[1]) for d in differ)
+def _regions(cells: set[Cell]) -> list[set[Cell]]:
+    """``cells`` in groups, two cells in one group when they touch, corners too."""
+    found: list[set[Cell]] = []
+    left = set(cells)
+    while left:
+        start = min(left)
+        group, todo = {start}, [start]
+        while todo:
+            r, c = todo.pop()
+            for near in ((r + a, c + b) for a in (-1, 0, 1) for b in (-1, 0, 1)):
+                if near in left and near not in group:
+                    group.add(near)
+                    todo.append(near)
+        found.append(group)
+        left -= group
+    return found
 
-    lone = [cell for cell in sorted(grid.shaded) if not grid.islands_beside(cell) and distance(cell) <= NEAR]
-    rng.shuffle(lone)
-    for cell in sorted(lone, key=distance):
-        if grid.joined(grid.shaded - {cell}):
+
+def _clue_of(grid: _Grid, island: set[Cell]) -> Cell:
+    return next(iter(island & grid.clue_cells))
+
+
+def _move(grid: _Grid, white: list[Cell], rng: random.Random) -> str:
+    """The clue of an island moves onto a cell of it that the other solution shades."""
+    for cell in white:
+        clue = _clue_of(grid, grid.island_of(cell))
+        if clue not in grid.fixed:
+            grid.clue_cells.discard(clue)
+            grid.clue_cells.add(cell)
+            grid.fixed.add(cell)
+            return "move"
+    return ""
+
+
+def _lone(grid: _Grid, cells: list[Cell], rng: random.Random) -> str:
+    """A shaded cell with no unshaded neighbour becomes an island of 1."""
+    for cell in cells:
+        free = cell in grid.shaded and cell not in grid.fixed and not grid.islands_beside(cell)
+        if free and grid.joined(grid.shaded - {cell}):
             grid.shaded.discard(cell)
             grid.clue_cells.add(cell)
-            return True
-    for cell in differ:
-        if cell in grid.shaded or cell in grid.clue_cells:
+            grid.fixed.add(cell)
+            return "lone"
+    return ""
+
+
+def _near(grid: _Grid, cells: list[Cell], rng: random.Random) -> str:
+    """A shaded cell near the differences (both solutions shade it) becomes an island of 1."""
+    return "near" if _lone(grid, cells, rng) else ""
+
+
+def _cut(grid: _Grid, white: list[Cell], rng: random.Random) -> str:
+    """A cell of an island that the other solution leaves apart is shaded: the island shrinks, and a piece it
+    falls into that lost the clue gets one of its own (on a cell the other solution shades, when it has one)."""
+    wanted = set(white)
+    for cell in white:
+        island = grid.island_of(cell)
+        clue = _clue_of(grid, island)
+        near = sorted(x for x in island if abs(x[0] - cell[0]) + abs(x[1] - cell[1]) <= 1)
+        rng.shuffle(near)
+        for spot in near:
+            if spot == clue or spot in grid.fixed or grid.makes_pool(spot):
+                continue
+            if not any(n in grid.shaded for n in grid.neighbours(spot)):
+                continue  # it would be a shaded cell alone
+            grid.shaded.add(spot)
+            grid.fixed.add(spot)
+            for piece in _pieces(grid, island - {spot}):
+                if clue not in piece:
+                    choices = sorted(piece & wanted) or sorted(piece)
+                    new = rng.choice(choices)
+                    grid.clue_cells.add(new)
+                    grid.fixed.add(new)
+            return "cut"
+    return ""
+
+
+def _grow(grid: _Grid, black: list[Cell], rng: random.Random) -> str:
+    """A shaded cell that the other solution leaves unshaded joins the one island beside it."""
+    for cell in black:
+        if cell in grid.fixed or len(grid.islands_beside(cell)) != 1:
             continue
-        # unshaded here, shaded in the other: shade it, when its island stays one piece
-        island = grid.island_of(cell) - {cell}
-        if grid.makes_pool(cell) or not grid.joined(island):
-            continue
-        if not any(near in grid.shaded for near in grid.neighbours(cell)) and grid.shaded:
-            continue  # it would be a shaded cell alone
-        grid.shaded.add(cell)
-        return True
-    for cell in differ:
-        if cell in grid.shaded and len(grid.islands_beside(cell)) == 1 and grid.joined(grid.shaded - {cell}):
-            grid.shaded.discard(cell)  # the island beside grows by it
-            return True
-    return False
+        if grid.joined(grid.shaded - {cell}):
+            grid.shaded.discard(cell)
+            grid.fixed.add(cell)
+            return "grow"
+    return ""
+
+
+def redraw(grid: _Grid, region: set[Cell], rng: random.Random, white: float, largest: int) -> bool:
+    """Draw the block around ``region`` afresh (``_redraw_block``), trying ``REDRAWS`` times, the block
+    growing by a cell each way every second try; False when every try failed."""
+    return any(_redraw_block(grid, region, rng, white, largest, AROUND + tried // 2) for tried in range(REDRAWS))
+
+
+def _redraw_block(grid: _Grid, region: set[Cell], rng: random.Random, white: float, largest: int, around: int) -> bool:
+    """Draw the block around ``region`` (``around`` cells past it each way) afresh: its cells shaded, then
+    unshaded at random as in ``random_shading``, never joining an island a mend made; islands left without a
+    clue get one.  False (the grid unchanged) when a 2x2 block stays all shaded."""
+    rows = [cell[0] for cell in region]
+    cols = [cell[1] for cell in region]
+    window = {
+        (r, c)
+        for r, c in grid.cells
+        if min(rows) - around <= r <= max(rows) + around and min(cols) - around <= c <= max(cols) + around
+    }
+    saved = (set(grid.shaded), set(grid.clue_cells), set(grid.fixed))
+    grid.shaded |= window
+    grid.clue_cells -= window
+    grid.fixed -= window
+    target = round(white * len(window))
+    refused: set[Cell] = set()
+    while True:
+        pools = [cell for cell in grid.pools() if cell in window]
+        if pools:
+            choices = [cell for cell in pools if cell not in refused]
+            if not choices:
+                grid.shaded, grid.clue_cells, grid.fixed = saved
+                return False
+        elif len(window - grid.shaded) < target:
+            choices = sorted(cell for cell in window & grid.shaded if cell not in refused)
+            if not choices:
+                break
+        else:
+            break
+        cell = rng.choice(choices)
+        mended = any(island & grid.fixed for island in grid.islands_beside(cell))
+        if not mended and grid.may_unshade(cell, largest):
+            grid.shaded.discard(cell)
+        else:
+            refused.add(cell)
+    seen: set[Cell] = set()
+    for cell in sorted(set(grid.cells) - grid.shaded):
+        if cell not in seen:
+            island = grid.island_of(cell)
+            seen |= island
+            if not island & grid.clue_cells:
+                grid.clue_cells.add(rng.choice(sorted(island)))
+    return True
+
+
+_WAYS = {"move": _move, "lone": _lone, "cut": _cut, "grow": _grow, "near": _near}
+
+
+def mend(grid: _Grid, other: Solution, rng: random.Random) -> tuple[list[str], list[set[Cell]]]:
+    """Change the level where ``other`` differs from the intended shading, so that the intended shading stays a
+    solution and ``other`` is one no more; the kinds of change made, none when no change is found (see the
+    module docstring).  Each group of touching differences is mended on its own (``EVERY``: all of them,
+    otherwise the first that can be); a cell changed once is never changed again."""
+    theirs = set(other.shaded)
+    kinds: list[str] = []
+    stuck: list[set[Cell]] = []
+    regions = _regions(grid.shaded ^ theirs)
+    rng.shuffle(regions)
+    for region in regions:
+        white = sorted(cell for cell in region if cell not in grid.shaded)
+        black = sorted(cell for cell in region if cell in grid.shaded)
+        rng.shuffle(white)
+        rng.shuffle(black)
+        around = sorted(
+            cell for cell in grid.shaded if min(abs(cell[0] - d[0]) + abs(cell[1] - d[1]) for d in region) <= NEAR
+        )
+        rng.shuffle(around)
+        around.sort(key=lambda cell: min(abs(cell[0] - d[0]) + abs(cell[1] - d[1]) for d in region))
+        cells = {"move": white, "lone": black, "cut": white, "grow": black, "near": around}
+        for way in ORDER:
+            kind = _WAYS[way](grid, cells[way], rng)
+            if kind:
+                kinds.append(kind)
+                break
+        else:
+            stuck.append(region)
+        if kinds and not EVERY:
+            break
+    return kinds, stuck
 
 
 def generate(
     request: Request, width: int = 10, height: int = 10, white: float = WHITE, island: int = ISLAND
 ) -> Generated:
-    """One level of ``width`` x ``height`` cells, islands of at most ``island`` cells (mends may grow one past
-    it); the same seed always gives the same level.  With ``unique`` the shading is mended until ``counter``
-    proves it the only one (drawn again when mending stalls)."""
+    """One level of ``width`` x ``height`` cells, islands of at most ``island`` cells (``grow`` mends may make
+    one larger); the same seed always gives the same level.  With ``unique`` the level is mended until
+    ``counter`` proves it the only one (see the module docstring)."""
     seed, counter, unique, name, time = request.seed, request.counter, request.unique, request.name, request.time
     for side in (width, height):
         if not 1 <= side <= nurikabe.MAX_SIDE:
@@ -213,18 +407,27 @@ def generate(
     if island < 1:
         raise ValueError(f"island must be 1 or more, not {island}")
     rng = random.Random(f"nurikabe:{width}x{height}:{white}:{island}:{seed}")
-    proved, draws, mends = False, 0, 0
+    proved, draws, counts = False, 0, 0
+    kinds: dict[str, int] = {}
     while True:
         draws += 1
         grid = _draw(width, height, rng, white, island)
         if not unique:
             break
-        for _ in range(MENDS):
+        kinds = {}
+        for _ in range(MENDS + width * height // PER_MEND):
             proved, found = grids.unique_under(counter, grid.level(), time)
+            counts += 1
             others = [s for s in found if set(s.shaded) != grid.shaded]
-            if proved or not others or not mend(grid, others[0], rng):
+            if proved or not others:
                 break
-            mends += 1
+            made, stuck = mend(grid, others[0], rng)
+            if not made:
+                if not redraw(grid, stuck[0], rng, white, island):
+                    break
+                made = ["redraw"]
+            for kind in made:
+                kinds[kind] = kinds.get(kind, 0) + 1
         if proved or draws >= DRAWS:
             break
     level = grid.level(name)
@@ -239,6 +442,8 @@ def generate(
         "islands": len(grid.clue_cells),
         "unshaded": width * height - len(grid.shaded),
         "draws": draws,
-        "mends": mends,
+        "counts": counts,
+        "mends": sum(kinds.values()),
+        **{f"mends_{kind}": kinds.get(kind, 0) for kind in (*ORDER, "redraw")},
     }
     return Generated("nurikabe", nurikabe.parse_text(text, name=name), text, solution, seed, proved, info)
