@@ -236,6 +236,31 @@ class Reasoner(Oracle):
 
         return all(semantics.holds(self.model.constraints[i], value) for i in unit.constraints)
 
+    def graph_of(self, unit: Unit) -> list[Connected | SingleCycle]:
+        """The graph constraints (one loop, a connected set) among ``unit``'s constraints."""
+        found = (self.model.constraints[i] for i in unit.constraints)
+        return [c for c in found if isinstance(c, (Connected, SingleCycle))]
+
+    def near(self, unit: Unit) -> dict[int, set[int]]:
+        """For a unit with graph constraints: each variable they read -> the variables next to it (edges meeting
+        at a point of a loop's grid, vertices joined by an edge of a connected set's graph)."""
+        near: dict[int, set[int]] = {}
+        for constraint in self.graph_of(unit):
+            if isinstance(constraint, SingleCycle):
+                at: dict[int, list[int]] = {}
+                for a, b, lit in constraint.edges:
+                    at.setdefault(a, []).append(abs(lit))
+                    at.setdefault(b, []).append(abs(lit))
+                for variables in at.values():
+                    for var in variables:
+                        near.setdefault(var, set()).update(v for v in variables if v != var)
+            else:
+                for i, j in constraint.edges:
+                    a, b = abs(constraint.vertices[i]), abs(constraint.vertices[j])
+                    near.setdefault(a, set()).add(b)
+                    near.setdefault(b, set()).add(a)
+        return near
+
     # ------------------------------------------------------------------ a few units alone
 
     def _split_clauses(self) -> None:

@@ -58,6 +58,18 @@ class Stepper:
         #: the best step found for each unknown fact
         self.best: dict[int, Step] = {}
         self.queue: list[tuple[tuple[int, int, int], int]] = []
+        #: units with a graph constraint (one loop, a connected set): per unit, its variables' neighbours, the
+        #: unknown facts it forces with the known facts (that stays so as more become known), and those forced
+        #: facts whose step is to be looked for again (a fact next to them was learnt: a nearer, cheaper set of
+        #: facts may force them now)
+        self.near: dict[int, dict[int, set[int]]] = {}
+        for u, unit in enumerate(reasoner.units):
+            if reasoner.graph_of(unit):
+                self.near[u] = reasoner.near(unit)
+        self.forced: dict[int, set[int]] = {u: set() for u in self.near}
+        self.stale: dict[int, set[int]] = {u: set() for u in self.near}
+        #: for a step of a graph unit: how many facts were known when it was found (refreshed before it is told)
+        self.found_at: dict[int, int] = {}
 
     def _readers(self, groups: Sequence[tuple[int, ...]]) -> dict[int, list[int]]:
         readers: dict[int, list[int]] = {}
@@ -84,6 +96,9 @@ class Stepper:
         """Every unknown target fact these units force with the known facts about their variables (asked of
         a small solver over these units' clauses alone: the answers are the same as the whole model's with
         only these units on)."""
+        if len(group) == 1 and group[0] in self.near:
+            self._look_at_graph(group[0])
+            return
         reasoner = self.reasoner
         units = tuple(reasoner.units[u] for u in group)
         local = reasoner.local([reasoner.selector[unit.label] for unit in units], keep=len(group) == 1)
@@ -104,6 +119,66 @@ class Stepper:
         finally:
             if len(group) > 1:
                 local.close()
+
+    def _look_at_graph(self, u: int) -> None:
+        """What a unit with a graph constraint (a rule over the whole board) forces: only the facts it did not
+        force before are asked for (what it forced stays forced), and a step is looked for only for those and
+        for the forced facts next to a fact learnt since (``stale``), each near its fact first (``_graph_step``).
+        A question about a loop is a search with cuts: asking it again for every fact after every step was
+        most of the time a 10x10 Slitherlink took."""
+        reasoner = self.reasoner
+        unit = reasoner.units[u]
+        local = reasoner.local([reasoner.selector[unit.label]])
+        forced = self.forced[u]
+        known = [f for f in self.known if abs(f) in unit.scope and local.reads(abs(f))]
+        candidates = [f for f in self.unknown if abs(f) in unit.scope and local.reads(abs(f)) and f not in forced]
+        fresh: list[int] = []
+        while candidates:
+            local.set_phases([-f for f in candidates])
+            fact = candidates[-1]
+            if local.solve([*known, -fact]):
+                true = local.true_variables()
+                candidates = [f for f in candidates if (abs(f) in true) == (f > 0)]
+                continue
+            candidates.pop()
+            forced.add(fact)
+            fresh.append(fact)
+        again = [f for f in sorted(self.stale[u], key=abs) if f in self.unknown and f not in fresh]
+        self.stale[u].clear()
+        for fact in [*fresh, *again]:
+            self._offer(self._graph_step(u, fact, local, known))
+
+    def _graph_step(self, u: int, fact: int, local: Local, known: Sequence[int]) -> Step:
+        """The step of graph unit ``u`` forcing ``fact`` (which it forces with ``known``): the known facts
+        nearest to it that do (those within 1, 2, 4, 8 edges of it, then all), cut to a subset-minimal set,
+        the farthest tried first for dropping."""
+        self.reasoner.check_time()
+        near = self.near[u]
+        distance = {abs(fact): 0}
+        frontier = [abs(fact)]
+        while frontier:
+            following = []
+            for var in frontier:
+                for other in near.get(var, ()):
+                    if other not in distance:
+                        distance[other] = distance[var] + 1
+                        following.append(other)
+            frontier = following
+        far = len(distance) + 1
+        order = sorted(known, key=lambda f: distance.get(abs(f), far))
+        used: list[int] | None = None
+        for radius in (1, 2, 4, 8):
+            part = [f for f in order if distance.get(abs(f), far) <= radius]
+            if len(part) == len(order):
+                break
+            if not local.solve([*part, -fact]):
+                used = local.shrink([-fact], part[::-1])
+                break
+        if used is None:
+            used = local.shrink([-fact], order[::-1])
+        position = {f: i for i, f in enumerate(self.known)}
+        self.found_at[fact] = len(self.known)
+        return Step(fact, (self.reasoner.units[u],), tuple(sorted(used, key=position.__getitem__)))
 
     def _offer(self, step: Step) -> None:
         old = self.best.get(step.fact)
@@ -135,10 +210,27 @@ class Stepper:
                 self.reasoner.check_time()
                 self._look_at(self.levels[level][g])
                 self.dirty[level].discard(g)
-            step = self._cheapest_known()
+            step = self._refreshed(self._cheapest_known())
             if step is not None:
                 return step
         return None
+
+    def _refreshed(self, step: Step | None) -> Step | None:
+        """``step``, or when it is a graph unit's found with fewer facts known, the cheapest step known after
+        looking for its fact's again with the facts known now (a cheaper set may force it now)."""
+        units = self.reasoner.units
+        while step is not None and len(step.units) == 1 and units.index(step.units[0]) in self.near:
+            if self.found_at.get(step.fact, len(self.known)) >= len(self.known):
+                return step
+            unit = step.units[0]
+            local = self.reasoner.local([self.reasoner.selector[unit.label]])
+            known = [f for f in self.known if abs(f) in unit.scope and local.reads(abs(f))]
+            again = self._graph_step(units.index(unit), step.fact, local, known)
+            if again.cost >= step.cost:
+                return step
+            self._offer(again)
+            step = self._cheapest_known()
+        return step
 
     # ------------------------------------------------------------------ several units
 
@@ -216,6 +308,9 @@ class Stepper:
         self.best.pop(step.fact, None)
         for readers, dirty in zip(self.readers, self.dirty):
             dirty.update(readers.get(abs(step.fact), ()))
+        for u, near in self.near.items():
+            nearby = near.get(abs(step.fact), set())
+            self.stale[u].update(f for f in self.forced[u] if abs(f) in nearby and f in self.unknown)
 
     def run(self, on_step: Callable[[Step], None]) -> bool:
         """Steps until every target fact is known; ``on_step`` sees each as it is found.  False when stuck."""
