@@ -11,6 +11,14 @@ learnt.  Only when no unit alone forces a new fact does the second phase
 ask for the cheapest set of several units and facts that forces one (the
 implicit hitting-set search of ``Reasoner.cheapest``).
 
+A unit with a graph constraint (one loop, a connected set: a rule over
+the whole board, whose questions are searches with cuts) is asked only
+for the facts it did not force before, and the set of known facts for a
+new one is looked for near its fact first (the facts around one point of
+a Slitherlink, then further out), so its steps are as local as the
+puzzle allows; a step found earlier is looked for again when a fact next
+to it is learnt, and before it is told.
+
 The cost of a step is its number of units plus its number of facts used.
 """
 
