@@ -106,15 +106,49 @@ def vertex_separations(chosen: Sequence[bool], neighbours: Sequence[Sequence[int
 
 def cycle_separations(vertex_count: int, edges: Sequence[tuple[int, int]], chosen: Sequence[bool]) -> list[Separation]:
     """For chosen edges in several components K, L, ...: a vertex of K, one of L, and the edges (indices into
-    ``edges``) with one end in K."""
-    picked = [edge for edge, on in zip(edges, chosen) if on]
-    parts = [sorted({v for i in group for v in picked[i]}) for group in edge_components(vertex_count, picked)]
+    ``edges``) with one end in K.  (Union-find over the chosen edges, one pass over all edges for the fences: a
+    lazy solver asks this of every candidate.)"""
+    parts = cycle_parts(vertex_count, edges, chosen)
+    if len(parts) < 2:
+        return []
+    label: dict[int, int] = {vertex: k for k, part in enumerate(parts) for vertex in part}
+    fences: list[list[int]] = [[] for _ in parts]
+    for i, (a, b) in enumerate(edges):
+        ka, kb = label.get(a), label.get(b)
+        if ka != kb:
+            if ka is not None:
+                fences[ka].append(i)
+            if kb is not None:
+                fences[kb].append(i)
     found = []
     for k, part in enumerate(parts):
-        inside = set(part)
-        fence = tuple(i for i, (a, b) in enumerate(edges) if (a in inside) != (b in inside))
+        fence = tuple(fences[k])
         found.extend(Separation(part[0], other[0], fence) for other in _partners(parts, k))
     return found
+
+
+def cycle_parts(vertex_count: int, edges: Sequence[tuple[int, int]], chosen: Sequence[bool]) -> list[list[int]]:
+    """The vertex sets of the components the chosen edges make (each sorted, in order of their least vertex)."""
+    parent = list(range(vertex_count))
+
+    def root(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    touched: set[int] = set()
+    for (a, b), on in zip(edges, chosen):
+        if on:
+            touched.add(a)
+            touched.add(b)
+            ra, rb = root(a), root(b)
+            if ra != rb:
+                parent[ra] = rb
+    grouped: dict[int, list[int]] = {}
+    for vertex in sorted(touched):
+        grouped.setdefault(root(vertex), []).append(vertex)
+    return list(grouped.values())
 
 
 def _partners(parts: Sequence[Sequence[int]], k: int) -> list[Sequence[int]]:

@@ -120,13 +120,14 @@ class LazyLocal(Local):
         graph: Sequence[Connected | SingleCycle],
         cuts: Callable[[Connected | SingleCycle, Callable[[int], bool]], list[list[int]]],
         deadline: float | None,
-        pool: dict[int, list[list[int]]] | None = None,
+        pool: dict[int, dict[tuple[int, ...], None]] | None = None,
     ) -> None:
         read = {var for constraint in graph for var in variables_of(constraint)}
         super().__init__(clauses, deadline, extra=read)
         self.graph = tuple(graph)
         self.cuts = cuts
-        #: id(graph constraint) -> the cuts found for it so far, by any solver (each holds wherever it does)
+        #: id(graph constraint) -> the cuts found for it so far, by any solver (each holds wherever it does; each
+        #: once)
         self.pool = pool if pool is not None else {}
         for constraint in self.graph:
             for cut in self.pool.get(id(constraint), ()):
@@ -149,7 +150,7 @@ class LazyLocal(Local):
                     if len(inside) != len(cut):
                         raise RuntimeError("a cut reads a variable its units' clauses do not")
                     self.solver.add_clause(inside)
-                    self.pool.setdefault(id(constraint), []).append(cut)
+                    self.pool.setdefault(id(constraint), {})[tuple(cut)] = None
                     broken = True
             if not broken:
                 return True
@@ -236,6 +237,31 @@ class Reasoner(Oracle):
 
         return all(semantics.holds(self.model.constraints[i], value) for i in unit.constraints)
 
+    def graph_of(self, unit: Unit) -> list[Connected | SingleCycle]:
+        """The graph constraints (one loop, a connected set) among ``unit``'s constraints."""
+        found = (self.model.constraints[i] for i in unit.constraints)
+        return [c for c in found if isinstance(c, (Connected, SingleCycle))]
+
+    def near(self, unit: Unit) -> dict[int, set[int]]:
+        """For a unit with graph constraints: each variable they read -> the variables next to it (edges meeting
+        at a point of a loop's grid, vertices joined by an edge of a connected set's graph)."""
+        near: dict[int, set[int]] = {}
+        for constraint in self.graph_of(unit):
+            if isinstance(constraint, SingleCycle):
+                at: dict[int, list[int]] = {}
+                for a, b, lit in constraint.edges:
+                    at.setdefault(a, []).append(abs(lit))
+                    at.setdefault(b, []).append(abs(lit))
+                for variables in at.values():
+                    for var in variables:
+                        near.setdefault(var, set()).update(v for v in variables if v != var)
+            else:
+                for i, j in constraint.edges:
+                    a, b = abs(constraint.vertices[i]), abs(constraint.vertices[j])
+                    near.setdefault(a, set()).add(b)
+                    near.setdefault(b, set()).add(a)
+        return near
+
     # ------------------------------------------------------------------ a few units alone
 
     def _split_clauses(self) -> None:
@@ -243,7 +269,7 @@ class Reasoner(Oracle):
         the auxiliary they define (a unit's clauses need those of the auxiliaries they read)."""
         self._clauses_of, self._defining = _split(self.cnf, self.model.variables)
         self._lazy: tuple[SelectedCnf, dict[int, list[list[int]]], dict[int, list[list[int]]]] | None = None
-        self._cuts: dict[int, list[list[int]]] = {}
+        self._cuts: dict[int, dict[tuple[int, ...], None]] = {}
 
     def clauses_of(self, selectors: Iterable[int], switchable: bool = False) -> list[list[int]]:
         """The clauses stating these units, with every definition of an auxiliary they read (``switchable``:

@@ -11,6 +11,14 @@ learnt.  Only when no unit alone forces a new fact does the second phase
 ask for the cheapest set of several units and facts that forces one (the
 implicit hitting-set search of ``Reasoner.cheapest``).
 
+A unit with a graph constraint (one loop, a connected set: a rule over
+the whole board, whose questions are searches with cuts) is asked only
+for the facts it did not force before, and the set of known facts for a
+new one is looked for near its fact first (the facts around one point of
+a Slitherlink, then further out), so its steps are as local as the
+puzzle allows; a step found earlier is looked for again when a fact next
+to it is learnt, and before it is told.
+
 The cost of a step is its number of units plus its number of facts used.
 """
 
@@ -58,6 +66,18 @@ class Stepper:
         #: the best step found for each unknown fact
         self.best: dict[int, Step] = {}
         self.queue: list[tuple[tuple[int, int, int], int]] = []
+        #: groups of units with a graph constraint (one loop, a connected set): per group (one unit, or a pair),
+        #: its graph's variables' neighbours, the unknown facts it forces with the known facts (that stays so as
+        #: more become known), and those forced facts whose step is to be looked for again (a fact next to them
+        #: was learnt: a nearer, cheaper set of facts may force them now)
+        self.near: dict[tuple[int, ...], dict[int, set[int]]] = {}
+        for u, unit in enumerate(reasoner.units):
+            if reasoner.graph_of(unit):
+                self.near[(u,)] = reasoner.near(unit)
+        self.forced: dict[tuple[int, ...], set[int]] = {g: set() for g in self.near}
+        self.stale: dict[tuple[int, ...], set[int]] = {g: set() for g in self.near}
+        #: for a step of a graph group: how many facts were known when it was found (refreshed before it is told)
+        self.found_at: dict[int, int] = {}
 
     def _readers(self, groups: Sequence[tuple[int, ...]]) -> dict[int, list[int]]:
         readers: dict[int, list[int]] = {}
@@ -84,6 +104,9 @@ class Stepper:
         """Every unknown target fact these units force with the known facts about their variables (asked of
         a small solver over these units' clauses alone: the answers are the same as the whole model's with
         only these units on)."""
+        if group in self.near:
+            self._look_at_graph(group)
+            return
         reasoner = self.reasoner
         units = tuple(reasoner.units[u] for u in group)
         local = reasoner.local([reasoner.selector[unit.label] for unit in units], keep=len(group) == 1)
@@ -104,6 +127,77 @@ class Stepper:
         finally:
             if len(group) > 1:
                 local.close()
+
+    def _look_at_graph(self, group: tuple[int, ...]) -> None:
+        """What a unit with a graph constraint (a rule over the whole board), or a pair with one, forces: only
+        the facts it did not force before are asked for (what it forced stays forced), and a step is looked for
+        only for those and for the forced facts next to a fact learnt since (``stale``), each near its fact
+        first (``_graph_step``).  A question about a loop is a search with cuts: asking it again for every fact
+        after every step was most of the time a 10x10 Slitherlink took."""
+        local, known = self._graph_solver(group)
+        forced = self.forced[group]
+        scope = self._scope(group)
+        candidates = [f for f in self.unknown if abs(f) in scope and local.reads(abs(f)) and f not in forced]
+        fresh: list[int] = []
+        while candidates:
+            local.set_phases([-f for f in candidates])
+            fact = candidates[-1]
+            if local.solve([*known, -fact]):
+                true = local.true_variables()
+                candidates = [f for f in candidates if (abs(f) in true) == (f > 0)]
+                continue
+            candidates.pop()
+            forced.add(fact)
+            fresh.append(fact)
+        again = [f for f in sorted(self.stale[group], key=abs) if f in self.unknown and f not in fresh]
+        self.stale[group].clear()
+        for fact in [*fresh, *again]:
+            self._offer(self._graph_step(group, fact, local, known))
+
+    def _scope(self, group: tuple[int, ...]) -> set[int]:
+        return set().union(*(self.reasoner.units[u].scope for u in group))
+
+    def _graph_solver(self, group: tuple[int, ...]) -> tuple[Local, list[int]]:
+        """The kept solver of a graph group, and the known facts it reads."""
+        reasoner = self.reasoner
+        local = reasoner.local([reasoner.selector[reasoner.units[u].label] for u in group])
+        scope = self._scope(group)
+        return local, [f for f in self.known if abs(f) in scope and local.reads(abs(f))]
+
+    def _graph_step(self, group: tuple[int, ...], fact: int, local: Local, known: Sequence[int]) -> Step:
+        """The step of graph group ``group`` forcing ``fact`` (which it forces with ``known``): the known facts
+        nearest to it that do (those within 1, 2, 4, 8 edges of it, then all), cut to a subset-minimal set,
+        the farthest tried first for dropping.  The solver's phases are the solution's (but ``fact``'s): a
+        search with cuts that starts from one loop finds another near it in a few rounds."""
+        self.reasoner.check_time()
+        near = self.near[group]
+        distance = {abs(fact): 0}
+        frontier = [abs(fact)]
+        while frontier:
+            following = []
+            for var in frontier:
+                for other in near.get(var, ()):
+                    if other not in distance:
+                        distance[other] = distance[var] + 1
+                        following.append(other)
+            frontier = following
+        far = len(distance) + 1
+        order = sorted(known, key=lambda f: distance.get(abs(f), far))
+        local.set_phases([*(f for f in self.target if f != fact), -fact])
+        used: list[int] | None = None
+        for radius in (1, 2, 4, 8):
+            part = [f for f in order if distance.get(abs(f), far) <= radius]
+            if len(part) == len(order):
+                break
+            if not local.solve([*part, -fact]):
+                used = local.shrink([-fact], part[::-1])
+                break
+        if used is None:
+            used = local.shrink([-fact], order[::-1])
+        position = {f: i for i, f in enumerate(self.known)}
+        self.found_at[fact] = len(self.known)
+        units = tuple(self.reasoner.units[u] for u in group)
+        return Step(fact, units, tuple(sorted(used, key=position.__getitem__)))
 
     def _offer(self, step: Step) -> None:
         old = self.best.get(step.fact)
@@ -129,16 +223,38 @@ class Stepper:
         for level in range(2):
             if level == len(self.levels):
                 self.levels.append(self._pairs())
+                for pair in self.levels[level]:
+                    graph = [u for u in pair if (u,) in self.near]
+                    if graph:
+                        self.near[pair] = self.near[(graph[0],)]
+                        self.forced[pair] = set()
+                        self.stale[pair] = set()
                 self.readers.append(self._readers(self.levels[level]))
                 self.dirty.append(set(range(len(self.levels[level]))))
             for g in sorted(self.dirty[level]):
                 self.reasoner.check_time()
                 self._look_at(self.levels[level][g])
                 self.dirty[level].discard(g)
-            step = self._cheapest_known()
+            step = self._refreshed(self._cheapest_known())
             if step is not None:
                 return step
         return None
+
+    def _refreshed(self, step: Step | None) -> Step | None:
+        """``step``, or when it is a graph group's found with fewer facts known, the cheapest step known after
+        looking for its fact's again with the facts known now (a cheaper set may force it now)."""
+        units = self.reasoner.units
+        while step is not None:
+            group = tuple(units.index(unit) for unit in step.units)
+            if group not in self.near or self.found_at.get(step.fact, len(self.known)) >= len(self.known):
+                return step
+            local, known = self._graph_solver(group)
+            again = self._graph_step(group, step.fact, local, known)
+            if again.cost >= step.cost:
+                return step
+            self._offer(again)
+            step = self._cheapest_known()
+        return step
 
     # ------------------------------------------------------------------ several units
 
@@ -216,6 +332,9 @@ class Stepper:
         self.best.pop(step.fact, None)
         for readers, dirty in zip(self.readers, self.dirty):
             dirty.update(readers.get(abs(step.fact), ()))
+        for group, near in self.near.items():
+            nearby = near.get(abs(step.fact), set())
+            self.stale[group].update(f for f in self.forced[group] if abs(f) in nearby and f in self.unknown)
 
     def run(self, on_step: Callable[[Step], None]) -> bool:
         """Steps until every target fact is known; ``on_step`` sees each as it is found.  False when stuck."""

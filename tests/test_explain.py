@@ -16,6 +16,7 @@ from trisolve.backends.pysat.compiled import compile_model, compile_selected
 from trisolve.cli.main import cli
 from trisolve.constraints import Model
 from trisolve.explaining.check import Checker, sub_model
+from trisolve.explaining.explain import Explanation
 from trisolve.explaining.units import Words, own_literals, units_of
 from trisolve.models import FAMILIES
 
@@ -519,3 +520,37 @@ def test_graph_units_asked_lazily_answer_as_the_reachability_levels(family: str)
                 if abs(fact) in unit.scope and fact not in facts:
                     assert lazy.solve([*facts, -fact]) == eager.solve([*facts, -fact])
             eager.close()
+
+
+def slither_explained(name: str, check: str | None, timeout: float) -> Explanation:
+    """A shipped Slitherlink explained: complete, each step's facts known before it, the steps in order rebuild
+    the unique solution (the one clingo finds)."""
+    level = trisolve.load(os.path.join(ROOT, "levels", "slither", f"{name}.txt"))
+    found = trisolve.explain(level, check=check, timeout=timeout)
+    assert found.kind == "steps" and not found.partial and not found.findings
+    assert len(found.steps) == len(level.model.edges)
+    known: set[int] = set()
+    for step in found.steps:
+        assert set(step.facts) <= known and step.fact not in known
+        known.add(step.fact)
+    rebuilt = found.model.decode(step.fact for step in found.steps if step.fact > 0)
+    assert level.kind.validate(level.model, rebuilt) == []
+    assert rebuilt == trisolve.solve(level, backend="clingo").solutions[0].model
+    return found
+
+
+def test_a_slitherlink_explained_completely_each_step_checked() -> None:
+    """A 6x6 Slitherlink: every edge's fact derived, each step confirmed by CP-SAT.  The one-loop rule is asked
+    only for what it did not force before; its steps use the known facts nearest their fact, so most are the
+    "two lines or none at a point" kind, with a few facts around one point."""
+    found = slither_explained("slither04", "cpsat", 120)
+    assert all(claim.verdict == "no solution" for claim in found.checks)
+    loop = [step for step in found.steps if [u.label for u in step.units] == ["the lines form one loop"]]
+    assert loop and sum(len(step.facts) <= 3 for step in loop) >= len(loop) // 2
+
+
+@pytest.mark.heavy
+def test_a_10x10_slitherlink_explained_completely() -> None:
+    """slither02 (10x10, 220 facts), unchecked, within its limit: about two minutes (docs/bench/explain.md),
+    so it runs with ``pytest -m heavy``; the 6x6 above is the case CI runs."""
+    slither_explained("slither02", None, 300)

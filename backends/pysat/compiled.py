@@ -701,6 +701,10 @@ class _GraphCuts:
 
     def cuts_of(self, c: Connected | SingleCycle, value: Callable[[int], bool]) -> list[list[int]]:
         """The cuts excluding an assignment that breaks ``c``; none when it holds."""
+        if isinstance(c, SingleCycle):
+            found = self.cycle_cuts(c, value)  # several pieces: broken, and these cut it (the common case first)
+            if found:
+                return found
         if semantics.holds(c, value):
             return []
         found = self.connected_cuts(c, value) if isinstance(c, Connected) else self.cycle_cuts(c, value)
