@@ -25,7 +25,7 @@ The cost of a step is its number of units plus its number of facts used.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .reasoner import Local, Reasoner
@@ -111,17 +111,10 @@ class Stepper:
         units = tuple(reasoner.units[u] for u in group)
         local = reasoner.local([reasoner.selector[unit.label] for unit in units], keep=len(group) == 1)
         try:
-            scope = set().union(*(unit.scope for unit in units))
+            scope = self._scope(group)
             known = [f for f in self.known if abs(f) in scope and local.reads(abs(f))]
             candidates = [f for f in self.unknown if abs(f) in scope and local.reads(abs(f))]
-            while candidates:
-                local.set_phases([-f for f in candidates])
-                fact = candidates[-1]
-                if local.solve([*known, -fact]):
-                    true = local.true_variables()
-                    candidates = [f for f in candidates if (abs(f) in true) == (f > 0)]
-                    continue
-                candidates.pop()
+            for fact in _forced(local, known, candidates):
                 used = local.shrink([-fact], known)
                 self._offer(Step(fact, units, tuple(used)))
         finally:
@@ -138,17 +131,8 @@ class Stepper:
         forced = self.forced[group]
         scope = self._scope(group)
         candidates = [f for f in self.unknown if abs(f) in scope and local.reads(abs(f)) and f not in forced]
-        fresh: list[int] = []
-        while candidates:
-            local.set_phases([-f for f in candidates])
-            fact = candidates[-1]
-            if local.solve([*known, -fact]):
-                true = local.true_variables()
-                candidates = [f for f in candidates if (abs(f) in true) == (f > 0)]
-                continue
-            candidates.pop()
-            forced.add(fact)
-            fresh.append(fact)
+        fresh = list(_forced(local, known, candidates))
+        forced.update(fresh)
         again = [f for f in sorted(self.stale[group], key=abs) if f in self.unknown and f not in fresh]
         self.stale[group].clear()
         for fact in [*fresh, *again]:
@@ -345,6 +329,21 @@ class Stepper:
             self.learn(step)
             on_step(step)
         return True
+
+
+def _forced(local: Local, known: Sequence[int], candidates: list[int]) -> Iterator[int]:
+    """Each candidate fact that ``local``'s units force with ``known``, last candidate asked first: a
+    solution that keeps a candidate's negation rules out every candidate it contradicts at once (its phases
+    are set against the candidates, so one solution rules out many)."""
+    while candidates:
+        local.set_phases([-f for f in candidates])
+        fact = candidates[-1]
+        if local.solve([*known, -fact]):
+            true = local.true_variables()
+            candidates = [f for f in candidates if (abs(f) in true) == (f > 0)]
+            continue
+        candidates.pop()
+        yield fact
 
 
 def facts_of(steps: Sequence[Step]) -> list[int]:
