@@ -689,25 +689,18 @@ class _GraphCuts:
         self.variables = tuple(sorted(names))
 
     def __call__(self, value: Callable[[int], bool]) -> list[list[int]]:
-        cuts: list[list[int]] = []
-        for c in self.constraints:
-            if semantics.holds(c, value):
-                continue
-            found = self.connected_cuts(c, value) if isinstance(c, Connected) else self.cycle_cuts(c, value)
-            if not found:
-                raise RuntimeError(f"{c.label!r} is broken but no cut was found: the lazy check is wrong")
-            cuts.extend(found)
-        return cuts
+        return [cut for c in self.constraints for cut in self.cuts_of(c, value)]
 
     def cuts_of(self, c: Connected | SingleCycle, value: Callable[[int], bool]) -> list[list[int]]:
         """The cuts excluding an assignment that breaks ``c``; none when it holds."""
         if isinstance(c, SingleCycle):
             found = self.cycle_cuts(c, value)  # several pieces: broken, and these cut it (the common case first)
-            if found:
+            if found or semantics.holds(c, value):
                 return found
-        if semantics.holds(c, value):
+        elif semantics.holds(c, value):
             return []
-        found = self.connected_cuts(c, value) if isinstance(c, Connected) else self.cycle_cuts(c, value)
+        else:
+            found = self.connected_cuts(c, value)
         if not found:
             raise RuntimeError(f"{c.label!r} is broken but no cut was found: the lazy check is wrong")
         return found
