@@ -6,6 +6,7 @@ holds; the lazy compilers use them to find what to cut from a candidate.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,31 @@ def adjacency(vertex_count: int, edges: Iterable[tuple[int, int]]) -> list[list[
         neighbours[a].append(b)
         neighbours[b].append(a)
     return neighbours
+
+
+@functools.lru_cache(maxsize=256)
+def graph_of(vertex_count: int, edges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """Neighbour lists of a graph constraint's fixed graph, built once: a lazy check asks for them on every
+    candidate (hundreds of thousands of times in one Nurikabe explanation)."""
+    return tuple(tuple(others) for others in adjacency(vertex_count, edges))
+
+
+def is_connected(chosen: Sequence[bool], neighbours: Sequence[Sequence[int]]) -> bool:
+    """Whether the chosen vertices are in one component (none chosen counts as one): a search from the first
+    chosen vertex reaches every other."""
+    start = next((vertex for vertex, picked in enumerate(chosen) if picked), None)
+    if start is None:
+        return True
+    seen = [False] * len(chosen)
+    seen[start] = True
+    stack, reached = [start], 1
+    while stack:
+        for other in neighbours[stack.pop()]:
+            if chosen[other] and not seen[other]:
+                seen[other] = True
+                reached += 1
+                stack.append(other)
+    return reached == sum(chosen)
 
 
 def components(chosen: Sequence[bool], neighbours: Sequence[Sequence[int]]) -> list[list[int]]:

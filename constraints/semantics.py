@@ -47,8 +47,7 @@ def holds(constraint: Constraint, value: Value) -> bool:
         return len(set(taken)) == len(taken)
     if isinstance(constraint, Connected):
         chosen = [value(lit) for lit in constraint.vertices]
-        neighbours = graphs.adjacency(len(chosen), constraint.edges)
-        return len(graphs.components(chosen, neighbours)) <= 1
+        return graphs.is_connected(chosen, graphs.graph_of(len(chosen), constraint.edges))
     if isinstance(constraint, SingleCycle):
         chosen = [(a, b) for a, b, lit in constraint.edges if value(lit)]
         return graphs.is_single_cycle(constraint.vertex_count, chosen)

@@ -121,17 +121,27 @@ class LazyLocal(Local):
         cuts: Callable[[Connected | SingleCycle, Callable[[int], bool]], list[list[int]]],
         deadline: float | None,
         pool: dict[int, dict[tuple[int, ...], None]] | None = None,
+        guards: Sequence[int | None] = (),
     ) -> None:
         read = {var for constraint in graph for var in variables_of(constraint)}
-        super().__init__(clauses, deadline, extra=read)
+        self.guards = tuple(guards) or (None,) * len(graph)
+        super().__init__(clauses, deadline, extra=read | {g for g in self.guards if g is not None})
         self.graph = tuple(graph)
         self.cuts = cuts
         #: id(graph constraint) -> the cuts found for it so far, by any solver (each holds wherever it does; each
         #: once)
         self.pool = pool if pool is not None else {}
-        for constraint in self.graph:
+        for constraint, guard in zip(self.graph, self.guards):
             for cut in self.pool.get(id(constraint), ()):
-                self.solver.add_clause(self._inside(cut))
+                self.solver.add_clause(self._guarded(cut, guard))
+
+    def _guarded(self, cut: Sequence[int], guard: int | None) -> list[int]:
+        """A cut in this solver's numbering; with a guard (the selector of a unit that may be off), it holds
+        only when the guard is on."""
+        inside = self._inside(cut)
+        if len(inside) != len(cut):
+            raise RuntimeError("a cut reads a variable its units' clauses do not")
+        return inside if guard is None else [-self.inner[guard], *inside]
 
     def solve(self, assumptions: Iterable[int]) -> bool:
         assumptions = list(assumptions)
@@ -144,12 +154,11 @@ class LazyLocal(Local):
                 return (abs(literal) in true) == (literal > 0)
 
             broken = False
-            for constraint in self.graph:
+            for constraint, guard in zip(self.graph, self.guards):
+                if guard is not None and guard not in true:
+                    continue  # its unit is off in this question
                 for cut in self.cuts(constraint, value):
-                    inside = self._inside(cut)
-                    if len(inside) != len(cut):
-                        raise RuntimeError("a cut reads a variable its units' clauses do not")
-                    self.solver.add_clause(inside)
+                    self.solver.add_clause(self._guarded(cut, guard))
                     self.pool.setdefault(id(constraint), {})[tuple(cut)] = None
                     broken = True
             if not broken:
@@ -290,23 +299,41 @@ class Reasoner(Oracle):
     def _local(self, key: tuple[int, ...]) -> Local:
         """A new small solver for these units: with a graph constraint among them, over the lazy CNF."""
         units = [self.unit_of_selector[s] for s in key]
-        graph = [
-            self.model.constraints[i]
-            for unit in units
-            for i in unit.constraints
-            if isinstance(self.model.constraints[i], (Connected, SingleCycle))
-        ]
+        graph = [constraint for unit in units for constraint in self.graph_of(unit)]
         if not graph:
             return Local(self.clauses_of(key), self.deadline)
-        if self._lazy is None:
-            with building(self.deadline):
-                lazy = compile_selected(self.model, lambda constraint: constraint.label, connectivity="lazy")
-            self._lazy = (lazy, *_split(lazy, self.model.variables))
-        lazy, clauses_of, defining = self._lazy
+        lazy, clauses_of, defining = self._lazy_cnf()
         selectors = [lazy.selectors[unit.label] for unit in units]
         assert lazy.cuts is not None
         clauses = _with_definitions(selectors, clauses_of, defining, self.model.variables)
         return LazyLocal(clauses, graph, lazy.cuts, self.deadline, self._cuts)
+
+    def switchable(self, units: Sequence[Unit]) -> tuple[Local, dict[int, Unit]]:
+        """A new small solver over these units with each one's selector kept (assume it to switch the unit on),
+        and each unit by its selector in that solver's numbering: over the lazy CNF when one of them has a
+        graph constraint (the caller closes it).  The reachability levels made each question about a
+        Nurikabe's sea eight times slower."""
+        graph = [(unit, constraint) for unit in units for constraint in self.graph_of(unit)]
+        if not graph:
+            by_selector = {self.selector[unit.label]: unit for unit in units}
+            return Local(self.clauses_of(by_selector, switchable=True), self.deadline), by_selector
+        lazy, clauses_of, defining = self._lazy_cnf()
+        assert lazy.cuts is not None
+        by_selector = {lazy.selectors[unit.label]: unit for unit in units}
+        clauses = _with_definitions(by_selector, clauses_of, defining, self.model.variables, switchable=True)
+        guards = [lazy.selectors[unit.label] for unit, _ in graph]
+        # its own cuts only: the shared ones (tens of thousands on a Nurikabe's sea) took longer to add to each
+        # of these short-lived solvers than it takes them to find the few they need
+        local = LazyLocal(clauses, [c for _, c in graph], lazy.cuts, self.deadline, None, guards)
+        return local, by_selector
+
+    def _lazy_cnf(self) -> tuple[SelectedCnf, dict[int, list[list[int]]], dict[int, list[list[int]]]]:
+        """The model compiled with its graph constraints stated lazily (built on first use), split by unit."""
+        if self._lazy is None:
+            with building(self.deadline):
+                lazy = compile_selected(self.model, lambda constraint: constraint.label, connectivity="lazy")
+            self._lazy = (lazy, *_split(lazy, self.model.variables))
+        return self._lazy
 
 
 def _split(cnf: SelectedCnf, top: int) -> tuple[dict[int, list[list[int]]], dict[int, list[list[int]]]]:

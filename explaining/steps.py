@@ -25,7 +25,7 @@ The cost of a step is its number of units plus its number of facts used.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .reasoner import Local, Reasoner
@@ -45,13 +45,25 @@ class Step:
         return len(self.units) + len(self.facts)
 
 
+@dataclass(frozen=True)
+class Ring:
+    """A small solver over a region of units (each switched on by assuming its selector), the units by their
+    selectors in its numbering, and the known facts about their variables."""
+
+    local: Local
+    units: Mapping[int, Unit]
+    known: list[int]
+
+
 class Stepper:
     """Finds the next step from a set of known facts towards a target assignment (the unique solution)."""
 
     #: pairs of units looked at, at most (two units sharing a variable)
     MAX_PAIRS = 20_000
-    #: unknown facts tried when two units force none (each costs a deletion)
+    #: unknown facts tried when two units force none (each costs a few SAT calls), and how many of those are
+    #: cut to a minimal set (each costs a deletion: a SAT call per unit and fact in its ring's core)
     TRIED = 16
+    SHRUNK = 8
 
     def __init__(self, reasoner: Reasoner, target: Iterable[int], known: Iterable[int] = ()) -> None:
         self.reasoner = reasoner
@@ -78,6 +90,11 @@ class Stepper:
         self.stale: dict[tuple[int, ...], set[int]] = {g: set() for g in self.near}
         #: for a step of a graph group: how many facts were known when it was found (refreshed before it is told)
         self.found_at: dict[int, int] = {}
+        #: every variable of the model (own or not) -> the units that read it
+        self.reading: dict[int, list[int]] = {}
+        for u, unit in enumerate(reasoner.units):
+            for var in unit.reads:
+                self.reading.setdefault(var, []).append(u)
 
     def _readers(self, groups: Sequence[tuple[int, ...]]) -> dict[int, list[int]]:
         readers: dict[int, list[int]] = {}
@@ -87,12 +104,13 @@ class Stepper:
         return readers
 
     def _pairs(self) -> list[tuple[int, ...]]:
-        """Pairs of units that share a variable (what one unit forces the other can use)."""
+        """Pairs of units that share a variable, own or not (what one unit forces the other can use), and
+        that read some own variable between them (else they force no fact)."""
         units = self.reasoner.units
         pairs = []
         for a in range(len(units)):
             for b in range(a + 1, len(units)):
-                if units[a].scope & units[b].scope:
+                if units[a].reads & units[b].reads and (units[a].scope or units[b].scope):
                     pairs.append((a, b))
                     if len(pairs) >= self.MAX_PAIRS:
                         return pairs
@@ -243,62 +261,73 @@ class Stepper:
     # ------------------------------------------------------------------ several units
 
     def _several_units(self) -> Step | None:
-        """A cheap set of units and known facts forcing some unknown target fact: per fact, a subset-minimal
-        set of the units and known facts (``_around``), the cheapest of these over the first ``TRIED``
-        unknown facts."""
-        best: Step | None = None
-        solvers: dict[frozenset[int], tuple[Local, list[int], list[int]]] = {}
+        """A cheap set of units and known facts forcing some unknown target fact.  For each of the first
+        ``TRIED`` unknown facts, the smallest ring of units around it that forces it (``_forcing_ring``);
+        then, for the ``SHRUNK`` whose first core is smallest, a subset-minimal set of its units and known
+        facts (deletion refined by cores); the cheapest of these.  Cutting every one of them to a minimal
+        set was most of the time a Nurikabe took, whose steps mostly need several units."""
+        solvers: dict[frozenset[int], Ring] = {}
         try:
-            for fact in sorted(self.unknown, key=lambda f: (f < 0, abs(f)))[: self.TRIED]:
+            tried = sorted(self.unknown, key=lambda f: (f < 0, abs(f)))[: self.TRIED]
+            found: list[tuple[int, int, Ring]] = []
+            for order, fact in enumerate(tried):
                 self.reasoner.check_time()
-                step = self._around(fact, solvers)
-                if best is None or step.cost < best.cost:
-                    best = step
-                    if best.cost <= 2:
-                        break
+                ring, core = self._forcing_ring(fact, solvers)
+                found.append((core, order, ring))
+            found.sort(key=lambda item: item[:2])
+            best: tuple[int, int, Step] | None = None  # at equal cost, the fact tried first
+            for _, order, ring in found[: self.SHRUNK]:
+                fact = tried[order]
+                step = self._step_of(fact, ring.local.shrink([-fact], [*ring.known, *ring.units]), ring.units)
+                if best is None or (step.cost, order) < best[:2]:
+                    best = (step.cost, order, step)
+            return None if best is None else best[2]
         finally:
-            for local, _, _ in solvers.values():
-                local.close()
-        return best
+            for ring in solvers.values():
+                ring.local.close()
 
-    def _around(self, fact: int, solvers: dict[frozenset[int], tuple[Local, list[int], list[int]]]) -> Step:
-        """A subset-minimal set of units and known facts forcing ``fact``, looked for near it: the units that
-        read its variable, then those sharing a variable with these, and so on (one ring at a time) until
-        they, with the known facts about their variables, force it; then deletion refined by cores over
-        those only, on a small solver of their own (the whole model's only when it takes every unit)."""
-        reasoner = self.reasoner
-        units = reasoner.units
-        region = set(self.readers[0].get(abs(fact), ()))
-        while len(region) < len(units):
-            local, selectors, known = self._ring(region, solvers)
-            if not local.solve([*selectors, *known, -fact]):
-                return self._step_of(fact, local.shrink([-fact], [*known, *selectors]))
-            scope = set().union(*(units[u].scope for u in region))
-            grown = region | {u for var in scope for u in self.readers[0].get(var, ())}
-            region = grown if grown != region else set(range(len(units)))
-        return self._step_of(fact, reasoner.shrink([-fact], [*self.known, *reasoner.all_units()]))
+    def _forcing_ring(self, fact: int, solvers: dict[frozenset[int], Ring]) -> tuple[Ring, int]:
+        """The smallest ring of units around ``fact`` that, with the known facts about their variables,
+        forces it, and the size of the core its solver gave: the units that read its variable, then those
+        sharing a variable with these, and so on (one ring at a time)."""
+        units = self.reasoner.units
+        region = set(self.reading.get(abs(fact), ()))
+        while True:
+            ring = self._ring(region, solvers)
+            if not ring.local.solve([*ring.units, *ring.known, -fact]):
+                return ring, len(ring.local.core())
+            if len(region) == len(units):
+                raise RuntimeError(f"nothing forces {fact}: the target is not the only solution")
+            region = self._grown(region, through_graphs=False) or self._grown(region, through_graphs=True)
+            region = region or set(range(len(units)))
 
-    def _ring(
-        self, region: set[int], solvers: dict[frozenset[int], tuple[Local, list[int], list[int]]]
-    ) -> tuple[Local, list[int], list[int]]:
-        """A small solver over these units (their selectors kept), their selectors and the known facts about
-        their variables; built once per set of units and step."""
+    def _grown(self, region: set[int], through_graphs: bool) -> set[int] | None:
+        """The region with every unit that reads a variable its units read (own or not); a unit with a graph
+        constraint (a rule over the whole board) joins but, unless ``through_graphs``, does not widen the
+        ring by its variables (that would take every unit at once).  None when nothing joins."""
+        units = self.reasoner.units
+        spreading = [u for u in region if through_graphs or (u,) not in self.near]
+        variables = set().union(*(units[u].reads for u in spreading))
+        grown = region | {u for var in variables for u in self.reading.get(var, ())}
+        return grown if grown != region else None
+
+    def _ring(self, region: set[int], solvers: dict[frozenset[int], Ring]) -> Ring:
+        """A small solver over these units (their selectors kept), and the known facts about their variables;
+        built once per set of units and step."""
         key = frozenset(region)
         if key not in solvers:
             reasoner = self.reasoner
             reasoner.check_time()
-            selectors = [reasoner.selector[reasoner.units[u].label] for u in sorted(region)]
+            local, by_selector = reasoner.switchable([reasoner.units[u] for u in sorted(region)])
             scope = set().union(*(reasoner.units[u].scope for u in region))
-            known = [f for f in self.known if abs(f) in scope]
-            solvers[key] = (Local(reasoner.clauses_of(selectors, switchable=True), reasoner.deadline), selectors, known)
+            solvers[key] = Ring(local, by_selector, [f for f in self.known if abs(f) in scope])
         return solvers[key]
 
-    def _step_of(self, fact: int, used: Sequence[int]) -> Step:
+    def _step_of(self, fact: int, used: Sequence[int], by_selector: Mapping[int, Unit]) -> Step:
         """The step forcing ``fact`` from these selectors and facts, its units in the model's order."""
-        of = self.reasoner.unit_of_selector
         order = {unit.label: i for i, unit in enumerate(self.reasoner.units)}
-        units = tuple(sorted((of[s] for s in used if s in of), key=lambda unit: order[unit.label]))
-        return Step(fact, units, tuple(f for f in used if f not in of))
+        units = tuple(sorted((by_selector[s] for s in used if s in by_selector), key=lambda unit: order[unit.label]))
+        return Step(fact, units, tuple(f for f in used if f not in by_selector))
 
     # ------------------------------------------------------------------ the sequence
 

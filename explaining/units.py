@@ -26,6 +26,9 @@ class Unit:
     constraints: tuple[int, ...]
     #: the own variables its constraints read (a unit alone can force facts about these only)
     scope: frozenset[int]
+    #: every variable of the model its constraints read, own or not (units meet through these: a Nurikabe
+    #: island's size and the rule for its neighbours share no own variable, only who owns each cell)
+    reads: frozenset[int] = frozenset()
 
 
 def variables_of(constraint: Constraint) -> set[int]:
@@ -56,7 +59,7 @@ def units_of(model: Model) -> tuple[Unit, ...]:
         scope: set[int] = set()
         for index in indices:
             scope |= variables_of(model.constraints[index])
-        found.append(Unit(label, roles[label], tuple(indices), frozenset(scope) & own))
+        found.append(Unit(label, roles[label], tuple(indices), frozenset(scope) & own, frozenset(scope)))
     return tuple(found)
 
 

@@ -528,6 +528,55 @@ def test_graph_units_asked_lazily_answer_as_the_reachability_levels(family: str)
             eager.close()
 
 
+@pytest.mark.parametrize("family", ["slither", "nurikabe"])
+def test_a_ring_of_switchable_units_asked_lazily_answers_as_the_reachability_levels(family: str) -> None:
+    """A ring of several units, each switched on by assuming its selector (what ``_several_units`` asks):
+    over the lazy CNF, with the cuts of a graph unit guarded by its selector, it answers as the same units
+    stated eagerly, whichever units are on.  An assignment that breaks the graph unit's rule is refused while
+    the unit is on (the cuts that refuse it are learnt then) and accepted once it is off: a cut must not bind
+    a unit that is off."""
+    from trisolve.constraints import semantics
+    from trisolve.explaining.reasoner import LazyLocal, Local, Reasoner
+
+    model = FAMILIES[family].constraints(small_level(family).model).freeze()
+    units = units_of(model)
+    (unique,) = solutions(model)
+    known = sorted(unique, key=abs)[: len(unique) // 3]
+    with Reasoner(model, units, None) as reasoner:
+        lazy, lazy_units = reasoner.switchable(units)
+        eager = Local(reasoner.clauses_of([reasoner.selector[unit.label] for unit in units], switchable=True), None)
+        assert isinstance(lazy, LazyLocal)
+        lazy_selector = {unit.label: s for s, unit in lazy_units.items()}
+
+        def on(off: list, selector) -> list[int]:
+            return [selector[unit.label] for unit in units if unit not in off]
+
+        for off in ([], list(units[::2])):
+            for fact in unique:
+                if fact not in known:
+                    question = [*known, -fact]
+                    assert lazy.solve([*on(off, lazy_selector), *question]) == eager.solve(
+                        [*on(off, reasoner.selector), *question]
+                    )
+        broken = 0
+        for unit in (unit for unit in units if reasoner.graph_of(unit)):
+            (rule,) = reasoner.graph_of(unit)
+            for _ in range(50):  # an assignment of the own variables that breaks only this unit's rule
+                if not eager.solve(on([unit], reasoner.selector)):
+                    break
+                true = eager.true_variables()
+                facts = [v if v in true else -v for v in model.own]
+                if not semantics.holds(rule, lambda lit, true=true: (abs(lit) in true) == (lit > 0)):
+                    assert not lazy.solve([*on([], lazy_selector), *facts])
+                    assert lazy.solve([*on([unit], lazy_selector), *facts])
+                    broken += 1
+                    break
+                eager.solver.add_clause(eager._inside([-f for f in facts]))
+        assert broken, "no assignment breaks a graph rule alone: the test proves nothing"
+        lazy.close()
+        eager.close()
+
+
 def slither_explained(name: str, check: str | None, timeout: float) -> Explanation:
     """A shipped Slitherlink explained: complete, each step's facts known before it, the steps in order rebuild
     the unique solution (the one clingo finds)."""
@@ -554,3 +603,17 @@ def test_a_10x10_slitherlink_explained_completely() -> None:
     """slither02 (10x10, 220 facts), unchecked, within its limit: about two minutes (docs/bench/explain.md),
     so it runs with ``pytest -m heavy``; the 6x6 above is the case CI runs."""
     slither_explained("slither02", None, 300)
+
+
+@pytest.mark.slow
+def test_a_published_nurikabe_explained_completely_each_step_checked() -> None:
+    """nurikabe01 (10x10, 90 cells), each step confirmed by CP-SAT: most steps need several units (who owns
+    a cell is not a fact, so an island's size and the rule for its neighbours meet only through it); about a
+    minute (docs/bench/explain.md)."""
+    level = trisolve.load(os.path.join(ROOT, "levels", "nurikabe", "nurikabe01.txt"))
+    found = trisolve.explain(level, check="cpsat", timeout=600)
+    assert found.kind == "steps" and not found.partial and not found.findings
+    assert len(found.steps) == len(found.model.own)
+    assert all(claim.verdict == "no solution" for claim in found.checks) and len(found.checks) == len(found.steps)
+    assert_steps_rebuild_the_solution(level, found)
+    assert any(len(step.units) > 2 for step in found.steps)

@@ -708,7 +708,7 @@ class _GraphCuts:
     @staticmethod
     def connected_cuts(c: Connected, value: Callable[[int], bool]) -> list[list[int]]:
         """For components K and L: u in K and w in L are not both chosen, or a vertex next to K is."""
-        neighbours = graphs.adjacency(len(c.vertices), c.edges)
+        neighbours = graphs.graph_of(len(c.vertices), c.edges)
         x = c.vertices
         return [
             [-x[s.u], -x[s.w], *(x[f] for f in s.fence)]
