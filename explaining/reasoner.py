@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 
 from pysat.solvers import Solver
 
@@ -131,6 +131,8 @@ class LazyLocal(Local):
         #: id(graph constraint) -> the cuts found for it so far, by any solver (each holds wherever it does; each
         #: once)
         self.pool = pool if pool is not None else {}
+        #: the variables a check reads (the graph constraints' and the guards'), with their numbers here
+        self.watched = [(var, self.inner[var]) for var in sorted(read | {g for g in self.guards if g is not None})]
         for constraint, guard in zip(self.graph, self.guards):
             for cut in self.pool.get(id(constraint), ()):
                 self.solver.add_clause(self._guarded(cut, guard))
@@ -148,14 +150,16 @@ class LazyLocal(Local):
         while True:
             if not super().solve(assumptions):
                 return False
-            true = self.true_variables()
+            found = self.solver.get_model()  # variables 1, 2, ... in order, to the last one a clause reads
+            top = len(found)  # one no clause reads yet is false in this candidate
+            truth = {var: inner <= top and found[inner - 1] > 0 for var, inner in self.watched}
 
-            def value(literal: int, true: set[int] = true) -> bool:
-                return (abs(literal) in true) == (literal > 0)
+            def value(literal: int, truth: dict[int, bool] = truth) -> bool:
+                return truth[literal] if literal > 0 else not truth[-literal]
 
             broken = False
             for constraint, guard in zip(self.graph, self.guards):
-                if guard is not None and guard not in true:
+                if guard is not None and not truth[guard]:
                     continue  # its unit is off in this question
                 for cut in self.cuts(constraint, value):
                     self.solver.add_clause(self._guarded(cut, guard))
@@ -163,6 +167,34 @@ class LazyLocal(Local):
                     broken = True
             if not broken:
                 return True
+
+
+class Switched(Oracle):
+    """Questions to a kept solver with some of its switchable units on: their selectors (``on``) are assumed
+    in every question, the solver's other switchable units are off (free selectors, phase false)."""
+
+    def __init__(self, shared: Local, on: Sequence[int]) -> None:
+        self.shared = shared
+        self.on = list(on)
+        self.deadline = shared.deadline
+
+    def solve(self, assumptions: Iterable[int]) -> bool:
+        return self.shared.solve([*self.on, *assumptions])
+
+    def core(self) -> set[int]:
+        return self.shared.core() - set(self.on)
+
+    def reads(self, variable: int) -> bool:
+        return self.shared.reads(variable)
+
+    def set_phases(self, literals: Iterable[int]) -> None:
+        self.shared.set_phases(literals)
+
+    def true_variables(self) -> set[int]:
+        return self.shared.true_variables()
+
+    def close(self) -> None:
+        """Nothing: the solver is the reasoner's, closed with it."""
 
 
 class Reasoner(Oracle):
@@ -195,6 +227,9 @@ class Reasoner(Oracle):
         for local in self._locals.values():
             local.close()
         self._locals.clear()
+        for local, _ in self._partners.values():
+            local.close()
+        self._partners.clear()
 
     def __enter__(self) -> Reasoner:
         return self
@@ -279,16 +314,24 @@ class Reasoner(Oracle):
         self._clauses_of, self._defining = _split(self.cnf, self.model.variables)
         self._lazy: tuple[SelectedCnf, dict[int, list[list[int]]], dict[int, list[list[int]]]] | None = None
         self._cuts: dict[int, dict[tuple[int, ...], None]] = {}
+        self._partners: dict[str, tuple[LazyLocal, dict[str, int]]] = {}
 
     def clauses_of(self, selectors: Iterable[int], switchable: bool = False) -> list[list[int]]:
         """The clauses stating these units, with every definition of an auxiliary they read (``switchable``:
         each unit's clauses keep its selector, to be assumed)."""
         return _with_definitions(selectors, self._clauses_of, self._defining, self.model.variables, switchable)
 
-    def local(self, selectors: Sequence[int], keep: bool = True) -> Local:
+    def local(self, selectors: Sequence[int], keep: bool = True) -> Local | Switched:
         """A ``Local`` solver for these units (kept for later questions when ``keep``; else the caller
-        closes it); a ``LazyLocal`` when one of them has a graph constraint."""
+        closes it); a ``LazyLocal`` when one of them has a graph constraint; for several units with a
+        graph constraint among them, the kept solver of the first such unit and its partners
+        (``_graph_partners``) with these switched on."""
         key = tuple(sorted(selectors))
+        units = [self.unit_of_selector[s] for s in key]
+        graph = [unit for unit in units if self.graph_of(unit)]
+        if len(units) > 1 and graph:
+            shared, selector = self._graph_partners(graph[0])
+            return Switched(shared, [selector[unit.label] for unit in units if unit is not graph[0]])
         found = self._locals.get(key)
         if found is None:
             found = self._local(key)
@@ -307,6 +350,27 @@ class Reasoner(Oracle):
         assert lazy.cuts is not None
         clauses = _with_definitions(selectors, clauses_of, defining, self.model.variables)
         return LazyLocal(clauses, graph, lazy.cuts, self.deadline, self._cuts)
+
+    def _graph_partners(self, unit: Unit) -> tuple[LazyLocal, dict[str, int]]:
+        """One kept lazy solver per unit with a graph constraint: that unit always on, and each unit that reads
+        a variable it reads switchable (its selector in this solver's numbering, by label).  Every pair
+        with that unit is asked here: a solver of its own per pair (a Nurikabe's sea pairs with every cell)
+        was built hundreds of times, each given the cuts found so far, and learnt its own again."""
+        found = self._partners.get(unit.label)
+        if found is not None:
+            return found
+        lazy, clauses_of, defining = self._lazy_cnf()
+        assert lazy.cuts is not None
+        partners = [other for other in self.units if other is not unit and other.reads & unit.reads]
+        switched = {lazy.selectors[other.label] for other in partners}
+        selectors = [lazy.selectors[unit.label], *switched]
+        clauses = _with_definitions(selectors, clauses_of, defining, self.model.variables, switchable=switched)
+        graph = [(None, c) for c in self.graph_of(unit)]
+        graph += [(lazy.selectors[other.label], c) for other in partners for c in self.graph_of(other)]
+        local = LazyLocal(clauses, [c for _, c in graph], lazy.cuts, self.deadline, self._cuts, [g for g, _ in graph])
+        local.set_phases([-s for s in switched])
+        found = self._partners[unit.label] = (local, {other.label: lazy.selectors[other.label] for other in partners})
+        return found
 
     def switchable(self, units: Sequence[Unit]) -> tuple[Local, dict[int, Unit]]:
         """A new small solver over these units with each one's selector kept (assume it to switch the unit on),
@@ -357,11 +421,12 @@ def _with_definitions(
     clauses_of: Mapping[int, list[list[int]]],
     defining: Mapping[int, list[list[int]]],
     top: int,
-    switchable: bool = False,
+    switchable: bool | Container[int] = False,
 ) -> list[list[int]]:
-    """The clauses these selectors guard (keeping the selector when ``switchable``), with every definition of an
-    auxiliary they read."""
-    chosen = [[-s, *clause] if switchable else clause for s in selectors for clause in clauses_of[s]]
+    """The clauses these selectors guard (keeping the selector when ``switchable``, or when it is one of
+    ``switchable``'s), with every definition of an auxiliary they read."""
+    kept = (lambda s: switchable) if isinstance(switchable, bool) else switchable.__contains__
+    chosen = [[-s, *clause] if kept(s) else clause for s in selectors for clause in clauses_of[s]]
     todo = [abs(lit) for clause in chosen for lit in clause if abs(lit) > top]
     seen: set[int] = set()
     added: dict[int, list[int]] = {}

@@ -28,7 +28,7 @@ import heapq
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from .reasoner import Local, Reasoner
+from .reasoner import Local, Reasoner, Switched
 from .units import Unit
 
 
@@ -159,14 +159,14 @@ class Stepper:
     def _scope(self, group: tuple[int, ...]) -> set[int]:
         return set().union(*(self.reasoner.units[u].scope for u in group))
 
-    def _graph_solver(self, group: tuple[int, ...]) -> tuple[Local, list[int]]:
+    def _graph_solver(self, group: tuple[int, ...]) -> tuple[Local | Switched, list[int]]:
         """The kept solver of a graph group, and the known facts it reads."""
         reasoner = self.reasoner
         local = reasoner.local([reasoner.selector[reasoner.units[u].label] for u in group])
         scope = self._scope(group)
         return local, [f for f in self.known if abs(f) in scope and local.reads(abs(f))]
 
-    def _graph_step(self, group: tuple[int, ...], fact: int, local: Local, known: Sequence[int]) -> Step:
+    def _graph_step(self, group: tuple[int, ...], fact: int, local: Local | Switched, known: Sequence[int]) -> Step:
         """The step of graph group ``group`` forcing ``fact`` (which it forces with ``known``): the known facts
         nearest to it that do (those within 1, 2, 4, 8 edges of it, then all), cut to a subset-minimal set,
         the farthest tried first for dropping.  The solver's phases are the solution's (but ``fact``'s): a
@@ -360,7 +360,7 @@ class Stepper:
         return True
 
 
-def _forced(local: Local, known: Sequence[int], candidates: list[int]) -> Iterator[int]:
+def _forced(local: Local | Switched, known: Sequence[int], candidates: list[int]) -> Iterator[int]:
     """Each candidate fact that ``local``'s units force with ``known``, last candidate asked first: a
     solution that keeps a candidate's negation rules out every candidate it contradicts at once (its phases
     are set against the candidates, so one solution rules out many)."""
