@@ -35,6 +35,8 @@ class Claim:
     facts: tuple[int, ...]
     expected: str
     verdict: str = ""
+    #: the paradigm that gave the verdict, when not the explanation's checker (that one ran out of time)
+    by: str = ""
 
     @property
     def agrees(self) -> bool:
@@ -111,6 +113,7 @@ class Explanation:
                     "facts": words.facts(step.facts),
                     "cost": step.cost,
                     "check": claim.verdict or "unchecked",
+                    "checked_by": (claim.by or self.checked_by) if claim.verdict else "",
                 }
                 for step, claim in zip(self.steps, self._step_checks())
             ]
@@ -144,7 +147,8 @@ class Explanation:
             for number, (step, claim) in enumerate(zip(self.steps, self._step_checks()), start=1):
                 used = [f'"{u.label}"' for u in step.units] + words.facts(step.facts)
                 lines.append(f"step {number}: {' and '.join(used)} force: {words.fact(step.fact)}")
-                checked = f"checked by {self.checked_by}: {claim.verdict}" if claim.verdict else "not checked"
+                by = claim.by or self.checked_by
+                checked = f"checked by {by}: {claim.verdict}" if claim.verdict else "not checked"
                 lines.append(f"  cost {step.cost}; {checked}")
             if self.kind == "steps":
                 total = sum(step.cost for step in self.steps)
@@ -182,8 +186,16 @@ class Session:
         self.deadline = deadline
         self.reasoner = Reasoner(self.model, self.units, deadline)
         self.checker = checker
+        self._other: Checker | None = None
         self.checks: list[Claim] = []
         self.findings: list[str] = []
+
+    def _other_checker(self) -> Checker:
+        """The checking paradigm that is not the session's (made on first use)."""
+        assert self.checker is not None
+        if self._other is None:
+            self._other = Checker(next(p for p in CHECKERS if p != self.checker.paradigm))
+        return self._other
 
     def seconds_left(self) -> float:
         if self.deadline is None:
@@ -197,13 +209,20 @@ class Session:
             claim = Claim(tuple(units), tuple(facts), expected)
         else:
             constraints = [i for unit in units for i in unit.constraints]
-            verdict = self.checker.claim(self.model, constraints, facts, self.seconds_left())
-            claim = Claim(tuple(units), tuple(facts), expected, verdict.answer)
+            checker = self.checker
+            verdict = checker.claim(self.model, constraints, facts, self.seconds_left())
+            if verdict.answer == "unknown" and self.seconds_left() > 0:
+                # out of time on this claim: the other non-SAT paradigm is asked (CP-SAT can take minutes to
+                # prove that a loop has no way round a few facts, which clingo proves at once)
+                checker = self._other_checker()
+                verdict = checker.claim(self.model, constraints, facts, self.seconds_left())
+            by = checker.name if checker is not self.checker else ""
+            claim = Claim(tuple(units), tuple(facts), expected, verdict.answer, by)
             if not claim.agrees:
                 words = Words(self.model)
                 said = "; ".join([*(f'"{u.label}"' for u in units), *words.facts(facts)])
                 self.findings.append(
-                    f"{self.checker.name} finds {verdict.answer} where the SAT solver found {expected}: {said}"
+                    f"{checker.name} finds {verdict.answer} where the SAT solver found {expected}: {said}"
                 )
         self.checks.append(claim)
         return claim

@@ -411,6 +411,21 @@ def test_a_check_that_disagrees_is_a_finding_exit_1(monkeypatch, capsys) -> None
     assert data["findings"][0].count('"') >= 2  # names the step's units in the puzzle's words
 
 
+def test_a_claim_the_checker_does_not_settle_in_time_goes_to_the_other_paradigm(monkeypatch, capsys) -> None:
+    """CP-SAT out of time on every claim: clingo (ASP, a paradigm other than SAT too) settles each, and each
+    step says it was clingo that checked it."""
+    from trisolve.explaining import check
+
+    monkeypatch.setattr(check.Checker, "_cpsat", staticmethod(lambda model, seconds: "unknown"))
+    found = trisolve.explain(trisolve.load(EINSTEIN), check="cpsat", timeout=120)
+    assert not found.partial and len(found.checks) == len(found.steps) == 125
+    assert all(c.verdict == "no solution" and c.by == check.CHECKERS["clingo"] for c in found.checks)
+    assert "checked by ASP (clingo): no solution" in found.text()
+    assert run_cli(["explain", EINSTEIN, "-q", "--json", "--timeout", "60"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {step["checked_by"] for step in data["steps"]} == {check.CHECKERS["clingo"]}
+
+
 def test_a_limit_during_compiling_is_a_partial_result(monkeypatch) -> None:
     """The time limit passing while the CNF is built ends the explanation as partial, not as an error."""
     from trisolve.backends import base
