@@ -342,14 +342,9 @@ class Reasoner(Oracle):
     def _local(self, key: tuple[int, ...]) -> Local:
         """A new small solver for these units: with a graph constraint among them, over the lazy CNF."""
         units = [self.unit_of_selector[s] for s in key]
-        graph = [constraint for unit in units for constraint in self.graph_of(unit)]
-        if not graph:
+        if not any(self.graph_of(unit) for unit in units):
             return Local(self.clauses_of(key), self.deadline)
-        lazy, clauses_of, defining = self._lazy_cnf()
-        selectors = [lazy.selectors[unit.label] for unit in units]
-        assert lazy.cuts is not None
-        clauses = _with_definitions(selectors, clauses_of, defining, self.model.variables)
-        return LazyLocal(clauses, graph, lazy.cuts, self.deadline, self._cuts)
+        return self._lazy_solver(units, set(), self._cuts)[0]
 
     def _graph_partners(self, unit: Unit) -> tuple[LazyLocal, dict[str, int]]:
         """One kept lazy solver per unit with a graph constraint: that unit always on, and each unit that reads
@@ -357,19 +352,11 @@ class Reasoner(Oracle):
         with that unit is asked here: a solver of its own per pair (a Nurikabe's sea pairs with every cell)
         was built hundreds of times, each given the cuts found so far, and learnt its own again."""
         found = self._partners.get(unit.label)
-        if found is not None:
-            return found
-        lazy, clauses_of, defining = self._lazy_cnf()
-        assert lazy.cuts is not None
-        partners = [other for other in self.units if other is not unit and other.reads & unit.reads]
-        switched = {lazy.selectors[other.label] for other in partners}
-        selectors = [lazy.selectors[unit.label], *switched]
-        clauses = _with_definitions(selectors, clauses_of, defining, self.model.variables, switchable=switched)
-        graph = [(None, c) for c in self.graph_of(unit)]
-        graph += [(lazy.selectors[other.label], c) for other in partners for c in self.graph_of(other)]
-        local = LazyLocal(clauses, [c for _, c in graph], lazy.cuts, self.deadline, self._cuts, [g for g, _ in graph])
-        local.set_phases([-s for s in switched])
-        found = self._partners[unit.label] = (local, {other.label: lazy.selectors[other.label] for other in partners})
+        if found is None:
+            partners = [other for other in self.units if other is not unit and other.reads & unit.reads]
+            local, selector = self._lazy_solver([unit, *partners], {other.label for other in partners}, self._cuts)
+            local.set_phases([-selector[other.label] for other in partners])
+            found = self._partners[unit.label] = (local, {other.label: selector[other.label] for other in partners})
         return found
 
     def switchable(self, units: Sequence[Unit]) -> tuple[Local, dict[int, Unit]]:
@@ -377,19 +364,33 @@ class Reasoner(Oracle):
         and each unit by its selector in that solver's numbering: over the lazy CNF when one of them has a
         graph constraint (the caller closes it).  The reachability levels made each question about a
         Nurikabe's sea eight times slower."""
-        graph = [(unit, constraint) for unit in units for constraint in self.graph_of(unit)]
-        if not graph:
+        if not any(self.graph_of(unit) for unit in units):
             by_selector = {self.selector[unit.label]: unit for unit in units}
             return Local(self.clauses_of(by_selector, switchable=True), self.deadline), by_selector
-        lazy, clauses_of, defining = self._lazy_cnf()
-        assert lazy.cuts is not None
-        by_selector = {lazy.selectors[unit.label]: unit for unit in units}
-        clauses = _with_definitions(by_selector, clauses_of, defining, self.model.variables, switchable=True)
-        guards = [lazy.selectors[unit.label] for unit, _ in graph]
         # its own cuts only: the shared ones (tens of thousands on a Nurikabe's sea) took longer to add to each
         # of these short-lived solvers than it takes them to find the few they need
-        local = LazyLocal(clauses, [c for _, c in graph], lazy.cuts, self.deadline, None, guards)
-        return local, by_selector
+        local, selector = self._lazy_solver(units, {unit.label for unit in units}, None)
+        return local, {selector[unit.label]: unit for unit in units}
+
+    def _lazy_solver(
+        self, units: Sequence[Unit], switched: set[str], pool: dict[int, dict[tuple[int, ...], None]] | None
+    ) -> tuple[LazyLocal, dict[str, int]]:
+        """A new ``LazyLocal`` over these units on the lazy CNF, and each unit's selector there by label: the
+        units labelled in ``switched`` keep their selector (on only when it is assumed; their graph
+        constraints' cuts guarded by it), the others are always on.  ``pool``: the shared cuts it starts
+        with and adds to."""
+        lazy, clauses_of, defining = self._lazy_cnf()
+        assert lazy.cuts is not None
+        selector = {unit.label: lazy.selectors[unit.label] for unit in units}
+        kept = {selector[label] for label in switched}
+        clauses = _with_definitions(selector.values(), clauses_of, defining, self.model.variables, switchable=kept)
+        graph = [
+            (selector[unit.label] if unit.label in switched else None, constraint)
+            for unit in units
+            for constraint in self.graph_of(unit)
+        ]
+        local = LazyLocal(clauses, [c for _, c in graph], lazy.cuts, self.deadline, pool, [g for g, _ in graph])
+        return local, selector
 
     def _lazy_cnf(self) -> tuple[SelectedCnf, dict[int, list[list[int]]], dict[int, list[list[int]]]]:
         """The model compiled with its graph constraints stated lazily (built on first use), split by unit."""

@@ -702,20 +702,17 @@ class _GraphCuts:
             neighbours = graphs.graph_of(len(chosen), c.edges)
             if graphs.is_connected(chosen, neighbours):
                 return []
-            found = self.connected_cuts(c, value, chosen)
+            found = self.connected_cuts(c, chosen)
         if not found:
             raise RuntimeError(f"{c.label!r} is broken but no cut was found: the lazy check is wrong")
         return found
 
     @staticmethod
-    def connected_cuts(
-        c: Connected, value: Callable[[int], bool], chosen: Sequence[bool] | None = None
-    ) -> list[list[int]]:
-        """For components K and L: u in K and w in L are not both chosen, or a vertex next to K is
-        (``chosen``: the vertices' values, when the caller has them)."""
+    def connected_cuts(c: Connected, chosen: Sequence[bool]) -> list[list[int]]:
+        """For components K and L of the chosen vertices: u in K and w in L are not both chosen, or a vertex
+        next to K is."""
         neighbours = graphs.graph_of(len(c.vertices), c.edges)
         x = c.vertices
-        chosen = [value(lit) for lit in x] if chosen is None else chosen
         return [[-x[s.u], -x[s.w], *(x[f] for f in s.fence)] for s in graphs.vertex_separations(chosen, neighbours)]
 
     def cycle_cuts(self, c: SingleCycle, value: Callable[[int], bool]) -> list[list[int]]:
