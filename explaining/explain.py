@@ -309,19 +309,19 @@ def _explain(
             session.confirm(session.units, (fact,), "no solution")
         return found
     found["known"] = known
-    stepper = Stepper(reasoner, solution, known)
-    steps: list[Step] = []
-    while stepper.unknown:
-        step = stepper.next_step()
-        if step is None:
-            raise RuntimeError("no step forces a fact of the unique solution")  # the SAT solver said unique
-        stepper.learn(step)
-        steps.append(step)
-        found["steps"] = tuple(steps)
-        claim = session.confirm(step.units, (*step.facts, -step.fact), "no solution")
-        say(f"step {len(steps)}: cost {step.cost}, {len(stepper.unknown)} facts to go {claim.verdict}")
-        if hint:
-            break
+    with Stepper(reasoner, solution, known) as stepper:  # its kept solvers closed at the end
+        steps: list[Step] = []
+        while stepper.unknown:
+            step = stepper.next_step()
+            if step is None:
+                raise RuntimeError("no step forces a fact of the unique solution")  # the SAT solver said unique
+            stepper.learn(step)
+            steps.append(step)
+            found["steps"] = tuple(steps)
+            claim = session.confirm(step.units, (*step.facts, -step.fact), "no solution")
+            say(f"step {len(steps)}: cost {step.cost}, {len(stepper.unknown)} facts to go {claim.verdict}")
+            if hint:
+                break
     return found
 
 

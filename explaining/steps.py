@@ -48,11 +48,11 @@ class Step:
 @dataclass(frozen=True)
 class Ring:
     """A small solver over a region of units (each switched on by assuming its selector), the units by their
-    selectors in its numbering, and the known facts about their variables."""
+    selectors in its numbering, and the variables they read (of which the known facts are assumed)."""
 
     local: Local
     units: Mapping[int, Unit]
-    known: list[int]
+    scope: frozenset[int]
 
 
 class Stepper:
@@ -64,6 +64,8 @@ class Stepper:
     #: cut to a minimal set (each costs a deletion: a SAT call per unit and fact in its ring's core)
     TRIED = 16
     SHRUNK = 8
+    #: rings of units kept from step to step (their solvers, with what they learnt), at most
+    RINGS_KEPT = 400
 
     def __init__(self, reasoner: Reasoner, target: Iterable[int], known: Iterable[int] = ()) -> None:
         self.reasoner = reasoner
@@ -95,6 +97,20 @@ class Stepper:
         for u, unit in enumerate(reasoner.units):
             for var in unit.reads:
                 self.reading.setdefault(var, []).append(u)
+        #: the rings of units asked by ``_several_units``, by their units: kept from step to step (a Nurikabe
+        #: asks the same rings step after step; building each anew was most of its time)
+        self.rings: dict[frozenset[int], Ring] = {}
+
+    def close(self) -> None:
+        for ring in self.rings.values():
+            ring.local.close()
+        self.rings.clear()
+
+    def __enter__(self) -> Stepper:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def _readers(self, groups: Sequence[tuple[int, ...]]) -> dict[int, list[int]]:
         readers: dict[int, list[int]] = {}
@@ -266,36 +282,33 @@ class Stepper:
         then, for the ``SHRUNK`` whose first core is smallest, a subset-minimal set of its units and known
         facts (deletion refined by cores); the cheapest of these.  Cutting every one of them to a minimal
         set was most of the time a Nurikabe took, whose steps mostly need several units."""
-        solvers: dict[frozenset[int], Ring] = {}
-        try:
-            tried = sorted(self.unknown, key=lambda f: (f < 0, abs(f)))[: self.TRIED]
-            found: list[tuple[int, int, Ring]] = []
-            for order, fact in enumerate(tried):
-                self.reasoner.check_time()
-                ring, core = self._forcing_ring(fact, solvers)
-                found.append((core, order, ring))
-            found.sort(key=lambda item: item[:2])
-            best: tuple[int, int, Step] | None = None  # at equal cost, the fact tried first
-            for _, order, ring in found[: self.SHRUNK]:
-                fact = tried[order]
-                step = self._step_of(fact, ring.local.shrink([-fact], [*ring.known, *ring.units]), ring.units)
-                if best is None or (step.cost, order) < best[:2]:
-                    best = (step.cost, order, step)
-            return None if best is None else best[2]
-        finally:
-            for ring in solvers.values():
-                ring.local.close()
+        if len(self.rings) > self.RINGS_KEPT:
+            self.close()
+        tried = sorted(self.unknown, key=lambda f: (f < 0, abs(f)))[: self.TRIED]
+        found: list[tuple[int, Ring, list[int], int]] = []
+        for order, fact in enumerate(tried):
+            self.reasoner.check_time()
+            found.append((*self._forcing_ring(fact), order))
+        found.sort(key=lambda item: (item[0], item[3]))
+        best: tuple[int, int, Step] | None = None  # at equal cost, the fact tried first
+        for _, ring, known, order in found[: self.SHRUNK]:
+            fact = tried[order]
+            step = self._step_of(fact, ring.local.shrink([-fact], [*known, *ring.units]), ring.units)
+            if best is None or (step.cost, order) < best[:2]:
+                best = (step.cost, order, step)
+        return None if best is None else best[2]
 
-    def _forcing_ring(self, fact: int, solvers: dict[frozenset[int], Ring]) -> tuple[Ring, int]:
+    def _forcing_ring(self, fact: int) -> tuple[int, Ring, list[int]]:
         """The smallest ring of units around ``fact`` that, with the known facts about their variables,
-        forces it, and the size of the core its solver gave: the units that read its variable, then those
-        sharing a variable with these, and so on (one ring at a time)."""
+        forces it: the size of the core its solver gave, the ring, and those known facts.  The units that
+        read its variable, then those sharing a variable with these, and so on (one ring at a time)."""
         units = self.reasoner.units
         region = set(self.reading.get(abs(fact), ()))
         while True:
-            ring = self._ring(region, solvers)
-            if not ring.local.solve([*ring.units, *ring.known, -fact]):
-                return ring, len(ring.local.core())
+            ring = self._ring(region)
+            known = [f for f in self.known if abs(f) in ring.scope]
+            if not ring.local.solve([*ring.units, *known, -fact]):
+                return len(ring.local.core()), ring, known
             if len(region) == len(units):
                 raise RuntimeError(f"nothing forces {fact}: the target is not the only solution")
             region = self._grown(region, through_graphs=False) or self._grown(region, through_graphs=True)
@@ -311,17 +324,16 @@ class Stepper:
         grown = region | {u for var in variables for u in self.reading.get(var, ())}
         return grown if grown != region else None
 
-    def _ring(self, region: set[int], solvers: dict[frozenset[int], Ring]) -> Ring:
-        """A small solver over these units (their selectors kept), and the known facts about their variables;
-        built once per set of units and step."""
+    def _ring(self, region: set[int]) -> Ring:
+        """A small solver over these units (their selectors kept), built once and kept (``rings``)."""
         key = frozenset(region)
-        if key not in solvers:
+        if key not in self.rings:
             reasoner = self.reasoner
             reasoner.check_time()
             local, by_selector = reasoner.switchable([reasoner.units[u] for u in sorted(region)])
-            scope = set().union(*(reasoner.units[u].scope for u in region))
-            solvers[key] = Ring(local, by_selector, [f for f in self.known if abs(f) in scope])
-        return solvers[key]
+            scope = frozenset().union(*(reasoner.units[u].scope for u in region))
+            self.rings[key] = Ring(local, by_selector, scope)
+        return self.rings[key]
 
     def _step_of(self, fact: int, used: Sequence[int], by_selector: Mapping[int, Unit]) -> Step:
         """The step forcing ``fact`` from these selectors and facts, its units in the model's order."""
