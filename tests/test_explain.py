@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import sys
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -632,3 +634,36 @@ def test_a_published_nurikabe_explained_completely_each_step_checked() -> None:
     assert all(claim.verdict == "no solution" for claim in found.checks) and len(found.checks) == len(found.steps)
     assert_steps_rebuild_the_solution(level, found)
     assert any(len(step.units) > 2 for step in found.steps)
+
+
+def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time() -> None:
+    """The bench's incremental CPMpy greedy (sets to hit kept from step to step) is the greedy of its definition:
+    at each step its cost is that of a fresh ``ocus`` call on the same known facts, the fact it takes is one such
+    a call may take, and the steps are all of the solution's facts.  Its total is the sum of those costs."""
+    import cpmpy as cp
+    from cpmpy.tools.explain import ocus
+
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    try:
+        import bench_explain
+    finally:
+        sys.path.pop(0)
+    level = trisolve.load("sudoku 4x4\n. . 1 .\n. 2 . .\n2 4 . .\n. . . .\n", "sudoku")
+    found = trisolve.explain(level, check=None)
+    trace: list = []
+    steps, total, complete = bench_explain.cpmpy_greedy_incremental(
+        found.model, found.solution, time.monotonic() + 300, trace
+    )
+    assert complete and steps == len(found.solution) == len(trace)
+    assert {fact for fact, _ in trace} == set(found.solution)
+    assert total == sum(cost for _, cost in trace)
+    _, lit, units, hard = bench_explain.cpmpy_units(found.model)
+    order = sorted(found.solution, key=lambda f: (f < 0, abs(f)))
+    for k in range(0, len(trace), 7):
+        known = [fact for fact, _ in trace[:k]]
+        unknown = [f for f in order if f not in known]
+        negated = [~lit(f) for f in unknown]
+        soft = [*units, *(lit(f) for f in known), *negated]
+        weights = [1] * (len(soft) - len(negated)) + [0] * len(negated)
+        chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
+        assert len(chosen) - 1 == trace[k][1], f"step {k + 1}"
