@@ -26,6 +26,8 @@ import threading
 import time
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 
+from pysat.examples.rc2 import RC2
+from pysat.formula import WCNF
 from pysat.solvers import Solver
 
 from ..backends.base import OutOfTime, building
@@ -52,6 +54,9 @@ class Oracle:
     def core(self) -> set[int]:
         raise NotImplementedError
 
+    def true_variables(self) -> set[int]:
+        raise NotImplementedError
+
     def shrink(self, fixed: Sequence[int], soft: Sequence[int]) -> list[int]:
         """A subset-minimal part of ``soft`` that, with ``fixed``, has no solution (deletion, refined by cores);
         ``fixed + soft`` must have none."""
@@ -67,6 +72,36 @@ class Oracle:
                 core = self.core()
                 kept = [other for other in trial if other in core]
         return kept
+
+    #: hitting sets tried at most by ``smallest`` before it settles for the deletion's set
+    SMALLEST_ROUNDS = 200
+
+    def smallest(self, fixed: Sequence[int], soft: Sequence[int]) -> list[int]:
+        """A part of ``soft`` as small as any that, with ``fixed``, has no solution (``fixed + soft`` must have
+        none).  Deletion alone gives a set from which none can be dropped, but often not the smallest: one rule
+        and four facts where the same rule and one other fact would do.  An implicit hitting-set search finds
+        the smallest: RC2 picks a smallest set of facts meeting every set a solution so far left false; when
+        that set has no solution it is the answer; each solution found adds the other facts it leaves false.  The
+        deletion's set bounds it (and is kept after ``SMALLEST_ROUNDS`` rounds)."""
+        best = self.shrink(fixed, soft)
+        if len(best) <= 1:
+            return best
+        number = {lit: i for i, lit in enumerate(soft, 1)}
+        picks = WCNF()
+        for lit in soft:
+            picks.append([-number[lit]], weight=1)
+        with RC2(picks) as hitting:
+            for _ in range(self.SMALLEST_ROUNDS):
+                picked = set(hitting.compute() or ())
+                chosen = [lit for lit in soft if number[lit] in picked]
+                if len(chosen) >= len(best):
+                    break
+                if not self.solve([*fixed, *chosen]):
+                    return chosen
+                true = self.true_variables()  # the chosen facts hold in it (or no clause reads them)
+                missed = [lit for lit in soft if lit not in chosen and (abs(lit) in true) != (lit > 0)]
+                hitting.add_clause([number[lit] for lit in missed])
+        return best
 
 
 class Local(Oracle):

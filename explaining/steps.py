@@ -4,7 +4,7 @@ known facts that can be found, cheapest step first (after Bogaerts, Gamba and Gu
 Two phases per step.  First, one unit alone: for each unit, the facts it
 forces together with the known facts about its variables (a backbone of
 "this unit and those facts", by a few SAT calls under assumptions), each
-with the known facts it needs cut to a subset-minimal set.  What one unit
+with the known facts it needs cut to a smallest set.  What one unit
 forces stays forced as more facts become known (at no higher cost), so a
 unit is looked at again only when a fact about one of its variables is
 learnt.  Only when no unit alone forces a new fact does the second phase
@@ -149,7 +149,7 @@ class Stepper:
             known = [f for f in self.known if abs(f) in scope and local.reads(abs(f))]
             candidates = [f for f in self.unknown if abs(f) in scope and local.reads(abs(f))]
             for fact in _forced(local, known, candidates):
-                used = local.shrink([-fact], known)
+                used = local.smallest([-fact], known)
                 self._offer(Step(fact, units, tuple(used)))
         finally:
             if len(group) > 1:

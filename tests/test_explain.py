@@ -667,3 +667,32 @@ def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time() -> None:
         weights = [1] * (len(soft) - len(negated)) + [0] * len(negated)
         chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
         assert len(chosen) - 1 == trace[k][1], f"step {k + 1}"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_smallest_finds_a_set_of_facts_no_smaller_set_does_the_job_of(seed: int) -> None:
+    """``Oracle.smallest``: with ``fixed``, the part of ``soft`` it returns has no solution, and no smaller part
+    of ``soft`` has none (checked over every smaller subset), on random small formulas where a fact is forced
+    by a few facts or by one, so deletion alone may stop at a larger set."""
+    import itertools
+    import random
+
+    from trisolve.explaining.reasoner import Local
+
+    rng = random.Random(seed)
+    facts = list(range(1, 9))
+    forced = 9
+    clauses = [[*(-f for f in rng.sample(facts, rng.randint(1, 4))), forced] for _ in range(5)]
+    clauses += [[-rng.choice(facts), -rng.choice(facts)] for _ in range(2)]  # some facts exclude each other
+    local = Local(clauses, None)
+    soft = [f for f in facts if local.solve([f])]
+    if local.solve([-forced, *soft]):
+        soft = [f for f in soft if f not in {-lit for c in clauses[5:] for lit in c}]
+    if local.solve([-forced, *soft]):
+        pytest.skip("this seed's facts do not force it")
+    found = local.smallest([-forced], soft)
+    assert set(found) <= set(soft) and not local.solve([-forced, *found])
+    for size in range(len(found)):
+        for part in itertools.combinations(soft, size):
+            assert local.solve([-forced, *part]), f"{part} is smaller than {found} and does the job"
+    local.close()
