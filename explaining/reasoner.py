@@ -76,25 +76,30 @@ class Oracle:
     #: hitting sets tried at most by ``smallest`` before it settles for the deletion's set
     SMALLEST_ROUNDS = 200
 
-    def smallest(self, fixed: Sequence[int], soft: Sequence[int]) -> list[int]:
+    def smallest(
+        self, fixed: Sequence[int], soft: Sequence[int], below: int | None = None, rounds: int | None = None
+    ) -> list[int]:
         """A part of ``soft`` as small as any that, with ``fixed``, has no solution (``fixed + soft`` must have
         none).  Deletion alone gives a set from which none can be dropped, but often not the smallest: one rule
         and four facts where the same rule and one other fact would do.  An implicit hitting-set search finds
         the smallest: RC2 picks a smallest set of facts meeting every set a solution so far left false; when
         that set has no solution it is the answer; each solution found adds the other facts it leaves false.  The
-        deletion's set bounds it (and is kept after ``SMALLEST_ROUNDS`` rounds)."""
+        deletion's set bounds it (and is kept after ``rounds``, by default ``SMALLEST_ROUNDS``).  ``below``:
+        only a set of fewer than that many facts is of use (a step found before costs no more): when the search
+        shows none is that small, the deletion's set is returned."""
         best = self.shrink(fixed, soft)
-        if len(best) <= 1:
+        bound = len(best) if below is None else min(len(best), below)
+        if bound <= 1:
             return best
         number = {lit: i for i, lit in enumerate(soft, 1)}
         picks = WCNF()
         for lit in soft:
             picks.append([-number[lit]], weight=1)
         with RC2(picks) as hitting:
-            for _ in range(self.SMALLEST_ROUNDS):
+            for _ in range(self.SMALLEST_ROUNDS if rounds is None else rounds):
                 picked = set(hitting.compute() or ())
                 chosen = [lit for lit in soft if number[lit] in picked]
-                if len(chosen) >= len(best):
+                if len(chosen) >= bound:
                     break
                 if not self.solve([*fixed, *chosen]):
                     return chosen

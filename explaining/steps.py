@@ -1,15 +1,18 @@
 """A step-wise explanation of a unique solution: one new fact per step, each forced by the fewest units and
 known facts that can be found, cheapest step first (after Bogaerts, Gamba and Guns, AIJ 2021).
 
-Two phases per step.  First, one unit alone: for each unit, the facts it
+Three phases per step.  First, one unit alone: for each unit, the facts it
 forces together with the known facts about its variables (a backbone of
 "this unit and those facts", by a few SAT calls under assumptions), each
 with the known facts it needs cut to a smallest set.  What one unit
 forces stays forced as more facts become known (at no higher cost), so a
 unit is looked at again only when a fact about one of its variables is
-learnt.  Only when no unit alone forces a new fact does the second phase
-ask for the cheapest set of several units and facts that forces one (the
-implicit hitting-set search of ``Reasoner.cheapest``).
+learnt.  Then, when no unit alone forces a fact at cost 3 or less, pairs
+of units that share a variable, the same way; the cheaper step is taken
+(pairs with a graph constraint only when no unit alone forces a fact).
+Only when no pair forces a new fact does the third phase look for a
+small ring of several units around an unknown fact that forces it
+(``_several_units``).
 
 A unit with a graph constraint (one loop, a connected set: a rule over
 the whole board, whose questions are searches with cuts) is asked only
@@ -64,6 +67,12 @@ class Stepper:
     #: cut to a minimal set (each costs a deletion: a SAT call per unit and fact in its ring's core)
     TRIED = 16
     SHRUNK = 8
+    #: pairs of units are looked at when the cheapest step of one unit costs more than this (a pair's step
+    #: costs at least 2, but with 2 a Sudoku looked at its pairs before most of its singles, 6x the time and
+    #: a dearer total; Einstein's riddle needs them from 4 on: a clue and four facts, or two clues and one)
+    PAIRS_ABOVE = 3
+    #: hitting sets tried for a pair's step (``Oracle.smallest``): a Sudoku's pairs force many facts each
+    PAIR_ROUNDS = 10
     #: rings of units kept from step to step (their solvers, with what they learnt), at most
     RINGS_KEPT = 400
 
@@ -149,7 +158,9 @@ class Stepper:
             known = [f for f in self.known if abs(f) in scope and local.reads(abs(f))]
             candidates = [f for f in self.unknown if abs(f) in scope and local.reads(abs(f))]
             for fact in _forced(local, known, candidates):
-                used = local.smallest([-fact], known)
+                old = self.best.get(fact)  # only a step cheaper than the one known for this fact is of use
+                below = None if old is None else old.cost - len(units)
+                used = local.smallest([-fact], known, below, rounds=self.PAIR_ROUNDS if len(group) > 1 else None)
                 self._offer(Step(fact, units, tuple(used)))
         finally:
             if len(group) > 1:
@@ -237,7 +248,11 @@ class Stepper:
         return None
 
     def _from_groups(self) -> Step | None:
-        """The cheapest step of one unit, or else of two."""
+        """The cheapest step of one unit or of two.  A unit alone often needs more facts than a pair of units
+        needs, so pairs are looked at when no unit alone forces a fact at cost ``PAIRS_ABOVE`` or less, and
+        the cheaper step is taken; a pair with a graph constraint (a search with cuts for each question, on a
+        Slitherlink most of the time) only when no unit alone forces a fact."""
+        step = None
         for level in range(2):
             if level == len(self.levels):
                 self.levels.append(self._pairs())
@@ -250,13 +265,17 @@ class Stepper:
                 self.readers.append(self._readers(self.levels[level]))
                 self.dirty.append(set(range(len(self.levels[level]))))
             for g in sorted(self.dirty[level]):
+                if step is not None and self.levels[level][g] in self.near:
+                    continue  # a pair with a rule over the whole board: only when no unit alone forces a fact
                 self.reasoner.check_time()
                 self._look_at(self.levels[level][g])
                 self.dirty[level].discard(g)
             step = self._refreshed(self._cheapest_known())
-            if step is not None:
+            if step is not None and (step.cost <= self.PAIRS_ABOVE or level == 1):
                 return step
-        return None
+            if step is not None:  # kept for the comparison with the pairs' steps
+                heapq.heappush(self.queue, (self._rank(step), step.fact))
+        return self._cheapest_known()
 
     def _refreshed(self, step: Step | None) -> Step | None:
         """``step``, or when it is a graph group's found with fewer facts known, the cheapest step known after

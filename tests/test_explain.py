@@ -696,3 +696,32 @@ def test_smallest_finds_a_set_of_facts_no_smaller_set_does_the_job_of(seed: int)
         for part in itertools.combinations(soft, size):
             assert local.solve([-forced, *part]), f"{part} is smaller than {found} and does the job"
     local.close()
+
+
+@pytest.mark.slow
+def test_each_einstein_step_costs_what_the_cheapest_step_there_costs() -> None:
+    """At each state of trisolve's Einstein sequence (the known facts before a step), no set of units and known
+    facts forces an unknown fact more cheaply than the step trisolve takes there: its cost is that of a fresh
+    CPMpy ``ocus`` call over every unit, known fact and negated unknown fact.  Every fourth state, and each
+    state where trisolve took a step of two units (where one unit alone needed more facts)."""
+    import cpmpy as cp
+    from cpmpy.tools.explain import ocus
+
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    try:
+        import bench_explain
+    finally:
+        sys.path.pop(0)
+    found = trisolve.explain(trisolve.load(os.path.join(ROOT, "levels", "logic", "einstein.toml")), check=None)
+    assert not found.partial
+    _, lit, units, hard = bench_explain.cpmpy_units(found.model)
+    order = sorted(found.solution, key=lambda f: (f < 0, abs(f)))
+    asked = [k for k, step in enumerate(found.steps) if k % 4 == 0 or len(step.units) > 1]
+    assert any(len(found.steps[k].units) > 1 for k in asked)
+    for k in asked:
+        known = [step.fact for step in found.steps[:k]]
+        negated = [~lit(f) for f in order if f not in known]
+        soft = [*units, *(lit(f) for f in known), *negated]
+        weights = [1] * (len(soft) - len(negated)) + [0] * len(negated)
+        chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
+        assert found.steps[k].cost == len(chosen) - 1, f"step {k + 1}"
