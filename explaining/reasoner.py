@@ -17,7 +17,9 @@ graph constraint (one loop, a connected set) get a ``LazyLocal``: their
 clauses without the reachability levels, each candidate checked and the
 cuts that exclude a broken one added (shared among those solvers); on a
 10x10 Slitherlink each question about the loop took a fifth of a second
-with the levels.
+with the levels.  A kept solver whose graph constraints are all loops
+(Slitherlink) is a ``CycleLocal``: CaDiCaL, given the cuts inside its
+search by an external propagator, instead of a solve per round of cuts.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ from .units import Unit, variables_of
 
 #: PySAT's name of the SAT solver asked (Glucose 4: fast on many small calls, cores and interrupts).
 SOLVER = "g4"
+#: the solver of a ``CycleLocal`` (one that takes an external propagator)
+IN_SEARCH_SOLVER = "cadical195"
 
 
 class Oracle:
@@ -114,13 +118,15 @@ class Local(Oracle):
     what those units force with some facts, at a cost that does not grow with the model.  A fact about a
     variable these clauses do not read is left out of a question (it cannot take part in a conflict)."""
 
-    def __init__(self, clauses: Iterable[Sequence[int]], deadline: float | None, extra: Iterable[int] = ()) -> None:
+    def __init__(
+        self, clauses: Iterable[Sequence[int]], deadline: float | None, extra: Iterable[int] = (), name: str = SOLVER
+    ) -> None:
         self.deadline = deadline
         clauses = list(clauses)
         self.outer = [0, *sorted({abs(lit) for clause in clauses for lit in clause} | set(extra))]
         inner = self.inner = {var: number for number, var in enumerate(self.outer) if number}
         dense = [[inner[lit] if lit > 0 else -inner[-lit] for lit in clause] for clause in clauses]
-        self.solver = Solver(name=SOLVER, bootstrap_with=dense)
+        self.solver = Solver(name=name, bootstrap_with=dense)
 
     def _inside(self, literals: Iterable[int]) -> list[int]:
         inner = self.inner
@@ -162,10 +168,11 @@ class LazyLocal(Local):
         deadline: float | None,
         pool: dict[int, dict[tuple[int, ...], None]] | None = None,
         guards: Sequence[int | None] = (),
+        name: str = SOLVER,
     ) -> None:
         read = {var for constraint in graph for var in variables_of(constraint)}
         self.guards = tuple(guards) or (None,) * len(graph)
-        super().__init__(clauses, deadline, extra=read | {g for g in self.guards if g is not None})
+        super().__init__(clauses, deadline, extra=read | {g for g in self.guards if g is not None}, name=name)
         self.graph = tuple(graph)
         self.cuts = cuts
         #: id(graph constraint) -> the cuts found for it so far, by any solver (each holds wherever it does; each
@@ -192,21 +199,129 @@ class LazyLocal(Local):
                 return False
             found = self.solver.get_model()  # variables 1, 2, ... in order, to the last one a clause reads
             top = len(found)  # one no clause reads yet is false in this candidate
-            truth = {var: inner <= top and found[inner - 1] > 0 for var, inner in self.watched}
-
-            def value(literal: int, truth: dict[int, bool] = truth) -> bool:
-                return truth[literal] if literal > 0 else not truth[-literal]
-
-            broken = False
-            for constraint, guard in zip(self.graph, self.guards):
-                if guard is not None and not truth[guard]:
-                    continue  # its unit is off in this question
-                for cut in self.cuts(constraint, value):
-                    self.solver.add_clause(self._guarded(cut, guard))
-                    self.pool.setdefault(id(constraint), {})[tuple(cut)] = None
-                    broken = True
-            if not broken:
+            cuts = self._cuts_of(lambda inner, top=top, found=found: inner <= top and found[inner - 1] > 0)
+            for cut in cuts:
+                self.solver.add_clause(cut)
+            if not cuts:
                 return True
+
+    def _cuts_of(self, true: Callable[[int], bool]) -> list[list[int]]:
+        """The cuts (in this solver's numbering, guarded) that exclude a candidate (``true``: whether a variable,
+        by its number here, is true in it), each put in the pool too; none when it keeps every graph constraint
+        whose unit is on."""
+        truth = {var: true(inner) for var, inner in self.watched}
+
+        def value(literal: int, truth: dict[int, bool] = truth) -> bool:
+            return truth[literal] if literal > 0 else not truth[-literal]
+
+        cuts = []
+        for constraint, guard in zip(self.graph, self.guards):
+            if guard is not None and not truth[guard]:
+                continue  # its unit is off in this question
+            for cut in self.cuts(constraint, value):
+                cuts.append(self._guarded(cut, guard))
+                self.pool.setdefault(id(constraint), {})[tuple(cut)] = None
+        return cuts
+
+
+class CycleLocal(LazyLocal):
+    """A ``LazyLocal`` for loops (Slitherlink), its cuts handed to CaDiCaL inside the search (an external
+    propagator that checks each complete assignment, ``_InSearch``) instead of a new solve per round of cuts:
+    on a 20x20 Slitherlink a question took some ninety rounds.  The cuts it gave are added again as the
+    solver's own clauses before the next question (the propagator's may be forgotten).  Not for a connected
+    set (a Nurikabe's sea): there PySAT's calls back into Python at every propagation made a 10x10 Nurikabe
+    eight times slower (92 s, was 11 s), and one question on a 24x14 took minutes (CaDiCaL cannot be
+    interrupted)."""
+
+    def __init__(
+        self,
+        clauses: Iterable[Sequence[int]],
+        graph: Sequence[SingleCycle],
+        cuts: Callable[[Connected | SingleCycle, Callable[[int], bool]], list[list[int]]],
+        deadline: float | None,
+        pool: dict[int, dict[tuple[int, ...], None]] | None = None,
+        guards: Sequence[int | None] = (),
+        observed: Iterable[int] = (),
+    ) -> None:
+        super().__init__(clauses, graph, cuts, deadline, pool, guards, name=IN_SEARCH_SOLVER)
+        self.given: list[list[int]] = []
+        self.propagator = _InSearch(self)
+        self.solver.connect_propagator(self.propagator)
+        for var in {*observed, *(g for g in self.guards if g is not None)}:  # every variable a cut reads
+            if var in self.inner:
+                self.solver.observe(self.inner[var])
+
+    def close(self) -> None:
+        self.solver.disconnect_propagator()
+        super().close()
+
+    def solve(self, assumptions: Iterable[int]) -> bool:
+        assumptions = list(assumptions)
+        while True:
+            given, self.given = self.given, []
+            for cut in given:  # added before a solve, so that the last answer's model or core stays readable
+                self.solver.add_clause(cut)
+            if not self._solve_in_time(assumptions):
+                return False
+            true = {lit for lit in self.solver.get_model() or () if lit > 0}
+            cuts = self._cuts_of(true.__contains__)  # the propagator checked it; checked again here
+            if not cuts:
+                return True
+            self.given += cuts
+
+    #: conflicts per call to CaDiCaL, between which the time limit is looked at (it cannot be interrupted)
+    CONFLICTS = 2000
+
+    def _solve_in_time(self, assumptions: Sequence[int]) -> bool:
+        """``Local.solve`` in slices of ``CONFLICTS`` conflicts, the time limit looked at before each: CaDiCaL
+        has no interrupt, and one question on a 20x20 Slitherlink ran seven seconds past the limit."""
+        inside = self._inside(assumptions)
+        while True:
+            self.check_time()
+            self.solver.conf_budget(self.CONFLICTS)
+            answer = self.solver.solve_limited(assumptions=inside)
+            if answer is not None:
+                return answer
+
+
+class _InSearch:
+    """The external propagator of a ``CycleLocal`` (PySAT's IPASIR-UP interface): it propagates nothing,
+    checks each complete assignment, and hands over the cuts of a broken one."""
+
+    def __init__(self, local: CycleLocal) -> None:
+        self.local = local
+        self.is_lazy = True
+        self.pending: list[list[int]] = []
+
+    def check_model(self, model: list[int]) -> bool:
+        true = {lit for lit in model if lit > 0}  # the observed variables only
+        self.pending = self.local._cuts_of(true.__contains__)
+        self.local.given += self.pending
+        return not self.pending
+
+    def has_clause(self) -> bool:
+        return bool(self.pending)
+
+    def add_clause(self) -> list[int]:
+        return self.pending.pop()
+
+    def on_assignment(self, lit: int, fixed: bool = False) -> None:
+        pass
+
+    def on_new_level(self) -> None:
+        pass
+
+    def on_backtrack(self, to: int) -> None:
+        pass
+
+    def decide(self) -> int:
+        return 0
+
+    def propagate(self) -> list[int]:
+        return []
+
+    def provide_reason(self, lit: int) -> list[int]:
+        return []
 
 
 class Switched(Oracle):
@@ -429,7 +544,13 @@ class Reasoner(Oracle):
             for unit in units
             for constraint in self.graph_of(unit)
         ]
-        local = LazyLocal(clauses, [c for _, c in graph], lazy.cuts, self.deadline, pool, [g for g, _ in graph])
+        constraints, guards = [c for _, c in graph], [g for g, _ in graph]
+        if pool is not None and all(isinstance(c, SingleCycle) for c in constraints):
+            local: LazyLocal = CycleLocal(
+                clauses, constraints, lazy.cuts, self.deadline, pool, guards, lazy.cut_variables
+            )
+        else:
+            local = LazyLocal(clauses, constraints, lazy.cuts, self.deadline, pool, guards)
         return local, selector
 
     def _lazy_cnf(self) -> tuple[SelectedCnf, dict[int, list[list[int]]], dict[int, list[list[int]]]]:

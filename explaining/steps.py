@@ -101,6 +101,8 @@ class Stepper:
         self.stale: dict[tuple[int, ...], set[int]] = {g: set() for g in self.near}
         #: for a step of a graph group: how many facts were known when it was found (refreshed before it is told)
         self.found_at: dict[int, int] = {}
+        #: the graph groups looked at once (what they force with no known fact is known)
+        self.looked: set[tuple[int, ...]] = set()
         #: every variable of the model (own or not) -> the units that read it
         self.reading: dict[int, list[int]] = {}
         for u, unit in enumerate(reasoner.units):
@@ -172,6 +174,7 @@ class Stepper:
         only for those and for the forced facts next to a fact learnt since (``stale``), each near its fact
         first (``_graph_step``).  A question about a loop is a search with cuts: asking it again for every fact
         after every step was most of the time a 10x10 Slitherlink took."""
+        self.looked.add(group)
         local, known = self._graph_solver(group)
         forced = self.forced[group]
         scope = self._scope(group)
@@ -264,11 +267,15 @@ class Stepper:
                         self.stale[pair] = set()
                 self.readers.append(self._readers(self.levels[level]))
                 self.dirty.append(set(range(len(self.levels[level]))))
-            for g in sorted(self.dirty[level]):
-                if step is not None and self.levels[level][g] in self.near:
+            groups = self.levels[level]
+            dirty = sorted(self.dirty[level], key=lambda g: groups[g] in self.near)  # graph groups last
+            for g in dirty:
+                if step is not None and groups[g] in self.near:
                     continue  # a pair with a rule over the whole board: only when no unit alone forces a fact
+                if self._can_wait(groups[g]):
+                    continue
                 self.reasoner.check_time()
-                self._look_at(self.levels[level][g])
+                self._look_at(groups[g])
                 self.dirty[level].discard(g)
             step = self._refreshed(self._cheapest_known())
             if step is not None and (step.cost <= self.PAIRS_ABOVE or level == 1):
@@ -276,6 +283,18 @@ class Stepper:
             if step is not None:  # kept for the comparison with the pairs' steps
                 heapq.heappush(self.queue, (self._rank(step), step.fact))
         return self._cheapest_known()
+
+    def _can_wait(self, group: tuple[int, ...]) -> bool:
+        """Whether a graph group already looked at cannot give a step that comes before the cheapest one known:
+        a new step of it uses at least one known fact (what it forces with none was found the first time), so it
+        costs more than its units, and ranks at best (units + 1, a fact that holds, its first unit).  It stays
+        to be looked at (a question about a loop is a search with cuts; most steps of a Slitherlink are a clue
+        alone, and asking the loop before each was most of the time a 20x20 took)."""
+        if group not in self.near or group not in self.looked:
+            return False
+        while self.queue and (self.queue[0][1] not in self.unknown or self.queue[0][1] not in self.best):
+            heapq.heappop(self.queue)
+        return bool(self.queue) and self.queue[0][0] < (len(group) + 1, 0, group[0])
 
     def _refreshed(self, step: Step | None) -> Step | None:
         """``step``, or when it is a graph group's found with fewer facts known, the cheapest step known after

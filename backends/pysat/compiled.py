@@ -186,6 +186,8 @@ class SelectedCnf:
     #: (none when it holds); whoever solves adds them, guarded by the constraint's selector
     graph: tuple[Connected | SingleCycle, ...] = ()
     cuts: Callable[[Connected | SingleCycle, Callable[[int], bool]], list[list[int]]] | None = None
+    #: the variables a cut reads or names (the graph constraints' and a cycle's "vertex used")
+    cut_variables: tuple[int, ...] = ()
 
 
 def compile_selected(
@@ -208,6 +210,7 @@ def compile_selected(
         top=cnf.pool.top,
         graph=tuple(lazy),
         cuts=checker.cuts_of if checker else None,
+        cut_variables=checker.variables if checker else (),
     )
 
 
