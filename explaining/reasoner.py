@@ -34,6 +34,7 @@ from pysat.solvers import Solver
 
 from ..backends.base import OutOfTime, building
 from ..backends.pysat.compiled import SelectedCnf, compile_selected
+from ..backends.pysat.propagator import CutPropagator
 from ..constraints import Connected, Model, SingleCycle, semantics
 from .units import Unit, variables_of
 
@@ -284,44 +285,19 @@ class CycleLocal(LazyLocal):
                 return answer
 
 
-class _InSearch:
-    """The external propagator of a ``CycleLocal`` (PySAT's IPASIR-UP interface): it propagates nothing,
-    checks each complete assignment, and hands over the cuts of a broken one."""
+class _InSearch(CutPropagator):
+    """The external propagator of a ``CycleLocal``: ``CutPropagator``'s, its cuts those of the local solver's own
+    check (in its numbering, guarded, pooled), each kept to be added again as a clause before the next question."""
 
     def __init__(self, local: CycleLocal) -> None:
+        super().__init__(cnf=None)
         self.local = local
-        self.is_lazy = True
-        self.pending: list[list[int]] = []
 
     def check_model(self, model: list[int]) -> bool:
         true = {lit for lit in model if lit > 0}  # the observed variables only
         self.pending = self.local._cuts_of(true.__contains__)
         self.local.given += self.pending
         return not self.pending
-
-    def has_clause(self) -> bool:
-        return bool(self.pending)
-
-    def add_clause(self) -> list[int]:
-        return self.pending.pop()
-
-    def on_assignment(self, lit: int, fixed: bool = False) -> None:
-        pass
-
-    def on_new_level(self) -> None:
-        pass
-
-    def on_backtrack(self, to: int) -> None:
-        pass
-
-    def decide(self) -> int:
-        return 0
-
-    def propagate(self) -> list[int]:
-        return []
-
-    def provide_reason(self, lit: int) -> list[int]:
-        return []
 
 
 class Switched(Oracle):
