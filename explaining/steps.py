@@ -242,13 +242,16 @@ class Stepper:
         unit met first."""
         return (step.cost, 0 if step.fact > 0 else 1, self.reasoner.units.index(step.units[0]))
 
+    def _first_rank(self) -> tuple[int, int, int] | None:
+        """The rank of the cheapest step known, its queue's stale entries (facts learnt since) dropped."""
+        while self.queue and (self.queue[0][1] not in self.unknown or self.queue[0][1] not in self.best):
+            heapq.heappop(self.queue)
+        return self.queue[0][0] if self.queue else None
+
     def _cheapest_known(self) -> Step | None:
-        while self.queue:
-            _, fact = heapq.heappop(self.queue)
-            step = self.best.get(fact)
-            if fact in self.unknown and step is not None:
-                return step
-        return None
+        if self._first_rank() is None:
+            return None
+        return self.best[heapq.heappop(self.queue)[1]]
 
     def _from_groups(self) -> Step | None:
         """The cheapest step of one unit or of two.  A unit alone often needs more facts than a pair of units
@@ -292,9 +295,8 @@ class Stepper:
         alone, and asking the loop before each was most of the time a 20x20 took)."""
         if group not in self.near or group not in self.looked:
             return False
-        while self.queue and (self.queue[0][1] not in self.unknown or self.queue[0][1] not in self.best):
-            heapq.heappop(self.queue)
-        return bool(self.queue) and self.queue[0][0] < (len(group) + 1, 0, group[0])
+        first = self._first_rank()
+        return first is not None and first < (len(group) + 1, 0, group[0])
 
     def _refreshed(self, step: Step | None) -> Step | None:
         """``step``, or when it is a graph group's found with fewer facts known, the cheapest step known after
