@@ -130,27 +130,36 @@ def vertex_separations(chosen: Sequence[bool], neighbours: Sequence[Sequence[int
     return found
 
 
-def cycle_separations(vertex_count: int, edges: Sequence[tuple[int, int]], chosen: Sequence[bool]) -> list[Separation]:
+def cycle_separations(
+    vertex_count: int,
+    edges: Sequence[tuple[int, int]],
+    chosen: Sequence[bool],
+    parts: Sequence[Sequence[int]] | None = None,
+) -> list[Separation]:
     """For chosen edges in several components K, L, ...: a vertex of K, one of L, and the edges (indices into
-    ``edges``) with one end in K.  (Union-find over the chosen edges, one pass over all edges for the fences: a
-    lazy solver asks this of every candidate.)"""
-    parts = cycle_parts(vertex_count, edges, chosen)
+    ``edges``) with one end in K.  ``parts``: the components (``cycle_parts``), if already found.  A lazy
+    solver asks this of every candidate, so only the chosen edges and the edges at their ends are read."""
+    if parts is None:
+        parts = cycle_parts(vertex_count, edges, chosen)
     if len(parts) < 2:
         return []
-    label: dict[int, int] = {vertex: k for k, part in enumerate(parts) for vertex in part}
-    fences: list[list[int]] = [[] for _ in parts]
-    for i, (a, b) in enumerate(edges):
-        ka, kb = label.get(a), label.get(b)
-        if ka != kb:
-            if ka is not None:
-                fences[ka].append(i)
-            if kb is not None:
-                fences[kb].append(i)
+    at = incidence(vertex_count, tuple(edges))
     found = []
     for k, part in enumerate(parts):
-        fence = tuple(fences[k])
+        inside = set(part)
+        fence = tuple(sorted({i for vertex in part for i in at[vertex] if sum(edges[i]) - vertex not in inside}))
         found.extend(Separation(part[0], other[0], fence) for other in _partners(parts, k))
     return found
+
+
+@functools.lru_cache(maxsize=256)
+def incidence(vertex_count: int, edges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """Each vertex's edges (indices into ``edges``), built once per graph."""
+    at: list[list[int]] = [[] for _ in range(vertex_count)]
+    for i, (a, b) in enumerate(edges):
+        at[a].append(i)
+        at[b].append(i)
+    return tuple(tuple(edge) for edge in at)
 
 
 def cycle_parts(vertex_count: int, edges: Sequence[tuple[int, int]], chosen: Sequence[bool]) -> list[list[int]]:
@@ -164,17 +173,25 @@ def cycle_parts(vertex_count: int, edges: Sequence[tuple[int, int]], chosen: Seq
         return x
 
     touched: set[int] = set()
-    for (a, b), on in zip(edges, chosen):
-        if on:
-            touched.add(a)
-            touched.add(b)
-            ra, rb = root(a), root(b)
-            if ra != rb:
-                parent[ra] = rb
+    for a, b in [edge for edge, on in zip(edges, chosen) if on]:
+        touched.add(a)
+        touched.add(b)
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[ra] = rb
     grouped: dict[int, list[int]] = {}
     for vertex in sorted(touched):
         grouped.setdefault(root(vertex), []).append(vertex)
     return list(grouped.values())
+
+
+def is_one_cycle(vertex_count: int, edges: Sequence[tuple[int, int]], chosen: Sequence[bool], parts: int) -> bool:
+    """Whether chosen edges that make ``parts`` components form exactly one cycle: one component, every degree
+    0 or 2 (``is_single_cycle`` without finding the components again)."""
+    if parts != 1:
+        return False
+    counts = degrees(vertex_count, [edge for edge, on in zip(edges, chosen) if on])
+    return all(d in (0, 2) for d in counts)
 
 
 def _partners(parts: Sequence[Sequence[int]], k: int) -> list[Sequence[int]]:

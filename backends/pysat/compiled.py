@@ -64,7 +64,6 @@ from ...constraints import (
     UnsupportedConstraint,
     graphs,
     kind_of,
-    semantics,
 )
 from ...constraints.compiling import constant_true_count
 from ...models.errors import TrisolveError, UsageError, shorten
@@ -682,6 +681,8 @@ class _GraphCuts:
     def __init__(self, constraints: list[Connected | SingleCycle], used: dict[int, list[int | None]]) -> None:
         self.constraints = constraints
         self.used = used
+        #: id(single cycle) -> its edges' ends, built once (a check reads them for every candidate)
+        self.ends: dict[int, tuple[tuple[int, int], ...]] = {}
         names: set[int] = set()
         for c in constraints:
             if isinstance(c, Connected):
@@ -697,9 +698,12 @@ class _GraphCuts:
     def cuts_of(self, c: Connected | SingleCycle, value: Callable[[int], bool]) -> list[list[int]]:
         """The cuts excluding an assignment that breaks ``c``; none when it holds."""
         if isinstance(c, SingleCycle):
-            found = self.cycle_cuts(c, value)  # several pieces: broken, and these cut it (the common case first)
-            if found or semantics.holds(c, value):
-                return found
+            ends = self._ends(c)
+            chosen = [value(lit) for _, _, lit in c.edges]
+            parts = graphs.cycle_parts(c.vertex_count, ends, chosen)
+            if graphs.is_one_cycle(c.vertex_count, ends, chosen, len(parts)):
+                return []
+            found = self.cycle_cuts(c, chosen, parts)  # several pieces: broken, and these cut it
         else:
             chosen = [value(lit) for lit in c.vertices]
             neighbours = graphs.graph_of(len(chosen), c.edges)
@@ -718,9 +722,14 @@ class _GraphCuts:
         x = c.vertices
         return [[-x[s.u], -x[s.w], *(x[f] for f in s.fence)] for s in graphs.vertex_separations(chosen, neighbours)]
 
-    def cycle_cuts(self, c: SingleCycle, value: Callable[[int], bool]) -> list[list[int]]:
-        """For cycles K and L: a vertex of K and one of L are not both used, or an edge leaving K is chosen."""
+    def _ends(self, c: SingleCycle) -> tuple[tuple[int, int], ...]:
+        if id(c) not in self.ends:
+            self.ends[id(c)] = tuple((a, b) for a, b, _ in c.edges)
+        return self.ends[id(c)]
+
+    def cycle_cuts(self, c: SingleCycle, chosen: Sequence[bool], parts: Sequence[Sequence[int]]) -> list[list[int]]:
+        """For cycles K and L (the components ``parts`` of the ``chosen`` edges): a vertex of K and one of L are
+        not both used, or an edge leaving K is chosen."""
         used = self.used[id(c)]
-        ends = [(a, b) for a, b, _ in c.edges]
-        separations = graphs.cycle_separations(c.vertex_count, ends, [value(lit) for _, _, lit in c.edges])
+        separations = graphs.cycle_separations(c.vertex_count, self._ends(c), chosen, parts)
         return [[-used[s.u], -used[s.w], *(c.edges[f][2] for f in s.fence)] for s in separations]  # type: ignore[operator]

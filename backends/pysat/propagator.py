@@ -7,8 +7,9 @@ candidate and returns clauses that cut it off.  Between solver calls
 new solve.  Here the solver asks ``check_model`` itself whenever its
 assignment is complete, and learns the cuts at once, inside the same search.
 
-The propagator only checks complete assignments (``is_lazy``): it propagates
-nothing on partial ones.  It observes ``cnf.cut_variables`` (the literals a
+The propagator only checks complete assignments (``is_lazy``, and passive:
+the solver tells it of no single assignment): it propagates nothing on
+partial ones.  It observes ``cnf.cut_variables`` (the literals a
 cut reads or names: IPASIR-UP takes external clauses over observed variables
 only).  The engine checks each model the solver returns once more, so the
 answer is exact whatever happens here.
@@ -16,6 +17,7 @@ answer is exact whatever happens here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from pysat.engines import Propagator
@@ -33,10 +35,14 @@ class CutPropagator(Propagator):
         self.checked = 0
         self.cut = 0
 
-    def connect(self, solver: Solver) -> None:
+    def connect(self, solver: Solver, observed: Iterable[int] | None = None) -> None:
+        """Attach to ``solver``, observing ``observed`` (by default ``cnf.cut_variables``), in passive mode:
+        the solver then calls ``check_model`` only, not ``on_assignment`` at every assignment of an observed
+        variable (some 17 million calls to Python, 12% of a 10x10 Slitherlink's explanation)."""
         solver.connect_propagator(self)
-        for var in self.cnf.cut_variables:
+        for var in self.cnf.cut_variables if observed is None else observed:
             solver.observe(var)
+        solver.disable_propagator()
 
     # ------------------------------------------------------------------ what the solver calls
 
