@@ -48,6 +48,9 @@ class Oracle:
     """Questions under assumptions to one SAT solver: ``solve``, ``core``, ``shrink``."""
 
     deadline: float | None = None
+    #: whether its graph constraints' cuts are given inside the search (a ``CycleLocal``): a question from a
+    #: known solution's phases then finds another near it in a few cuts
+    in_search: bool = False
 
     def check_time(self) -> None:
         if self.deadline is not None and time.monotonic() >= self.deadline:
@@ -56,15 +59,21 @@ class Oracle:
     def solve(self, assumptions: Iterable[int]) -> bool:
         raise NotImplementedError
 
+    def settle(self, assumptions: Iterable[int], conflicts: int) -> bool | None:
+        """``solve``, or None when the answer takes more than ``conflicts`` conflicts (only a solver that
+        counts them, a ``CycleLocal``, gives up; the others answer)."""
+        return self.solve(assumptions)
+
     def core(self) -> set[int]:
         raise NotImplementedError
 
     def true_variables(self) -> set[int]:
         raise NotImplementedError
 
-    def shrink(self, fixed: Sequence[int], soft: Sequence[int]) -> list[int]:
+    def shrink(self, fixed: Sequence[int], soft: Sequence[int], conflicts: int | None = None) -> list[int]:
         """A subset-minimal part of ``soft`` that, with ``fixed``, has no solution (deletion, refined by cores);
-        ``fixed + soft`` must have none."""
+        ``fixed + soft`` must have none.  With ``conflicts``, a part whose question takes more (``settle``) is
+        taken to have a solution: the part kept still has none, but may not be minimal."""
         if self.solve([*fixed, *soft]):
             raise ValueError("shrink: the assumptions have a solution")
         core = self.core()
@@ -73,7 +82,8 @@ class Oracle:
             if lit not in kept:
                 continue
             trial = [other for other in kept if other != lit]
-            if not self.solve([*fixed, *trial]):
+            answer = self.solve([*fixed, *trial]) if conflicts is None else self.settle([*fixed, *trial], conflicts)
+            if answer is False:
                 core = self.core()
                 kept = [other for other in trial if other in core]
         return kept
@@ -245,16 +255,29 @@ class CycleLocal(LazyLocal):
         observed: Iterable[int] = (),
     ) -> None:
         super().__init__(clauses, graph, cuts, deadline, pool, guards, name=IN_SEARCH_SOLVER)
+        self.in_search = True
         self.given: list[list[int]] = []
+        #: the conflicts the question asked now may take (``settle``), or None
+        self.budget: int | None = None
+        #: the true observed variables of the last candidate the propagator found whole (no cut)
+        self.accepted: frozenset[int] | None = None
         self.propagator = _InSearch(self)
-        self.solver.connect_propagator(self.propagator)
-        for var in {*observed, *(g for g in self.guards if g is not None)}:  # every variable a cut reads
-            if var in self.inner:
-                self.solver.observe(self.inner[var])
+        reads = {*observed, *(g for g in self.guards if g is not None)}  # every variable a cut reads
+        self.observed = frozenset(self.inner[var] for var in reads if var in self.inner)
+        self.propagator.connect(self.solver, sorted(self.observed))
 
     def close(self) -> None:
         self.solver.disconnect_propagator()
         super().close()
+
+    def settle(self, assumptions: Iterable[int], conflicts: int) -> bool | None:
+        self.budget = conflicts
+        try:
+            return self.solve(assumptions)
+        except _Unsettled:
+            return None
+        finally:
+            self.budget = None
 
     def solve(self, assumptions: Iterable[int]) -> bool:
         assumptions = list(assumptions)
@@ -262,27 +285,48 @@ class CycleLocal(LazyLocal):
             given, self.given = self.given, []
             for cut in given:  # added before a solve, so that the last answer's model or core stays readable
                 self.solver.add_clause(cut)
+            self.accepted = None
             if not self._solve_in_time(assumptions):
                 return False
             true = {lit for lit in self.solver.get_model() or () if lit > 0}
-            cuts = self._cuts_of(true.__contains__)  # the propagator checked it; checked again here
+            if self.accepted is not None and self.observed.intersection(true) == self.accepted:
+                return True  # the very candidate the propagator checked (a check took 2 ms on a 20x20)
+            cuts = self._cuts_of(true.__contains__)  # else checked here
             if not cuts:
                 return True
             self.given += cuts
 
     #: conflicts per call to CaDiCaL, between which the time limit is looked at (it cannot be interrupted)
     CONFLICTS = 2000
+    #: the candidates a slice should check at most: a slice of 2000 conflicts, each waiting for cuts computed in
+    #: Python, took eight seconds on a 20x20 Slitherlink, so the next slices of that question get fewer conflicts
+    #: (counted, not timed: the same question then always gets the same answer and core, whatever the load)
+    CHECKS = 1000
 
     def _solve_in_time(self, assumptions: Sequence[int]) -> bool:
-        """``Local.solve`` in slices of ``CONFLICTS`` conflicts, the time limit looked at before each: CaDiCaL
-        has no interrupt, and one question on a 20x20 Slitherlink ran seven seconds past the limit."""
+        """``Local.solve`` in slices of conflicts, the time limit looked at before each: CaDiCaL has no
+        interrupt, and one question on a 20x20 Slitherlink ran seven seconds past the limit.  A slice gets
+        ``CONFLICTS`` conflicts, fewer after one that checked more than ``CHECKS`` candidates."""
         inside = self._inside(assumptions)
+        conflicts = self.CONFLICTS
         while True:
             self.check_time()
-            self.solver.conf_budget(self.CONFLICTS)
+            self.solver.conf_budget(conflicts)
+            checked = self.propagator.checked
             answer = self.solver.solve_limited(assumptions=inside)
             if answer is not None:
                 return answer
+            if self.budget is not None:
+                self.budget -= conflicts
+                if self.budget <= 0:
+                    raise _Unsettled
+            checks = self.propagator.checked - checked
+            if checks > self.CHECKS:
+                conflicts = max(10, conflicts * self.CHECKS // checks)
+
+
+class _Unsettled(Exception):
+    """A ``CycleLocal`` question ran out of the conflicts ``settle`` gave it."""
 
 
 class _InSearch(CutPropagator):
@@ -294,9 +338,11 @@ class _InSearch(CutPropagator):
         self.local = local
 
     def check_model(self, model: list[int]) -> bool:
+        self.checked += 1
         true = {lit for lit in model if lit > 0}  # the observed variables only
         self.pending = self.local._cuts_of(true.__contains__)
         self.local.given += self.pending
+        self.local.accepted = None if self.pending else frozenset(true)
         return not self.pending
 
 
@@ -308,9 +354,13 @@ class Switched(Oracle):
         self.shared = shared
         self.on = list(on)
         self.deadline = shared.deadline
+        self.in_search = shared.in_search
 
     def solve(self, assumptions: Iterable[int]) -> bool:
         return self.shared.solve([*self.on, *assumptions])
+
+    def settle(self, assumptions: Iterable[int], conflicts: int) -> bool | None:
+        return self.shared.settle([*self.on, *assumptions], conflicts)
 
     def core(self) -> set[int]:
         return self.shared.core() - set(self.on)

@@ -725,3 +725,65 @@ def test_each_einstein_step_costs_what_the_cheapest_step_there_costs() -> None:
         weights = [1] * (len(soft) - len(negated)) + [0] * len(negated)
         chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
         assert found.steps[k].cost == len(chosen) - 1, f"step {k + 1}"
+
+
+@pytest.mark.parametrize("name", ["slither04", "slither02"])
+def test_a_loop_forces_what_the_eager_loop_forces_with_solutions_kept_from_look_to_look(name: str) -> None:
+    """The loop's group is asked from the solution's phases and keeps each solution it finds (``apart``) from
+    one look to the next.  After each batch of facts learnt, what it has found forced is exactly what the
+    same unit stated eagerly forces with those facts; every kept solution keeps the loop rule and contradicts
+    no known fact; and each variable a kept solution shows for a pair of the loop and a clue has a solution of
+    both with the known facts that leaves the target there."""
+    from trisolve.constraints import SingleCycle, semantics
+    from trisolve.explaining.reasoner import Local, Reasoner
+    from trisolve.explaining.steps import Step, Stepper
+
+    level = trisolve.load(os.path.join(ROOT, "levels", "slither", f"{name}.txt"))
+    model = FAMILIES["slither"].constraints(level.model).freeze()
+    units = units_of(model)
+    (unique,) = solutions(model)
+    order = sorted(unique, key=abs)
+    with Reasoner(model, units, None) as reasoner, Stepper(reasoner, unique) as stepper:
+        (loop,) = [u for u, unit in enumerate(units) if reasoner.graph_of(unit)]
+        (rule,) = [c for c in reasoner.graph_of(units[loop]) if isinstance(c, SingleCycle)]
+        eager = Local(reasoner.clauses_of([reasoner.selector[units[loop].label]]), None)
+        clue = next(u for u, unit in enumerate(units) if u != loop and unit.scope)
+        both = Local(reasoner.clauses_of([reasoner.selector[units[u].label] for u in (loop, clue)]), None)
+        kept = shown = 0
+        for batch in range(4):
+            stepper._look_at_graph((loop,))
+            known = set(stepper.known)
+            for fact in stepper.unknown:
+                assert (fact in stepper.forced[(loop,)]) == (not eager.solve([*known, -fact])), fact
+            for apart in stepper.apart[loop]:
+                assert not apart & {abs(f) for f in known}
+                assert semantics.holds(rule, lambda lit, apart=apart: (lit in unique) != (abs(lit) in apart))
+            kept += len(stepper.apart[loop])
+            for var in stepper._shown((loop, clue)):
+                target = var if var in unique else -var
+                assert both.solve([*known, -target]), target
+                shown += 1
+            for fact in order[batch * len(order) // 8 : (batch + 1) * len(order) // 8]:
+                stepper.learn(Step(fact, (units[loop],), ()))
+        assert kept and shown, "no solution was kept or shown for a pair: the test proves nothing"
+        eager.close()
+        both.close()
+
+
+def test_a_deletion_whose_question_is_not_settled_keeps_the_fact() -> None:
+    """``Oracle.shrink`` with a conflict budget: a part whose question is not settled (``settle`` gives None)
+    is taken to have a solution, so its fact is kept; the set kept still has no solution."""
+    from trisolve.explaining.reasoner import Local
+
+    class Unsettled(Local):
+        def settle(self, assumptions, conflicts):
+            return None
+
+    clauses = [[-1, 3], [-2, 3]]  # 1 forces 3, and so does 2
+    plain, unsettled = Local(clauses, None), Unsettled(clauses, None)
+    assert plain.shrink([-3], [1, 2], conflicts=10) in ([1], [2])
+    assert unsettled.shrink([-3], [1, 2], conflicts=10) in ([1], [2])  # the first core has one fact already
+    chained = [[-1, -2, 3], [-4, 1], [-4, 2]]  # 4 forces 1 and 2, which together force 3
+    plain, unsettled = Local(chained, None), Unsettled(chained, None)
+    kept = unsettled.shrink([-3], [4, 1, 2], conflicts=10)
+    assert not unsettled.solve([-3, *kept]) and len(kept) >= len(plain.shrink([-3], [4, 1, 2]))
