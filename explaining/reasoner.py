@@ -59,9 +59,12 @@ class Oracle:
     def solve(self, assumptions: Iterable[int]) -> bool:
         raise NotImplementedError
 
+    #: the conflicts the last ``settle`` took (at most; a solver that does not count them says 0)
+    spent: int = 0
+
     def settle(self, assumptions: Iterable[int], conflicts: int) -> bool | None:
         """``solve``, or None when the answer takes more than ``conflicts`` conflicts (only a solver that
-        counts them, a ``CycleLocal``, gives up; the others answer)."""
+        counts them, a ``CycleLocal``, gives up; the others answer); ``spent`` says how many it took."""
         return self.solve(assumptions)
 
     def core(self) -> set[int]:
@@ -72,17 +75,25 @@ class Oracle:
 
     def shrink(self, fixed: Sequence[int], soft: Sequence[int], conflicts: int | None = None) -> list[int]:
         """A subset-minimal part of ``soft`` that, with ``fixed``, has no solution (deletion, refined by cores);
-        ``fixed + soft`` must have none.  With ``conflicts``, a part whose question takes more (``settle``) is
-        taken to have a solution: the part kept still has none, but may not be minimal."""
+        ``fixed + soft`` must have none.  With ``conflicts``, the deletion's questions take that many conflicts
+        together at most (``settle``): a part whose question is not settled within what is left is taken to
+        have a solution, so the part kept still has none, but may not be minimal."""
         if self.solve([*fixed, *soft]):
             raise ValueError("shrink: the assumptions have a solution")
         core = self.core()
         kept = [lit for lit in soft if lit in core]
+        left = conflicts
         for lit in list(kept):
             if lit not in kept:
                 continue
             trial = [other for other in kept if other != lit]
-            answer = self.solve([*fixed, *trial]) if conflicts is None else self.settle([*fixed, *trial], conflicts)
+            if left is None:
+                answer: bool | None = self.solve([*fixed, *trial])
+            elif left <= 0:
+                break  # no conflicts left: every fact still kept stays
+            else:
+                answer = self.settle([*fixed, *trial], left)
+                left -= self.spent
             if answer is False:
                 core = self.core()
                 kept = [other for other in trial if other in core]
@@ -277,6 +288,7 @@ class CycleLocal(LazyLocal):
         except _Unsettled:
             return None
         finally:
+            self.spent = conflicts - self.budget
             self.budget = None
 
     def solve(self, assumptions: Iterable[int]) -> bool:
@@ -311,15 +323,16 @@ class CycleLocal(LazyLocal):
         conflicts = self.CONFLICTS
         while True:
             self.check_time()
-            self.solver.conf_budget(conflicts)
+            budget = conflicts if self.budget is None else min(conflicts, self.budget)
+            self.solver.conf_budget(budget)
             checked = self.propagator.checked
             answer = self.solver.solve_limited(assumptions=inside)
+            if self.budget is not None:
+                self.budget -= budget
             if answer is not None:
                 return answer
-            if self.budget is not None:
-                self.budget -= conflicts
-                if self.budget <= 0:
-                    raise _Unsettled
+            if self.budget is not None and self.budget <= 0:
+                raise _Unsettled
             checks = self.propagator.checked - checked
             if checks > self.CHECKS:
                 conflicts = max(10, conflicts * self.CHECKS // checks)
@@ -360,7 +373,10 @@ class Switched(Oracle):
         return self.shared.solve([*self.on, *assumptions])
 
     def settle(self, assumptions: Iterable[int], conflicts: int) -> bool | None:
-        return self.shared.settle([*self.on, *assumptions], conflicts)
+        try:
+            return self.shared.settle([*self.on, *assumptions], conflicts)
+        finally:
+            self.spent = self.shared.spent
 
     def core(self) -> set[int]:
         return self.shared.core() - set(self.on)

@@ -74,10 +74,11 @@ class Stepper:
     PAIRS_ABOVE = 3
     #: hitting sets tried for a pair's step (``Oracle.smallest``): a Sudoku's pairs force many facts each
     PAIR_ROUNDS = 10
-    #: conflicts a question about a loop may take while a graph step's facts are cut down (``_graph_step``):
-    #: past it, the facts asked about are taken to be needed (the step is then perhaps not minimal).  On a
-    #: 20x20 Slitherlink, one such question with some 400 facts known ran for minutes.
-    HARD = 20_000
+    #: conflicts the questions about a loop may take together while a graph step's facts are cut down
+    #: (``_graph_step``): past it, the facts not yet asked about are taken to be needed (the step is then
+    #: perhaps not minimal).  On a 20x20 Slitherlink, one such deletion with some 650 facts known ran for
+    #: minutes.
+    HARD = 50_000
     #: rings of units kept from step to step (their solvers, with what they learnt), at most
     RINGS_KEPT = 400
 
@@ -242,8 +243,8 @@ class Stepper:
 
     def _graph_step(self, group: tuple[int, ...], fact: int, local: Local | Switched, known: Sequence[int]) -> Step:
         """The step of graph group ``group`` forcing ``fact`` (which it forces with ``known``): the known facts
-        nearest to it that do (those within 1, 2, 4, 8 edges of it, then all), cut to a subset-minimal set,
-        the farthest tried first for dropping.  The solver's phases are the solution's (but ``fact``'s): a
+        nearest to it that do (those within 1, 2, 4, 8, 16 edges of it, then all), cut to a subset-minimal set
+        (within ``HARD`` conflicts for a loop), the farthest tried first for dropping.  The solver's phases are the solution's (but ``fact``'s): a
         search with cuts that starts from one loop finds another near it in a few rounds."""
         self.reasoner.check_time()
         near = self.near[group]
@@ -261,7 +262,7 @@ class Stepper:
         order = sorted(known, key=lambda f: distance.get(abs(f), far))
         local.set_phases([*(f for f in self.target if f != fact), -fact])
         used: list[int] | None = None
-        for radius in (1, 2, 4, 8):
+        for radius in (1, 2, 4, 8, 16):
             part = [f for f in order if distance.get(abs(f), far) <= radius]
             if len(part) == len(order):
                 break
