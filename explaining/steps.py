@@ -244,8 +244,9 @@ class Stepper:
     def _graph_step(self, group: tuple[int, ...], fact: int, local: Local | Switched, known: Sequence[int]) -> Step:
         """The step of graph group ``group`` forcing ``fact`` (which it forces with ``known``): the known facts
         nearest to it that do (those within 1, 2, 4, 8, 16 edges of it, then all), cut to a subset-minimal set
-        (within ``HARD`` conflicts for a loop), the farthest tried first for dropping.  The solver's phases are the solution's (but ``fact``'s): a
-        search with cuts that starts from one loop finds another near it in a few rounds."""
+        (within ``HARD`` conflicts for a loop), the farthest tried first for dropping.  The solver's phases are
+        the solution's (but ``fact``'s): a search with cuts that starts from one loop finds another near it in a
+        few rounds."""
         self.reasoner.check_time()
         near = self.near[group]
         distance = {abs(fact): 0}
@@ -479,9 +480,9 @@ def _forced_apart(
     targets: Sequence[int],
     apart: list[frozenset[int]],
 ) -> Iterator[int]:
-    """``_forced`` for a loop's group (a question is a search with cuts inside it): each question starts from the target
-    but the candidate, and the solution found, if any, is near the target, so it rules out few candidates but
-    takes a few rounds of cuts (on a 20x20 Slitherlink 5 ms a question, against 0.1 s from phases against
+    """``_forced`` for a loop's group (a question is a search with cuts inside it): each question starts from the
+    target but the candidate, and the solution found, if any, is near the target, so it rules out few candidates
+    but takes a few rounds of cuts (on a 20x20 Slitherlink 5 ms a question, against 0.1 s from phases against
     every candidate; a Nurikabe's connected sea, asked in rounds of cuts, took eight times longer this way).
     Each solution found goes into ``apart`` as the variables where it leaves the target (``targets``): it
     rules out those candidates as long as none of these variables is known."""
