@@ -36,6 +36,7 @@ from ..backends.base import OutOfTime, building
 from ..backends.pysat.compiled import SelectedCnf, compile_selected
 from ..backends.pysat.propagator import CutPropagator
 from ..constraints import Connected, Model, SingleCycle, semantics
+from ..models.errors import TrisolveError
 from .units import Unit, variables_of
 
 #: PySAT's name of the SAT solver asked (Glucose 4: fast on many small calls, cores and interrupts).
@@ -338,8 +339,8 @@ class CycleLocal(LazyLocal):
                 conflicts = max(10, conflicts * self.CHECKS // checks)
 
 
-class _Unsettled(Exception):
-    """A ``CycleLocal`` question ran out of the conflicts ``settle`` gave it."""
+class _Unsettled(TrisolveError):
+    """A ``CycleLocal`` question ran out of the conflicts ``settle`` gave it (caught by ``settle``)."""
 
 
 class _InSearch(CutPropagator):
