@@ -12,10 +12,12 @@ from support import level_path
 
 from trisolve.backends import registry
 from trisolve.backends.base import Limits, Options
+from trisolve.backends.spec import Spec
 from trisolve.models import FAMILIES, LevelSyntaxError
 from trisolve.models.errors import InstanceTooLarge
 from trisolve.models.nurikabe import model
 from trisolve.models.nurikabe.model import UNKNOWN, Level, Solution
+from trisolve.selection import declaring
 
 FAMILY = FAMILIES["nurikabe"]
 
@@ -179,3 +181,24 @@ def test_the_validator_takes_exactly_the_shadings_the_brute_force_lists() -> Non
         if not model.validate(level, solution):
             accepted.add(solution.shaded)
     assert accepted == brute and len(brute) == 4
+
+
+#: every compiler of the constraint model that runs in Python (clingo's, PySAT's, CP-SAT's, HiGHS's, ...)
+COMPILERS = [spec for spec in registry.variants("nurikabe", declaring("IN_PYTHON")) if "compiled" in spec]
+#: clue sets with two clues side by side (no solution: one island would hold both), and a few of the random ones
+TOUCHING = [(1, 1) + (None,) * 14, (2, None, None, None, 3) + (None,) * 11, (None, UNKNOWN, 1) + (None,) * 13]
+
+
+@pytest.mark.parametrize(
+    "clues", TOUCHING + CLUE_SETS[:6], ids=[f"touching{i}" for i in range(3)] + [f"seed{seed}" for seed in range(6)]
+)
+@pytest.mark.parametrize("spec", COMPILERS)
+def test_every_shading_of_a_4x4_grid_counted_by_each_compiler_of_the_model(spec: str, clues: tuple) -> None:
+    """The constraint model, through each compiler, counts what the brute force lists; two clues side by side
+    are no solution (the model once let each be its own island)."""
+    level = Level(4, 4, clues)
+    brute = {tuple(sorted(cells)) for cells in nurikabe_solutions(4, 4, clues)}
+    result = registry.get(spec, "nurikabe").run(level, Limits(time=60), Options(enumerate=True))
+    assert result.complete and result.count == len(brute), spec
+    if not registry.catalog(Spec.parse(spec).backend, "nurikabe").count_only:  # Ganak counts, lists none
+        assert {FAMILY.canonical(level, s) for s in result.solutions} == brute

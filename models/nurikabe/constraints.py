@@ -112,9 +112,12 @@ def constraints(level: Level) -> Model:
             model.exactly(1, choices, label=f"the cell at {cell_name(cell, level)} is shaded or in one island")
 
     # Unshaded neighbours are in the same island: when a cell is in a clue's island and its neighbour is
-    # unshaded, the neighbour is in that island too.
+    # unshaded, the neighbour is in that island too.  A clue's cell next to another clue's would put both clues
+    # in one island: no solution.
     for (home, cell), literal in owns.items():
         for near in _neighbours(level, cell):
+            if near in clues and near != home:
+                model.clause([-literal], label=f"{clue_name(home)}: unshaded neighbours of its island are in it")
             if near in clues:
                 continue  # next to a clue: that clue's island (the reach leaves out every other)
             also = owns.get((home, near))
