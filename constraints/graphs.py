@@ -120,9 +120,13 @@ class Separation:
     fence: tuple[int, ...]
 
 
-def vertex_separations(chosen: Sequence[bool], neighbours: Sequence[Sequence[int]]) -> list[Separation]:
-    """For a chosen vertex set in several components K, L, ...: u in K, w in L, and the vertices next to K."""
-    parts = components(chosen, neighbours)
+def vertex_separations(
+    chosen: Sequence[bool], neighbours: Sequence[Sequence[int]], parts: Sequence[Sequence[int]] | None = None
+) -> list[Separation]:
+    """For a chosen vertex set in several components K, L, ...: u in K, w in L, and the vertices next to K.
+    ``parts``: the components (``components``), if already found."""
+    if parts is None:
+        parts = components(chosen, neighbours)
     found = []
     for k, part in enumerate(parts):
         fence = tuple(boundary(part, neighbours))

@@ -275,7 +275,8 @@ def _explain(
     """Fills ``found`` (the Explanation's fields) as it goes, so that a time limit keeps what is there."""
     reasoner = session.reasoner
     model = session.model
-    if not reasoner.solve(reasoner.all_units()):
+    solutions = reasoner.solutions()
+    if not solutions:
         found["kind"] = "unsolvable"
         found["muses"] = ()
         for mus in muses(reasoner, limit=all_mus):
@@ -285,9 +286,8 @@ def _explain(
             for unit in mus:
                 session.confirm([u for u in mus if u is not unit], (), "a solution")
         return found
-    solution = own_literals(model, reasoner.true_variables())
-    other = reasoner.other_solution(solution)
-    if other is not None:
+    solution = own_literals(model, solutions[0])
+    if len(solutions) > 1:
         found["kind"] = "several"
         found["backbone"], found["differ"] = backbone(reasoner, solution)
         say(f"backbone: {len(found['backbone'])} facts")

@@ -31,7 +31,7 @@ import heapq
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..constraints import semantics
+from ..constraints import Clause, semantics
 from .reasoner import Local, Reasoner, Switched
 from .units import Unit
 
@@ -114,6 +114,12 @@ class Stepper:
         self.found_at: dict[int, int] = {}
         #: the graph groups looked at once (what they force with no known fact is known)
         self.looked: set[tuple[int, ...]] = set()
+        #: pairs with a graph constraint that force nothing their graph unit does not (``_idle``), and those judged
+        self.idle: set[tuple[int, ...]] = set()
+        self.judged: set[tuple[int, ...]] = set()
+        #: per graph unit, what it forces with every partner not idle (``_forced_with_partners``): for how many
+        #: known facts, those facts, and the solutions found, each as the variables where it leaves the target
+        self.with_partners: dict[int, tuple[int, set[int], list[frozenset[int]]]] = {}
         #: every variable of the model (own or not) -> the units that read it
         self.reading: dict[int, list[int]] = {}
         for u, unit in enumerate(reasoner.units):
@@ -122,6 +128,9 @@ class Stepper:
         #: the rings of units asked by ``_several_units``, by their units: kept from step to step (a Nurikabe
         #: asks the same rings step after step; building each anew was most of its time)
         self.rings: dict[frozenset[int], Ring] = {}
+        #: per unknown fact tried by ``_several_units``, the size of the first core its forcing ring gave: facts
+        #: not tried yet are tried first, then those whose last core was smallest
+        self.estimate: dict[int, int] = {}
 
     def close(self) -> None:
         for ring in self.rings.values():
@@ -197,6 +206,9 @@ class Stepper:
             fresh = list(_forced_apart(local, known, sorted(candidates, key=abs), targets, self.apart[graph]))
         else:  # a connected set, asked in rounds of cuts: one solution from phases against all rules out more
             candidates = [f for f in self.unknown if abs(f) in scope and local.reads(abs(f)) and f not in forced]
+            if len(group) > 1:  # only what the graph unit with all its partners forces can a pair force
+                allowed = self._forced_with_partners(next(u for u in group if (u,) in self.near))
+                candidates = [f for f in candidates if f in allowed]
             fresh = list(_forced(local, known, candidates))
         forced.update(fresh)
         again = [f for f in sorted(self.stale[group], key=abs) if f in self.unknown and f not in fresh]
@@ -307,20 +319,15 @@ class Stepper:
         step = None
         for level in range(2):
             if level == len(self.levels):
-                self.levels.append(self._pairs())
-                for pair in self.levels[level]:
-                    graph = [u for u in pair if (u,) in self.near]
-                    if graph:
-                        self.near[pair] = self.near[(graph[0],)]
-                        self.forced[pair] = set()
-                        self.stale[pair] = set()
-                self.readers.append(self._readers(self.levels[level]))
-                self.dirty.append(set(range(len(self.levels[level]))))
+                self._add_pairs()
             groups = self.levels[level]
             dirty = sorted(self.dirty[level], key=lambda g: groups[g] in self.near)  # graph groups last
             for g in dirty:
                 if step is not None and groups[g] in self.near:
                     continue  # a pair with a rule over the whole board: only when no unit alone forces a fact
+                if self._idle(groups[g]):
+                    self.dirty[level].discard(g)
+                    continue
                 if self._can_wait(groups[g]):
                     continue
                 self.reasoner.check_time()
@@ -332,6 +339,69 @@ class Stepper:
             if step is not None:  # kept for the comparison with the pairs' steps
                 heapq.heappush(self.queue, (self._rank(step), step.fact))
         return self._cheapest_known()
+
+    def _idle(self, group: tuple[int, ...]) -> bool:
+        """Whether a pair with a graph constraint can force no fact at a lower cost than its graph unit alone:
+        its partner lets every assignment of what they share be (``Reasoner.adds_nothing``), or is one clause a
+        known fact satisfies (the graph unit with that fact forces what the pair forces, at the same cost).  It
+        stays so as more facts become known, and is not looked at again."""
+        if len(group) == 1 or group not in self.near:
+            return False
+        if group in self.idle:
+            return True
+        units = self.reasoner.units
+        graph = next(u for u in group if (u,) in self.near)
+        partner = units[next(u for u in group if u != graph)]
+        constraints = [self.reasoner.model.constraints[i] for i in partner.constraints]
+        told = set(self.known)
+        satisfied = len(constraints) == 1 and isinstance(constraints[0], Clause)
+        if satisfied and not told.isdisjoint(constraints[0].literals):
+            self.idle.add(group)
+        elif group not in self.judged:
+            self.judged.add(group)
+            if self.reasoner.adds_nothing(units[graph], partner):
+                self.idle.add(group)
+        return group in self.idle
+
+    def _forced_with_partners(self, graph: int) -> set[int]:
+        """The unknown facts that graph unit ``graph`` forces with the known facts and every partner it has in a pair
+        not idle (``_idle``), all on at once: a pair of it forces no other (more units force more), so a pair is
+        asked only about these.  Found once for the facts known now, each question from the target's phases but the
+        candidate's, and each solution found kept (as where it leaves the target) while no fact known contradicts
+        it, as for a loop (``_forced_apart``).  A Nurikabe's sea pairs with every 2x2 block, and each pair was
+        asked again after every step; the sea with all the blocks forces few facts, and from phases against every
+        candidate each such question took half a second on a 24x14 (its kept solutions died at the next fact)."""
+        known_now = len(self.known)
+        since, forced, apart = self.with_partners.get(graph, (0, set(), []))
+        if since == known_now and graph in self.with_partners:
+            return forced
+        told = {abs(f) for f in self.known[since:]}
+        apart = [found for found in apart if found.isdisjoint(told)]  # still a solution with the facts known
+        units = self.reasoner.units
+        partners = {u for pair in self.levels[1] if graph in pair and not self._idle(pair) for u in pair if u != graph}
+        selectors = [self.reasoner.selector[units[u].label] for u in (graph, *sorted(partners))]
+        local = self.reasoner.local(selectors)
+        scope = self._scope((graph, *partners))
+        known = [f for f in self.known if abs(f) in scope and local.reads(abs(f))]
+        forced = {f for f in forced if f in self.unknown}  # what they forced they still force
+        shown = set().union(*apart)
+        targets = [f for f in self.target if abs(f) in scope and local.reads(abs(f))]
+        candidates = [f for f in targets if f in self.unknown and f not in forced and abs(f) not in shown]
+        forced |= set(_forced_apart(local, known, sorted(candidates, key=abs), targets, apart))
+        self.with_partners[graph] = (known_now, forced, apart)
+        return forced
+
+    def _add_pairs(self) -> None:
+        """The second level of groups: pairs of units (``_pairs``), those with a graph unit set up as its own."""
+        self.levels.append(self._pairs())
+        for pair in self.levels[1]:
+            graph = [u for u in pair if (u,) in self.near]
+            if graph:
+                self.near[pair] = self.near[(graph[0],)]
+                self.forced[pair] = set()
+                self.stale[pair] = set()
+        self.readers.append(self._readers(self.levels[1]))
+        self.dirty.append(set(range(len(self.levels[1]))))
 
     def _can_wait(self, group: tuple[int, ...]) -> bool:
         """Whether a graph group already looked at cannot give a step that comes before the cheapest one known:
@@ -363,23 +433,28 @@ class Stepper:
     # ------------------------------------------------------------------ several units
 
     def _several_units(self) -> Step | None:
-        """A cheap set of units and known facts forcing some unknown target fact.  For each of the first
-        ``TRIED`` unknown facts, the smallest ring of units around it that forces it (``_forcing_ring``);
-        then, for the ``SHRUNK`` whose first core is smallest, a subset-minimal set of its units and known
-        facts (deletion refined by cores); the cheapest of these.  Cutting every one of them to a minimal
-        set was most of the time a Nurikabe took, whose steps mostly need several units."""
+        """A cheap set of units and known facts forcing some unknown target fact.  For ``TRIED`` unknown facts
+        (those not tried yet first, then those whose ring's first core was smallest, ``estimate``), the smallest
+        ring of units around it that forces it (``_forcing_ring``); then, for the ``SHRUNK`` whose first core is
+        smallest, a subset-minimal set of its units and known facts (deletion refined by cores, stopped once it
+        cannot beat the best so far); the cheapest of these.  Cutting every one of them to a minimal set was most
+        of the time a Nurikabe took, whose steps mostly need several units; and the facts tried first were the
+        board's first ones, which on a 24x14 took rings of 60 to 100 units while other facts took 3 to 10."""
         if len(self.rings) > self.RINGS_KEPT:
             self.close()
-        tried = sorted(self.unknown, key=lambda f: (f < 0, abs(f)))[: self.TRIED]
+        tried = sorted(self.unknown, key=lambda f: (self.estimate.get(f, 0), f < 0, abs(f)))[: self.TRIED]
         found: list[tuple[int, Ring, list[int], int]] = []
         for order, fact in enumerate(tried):
             self.reasoner.check_time()
             found.append((*self._forcing_ring(fact), order))
+            self.estimate[fact] = found[-1][0]
         found.sort(key=lambda item: (item[0], item[3]))
         best: tuple[int, int, Step] | None = None  # at equal cost, the fact tried first
         for _, ring, known, order in found[: self.SHRUNK]:
             fact = tried[order]
-            step = self._step_of(fact, ring.local.shrink([-fact], [*known, *ring.units]), ring.units)
+            # a set this large cannot beat the best step found: the deletion stops once it knows that much is needed
+            enough = None if best is None else best[0] + (1 if order < best[1] else 0)
+            step = self._step_of(fact, ring.local.shrink([-fact], [*known, *ring.units], enough=enough), ring.units)
             if best is None or (step.cost, order) < best[:2]:
                 best = (step.cost, order, step)
         return None if best is None else best[2]

@@ -787,3 +787,92 @@ def test_a_deletion_whose_question_is_not_settled_keeps_the_fact() -> None:
     plain, unsettled = Local(chained, None), Unsettled(chained, None)
     kept = unsettled.shrink([-3], [4, 1, 2], conflicts=10)
     assert not unsettled.solve([-3, *kept]) and len(kept) >= len(plain.shrink([-3], [4, 1, 2]))
+
+
+def test_a_deletion_told_what_is_enough_stops_once_that_much_is_needed() -> None:
+    """``Oracle.shrink(..., enough=k)``: once k members are shown to be needed it stops; the set kept still has
+    no solution and has at least k members.  Without a reason to stop it gives what the plain deletion gives."""
+    from trisolve.explaining.reasoner import Local
+
+    chained = [[-1, -2, -5, 3], [-4, 1], [-4, 2]]  # 1, 2 and 5 together force 3 (so does 4 with 5)
+    local = Local(chained, None)
+    whole = local.shrink([-3], [1, 2, 5, 4])
+    assert local.shrink([-3], [1, 2, 5, 4], enough=len(whole) + 1) == whole
+    for enough in range(1, len(whole) + 1):
+        kept = local.shrink([-3], [1, 2, 5, 4], enough=enough)
+        assert not local.solve([-3, *kept]) and len(kept) >= enough
+    local.close()
+
+
+#: A Nurikabe with four solutions (the 2's island goes one of four ways) and one with none.
+SEVERAL_NURIKABE = "nurikabe 3x3\n. . .\n. 2 .\n. . .\n"
+NO_NURIKABE = "nurikabe 5x5\n1 . 1 . .\n. . . . .\n. . . . .\n3 . . 3 .\n. . . . 1\n"
+
+
+@pytest.mark.parametrize(
+    "family, text",
+    [
+        ("nurikabe", SMALL_LEVELS["nurikabe"]),
+        ("nurikabe", SEVERAL_NURIKABE),
+        ("nurikabe", NO_NURIKABE),
+        ("slither", SMALL_LEVELS["slither"]),
+        ("sudoku", SMALL_LEVELS["sudoku"]),
+    ],
+)
+def test_the_first_solutions_are_solutions_two_when_there_are_several(family: str, text: str) -> None:
+    """``Reasoner.solutions`` (a lazy solver over every unit when there are graph rules, else the reasoner's
+    own): none when the referee finds none, the only one when it finds one, and two different solutions of
+    the referee's when it finds several."""
+    from trisolve.explaining.reasoner import Reasoner
+
+    model = FAMILIES[family].constraints(trisolve.load(text, family).model).freeze()
+    every = solutions(model)
+    with Reasoner(model, units_of(model), None) as reasoner:
+        found = [own_literals(model, true) for true in reasoner.solutions()]
+    assert len(found) == min(len(every), 2)
+    assert all(solution in every for solution in found) and len(set(found)) == len(found)
+
+
+@pytest.mark.parametrize("name", ["small", "nurikabe10"])
+def test_pairs_of_a_graph_unit_left_out_force_nothing_it_does_not_and_the_rest_are_asked_enough(name: str) -> None:
+    """Pairs of a Nurikabe's sea or an island with another unit: one judged idle (``Stepper._idle``: the partner
+    lets every assignment of what they share be, or is a clause a known fact satisfies) forces, with the known
+    facts, only what its graph unit alone forces (stated eagerly, with the same facts); every other forces only
+    facts among those asked (``_forced_with_partners``).  Checked as facts of the solution are learnt."""
+    from trisolve.explaining.reasoner import Local, Reasoner
+    from trisolve.explaining.steps import Step, Stepper
+
+    if name == "small":
+        level = small_level("nurikabe")
+    else:
+        level = trisolve.load(os.path.join(ROOT, "levels", "nurikabe", f"{name}.txt"))
+    model = FAMILIES["nurikabe"].constraints(level.model).freeze()
+    units = units_of(model)
+    (unique,) = solutions(model)
+    order = sorted(unique, key=abs)
+    idle = busy = 0
+    with Reasoner(model, units, None) as reasoner, Stepper(reasoner, unique) as stepper:
+        stepper._add_pairs()
+
+        def eager(group: tuple[int, ...]) -> Local:
+            return Local(reasoner.clauses_of([reasoner.selector[units[u].label] for u in group]), None)
+
+        for batch in range(3):
+            known = list(stepper.known)
+            for pair in stepper.levels[1]:
+                graph = [u for u in pair if (u,) in stepper.near]
+                if not graph:
+                    continue
+                both, alone = eager(pair), eager((graph[0],))
+                forced = {f for f in stepper.unknown if not both.solve([*known, -f])}
+                if stepper._idle(pair):
+                    idle += 1
+                    assert all(not alone.solve([*known, -f]) for f in forced), (pair, batch)
+                else:
+                    busy += 1
+                    assert forced <= stepper._forced_with_partners(graph[0]), (pair, batch)
+                both.close()
+                alone.close()
+            for fact in order[batch * len(order) // 3 : (batch + 1) * len(order) // 3]:
+                stepper.learn(Step(fact, (units[0],), ()))
+    assert idle and busy, "every pair idle or none: the test proves nothing"

@@ -181,10 +181,11 @@ class SelectedCnf:
     selectors: Mapping[Hashable, int]
     top: int
     #: with ``connectivity="lazy"``: the graph constraints left out of ``clauses`` (their degree and "some edge"
-    #: clauses are in), and ``cuts(constraint, value)``, the clauses that exclude an assignment breaking one
-    #: (none when it holds); whoever solves adds them, guarded by the constraint's selector
+    #: clauses are in), and ``cuts(constraint, chosen)``, the clauses that exclude an assignment breaking one
+    #: (none when it holds), from whether each of its literals (vertices, or edges, in order) is true; whoever
+    #: solves adds them, guarded by the constraint's selector
     graph: tuple[Connected | SingleCycle, ...] = ()
-    cuts: Callable[[Connected | SingleCycle, Callable[[int], bool]], list[list[int]]] | None = None
+    cuts: Callable[[Connected | SingleCycle, Sequence[bool]], list[list[int]]] | None = None
     #: the variables a cut reads or names (the graph constraints' and a cycle's "vertex used")
     cut_variables: tuple[int, ...] = ()
 
@@ -208,7 +209,7 @@ def compile_selected(
         selectors=dict(cnf.selectors),
         top=cnf.pool.top,
         graph=tuple(lazy),
-        cuts=checker.cuts_of if checker else None,
+        cuts=checker.cuts_of_chosen if checker else None,
         cut_variables=checker.variables if checker else (),
     )
 
@@ -683,6 +684,8 @@ class _GraphCuts:
         self.used = used
         #: id(single cycle) -> its edges' ends, built once (a check reads them for every candidate)
         self.ends: dict[int, tuple[tuple[int, int], ...]] = {}
+        #: id(connected set) -> its neighbour lists
+        self.neighbours: dict[int, tuple[tuple[int, ...], ...]] = {}
         names: set[int] = set()
         for c in constraints:
             if isinstance(c, Connected):
@@ -697,30 +700,45 @@ class _GraphCuts:
 
     def cuts_of(self, c: Connected | SingleCycle, value: Callable[[int], bool]) -> list[list[int]]:
         """The cuts excluding an assignment that breaks ``c``; none when it holds."""
+        literals = c.vertices if isinstance(c, Connected) else [lit for _, _, lit in c.edges]
+        return self.cuts_of_chosen(c, [value(lit) for lit in literals])
+
+    def cuts_of_chosen(self, c: Connected | SingleCycle, chosen: Sequence[bool]) -> list[list[int]]:
+        """``cuts_of`` from whether each of ``c``'s literals (its vertices, or its edges, in order) is true: an
+        explanation's solvers read that from their own numbering, for hundreds of thousands of candidates."""
         if isinstance(c, SingleCycle):
             ends = self._ends(c)
-            chosen = [value(lit) for _, _, lit in c.edges]
             parts = graphs.cycle_parts(c.vertex_count, ends, chosen)
             if graphs.is_one_cycle(c.vertex_count, ends, chosen, len(parts)):
                 return []
             found = self.cycle_cuts(c, chosen, parts)  # several pieces: broken, and these cut it
         else:
-            chosen = [value(lit) for lit in c.vertices]
-            neighbours = graphs.graph_of(len(chosen), c.edges)
-            if graphs.is_connected(chosen, neighbours):
+            neighbours = self._neighbours(c)
+            parts = graphs.components(chosen, neighbours)
+            if len(parts) <= 1:
                 return []
-            found = self.connected_cuts(c, chosen)
+            found = self.connected_cuts(c, chosen, parts)
         if not found:
             raise RuntimeError(f"{c.label!r} is broken but no cut was found: the lazy check is wrong")
         return found
 
+    def _neighbours(self, c: Connected) -> tuple[tuple[int, ...], ...]:
+        """A connected set's neighbour lists, built once per constraint (``graphs.graph_of`` hashes the edges
+        on every call)."""
+        if id(c) not in self.neighbours:
+            self.neighbours[id(c)] = graphs.graph_of(len(c.vertices), c.edges)
+        return self.neighbours[id(c)]
+
     @staticmethod
-    def connected_cuts(c: Connected, chosen: Sequence[bool]) -> list[list[int]]:
-        """For components K and L of the chosen vertices: u in K and w in L are not both chosen, or a vertex
-        next to K is."""
+    def connected_cuts(
+        c: Connected, chosen: Sequence[bool], parts: Sequence[Sequence[int]] | None = None
+    ) -> list[list[int]]:
+        """For components K and L of the chosen vertices (``parts``, if already found): u in K and w in L are not
+        both chosen, or a vertex next to K is."""
         neighbours = graphs.graph_of(len(c.vertices), c.edges)
         x = c.vertices
-        return [[-x[s.u], -x[s.w], *(x[f] for f in s.fence)] for s in graphs.vertex_separations(chosen, neighbours)]
+        separations = graphs.vertex_separations(chosen, neighbours, parts)
+        return [[-x[s.u], -x[s.w], *(x[f] for f in s.fence)] for s in separations]
 
     def _ends(self, c: SingleCycle) -> tuple[tuple[int, int], ...]:
         if id(c) not in self.ends:
