@@ -426,11 +426,7 @@ class Reasoner(Oracle):
         self._locals: dict[tuple[int, ...], Local] = {}
         self.calls = 0
         self._top = self.cnf.top
-        self._timer: threading.Timer | None = None
-        if deadline is not None:
-            self._timer = threading.Timer(max(0.0, deadline - time.monotonic()), self.solver.interrupt)
-            self._timer.daemon = True
-            self._timer.start()
+        self._timer = _interrupter(self.solver, deadline)
 
     def close(self) -> None:
         if self._timer is not None:
@@ -495,11 +491,7 @@ class Reasoner(Oracle):
             return [first] if other is None else [first, other]
         local, _ = self._lazy_solver(self.units, set(), None)
         local.interruptible = True
-        timer = None
-        if self.deadline is not None:
-            timer = threading.Timer(max(0.0, self.deadline - time.monotonic()), local.solver.interrupt)
-            timer.daemon = True
-            timer.start()
+        timer = _interrupter(local.solver, self.deadline)
         try:
             if not local.solve([]):
                 return []
@@ -691,6 +683,16 @@ class Reasoner(Oracle):
                 lazy = compile_selected(self.model, lambda constraint: constraint.label, connectivity="lazy")
             self._lazy = (lazy, *_split(lazy, self.model.variables))
         return self._lazy
+
+
+def _interrupter(solver: Solver, deadline: float | None) -> threading.Timer | None:
+    """A started timer that interrupts ``solver`` at the deadline (its questions asked with ``solve_limited``)."""
+    if deadline is None:
+        return None
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), solver.interrupt)
+    timer.daemon = True
+    timer.start()
+    return timer
 
 
 def _literals(constraint: Connected | SingleCycle) -> list[int]:

@@ -729,15 +729,13 @@ class _GraphCuts:
             self.neighbours[id(c)] = graphs.graph_of(len(c.vertices), c.edges)
         return self.neighbours[id(c)]
 
-    @staticmethod
     def connected_cuts(
-        c: Connected, chosen: Sequence[bool], parts: Sequence[Sequence[int]] | None = None
+        self, c: Connected, chosen: Sequence[bool], parts: Sequence[Sequence[int]] | None = None
     ) -> list[list[int]]:
         """For components K and L of the chosen vertices (``parts``, if already found): u in K and w in L are not
         both chosen, or a vertex next to K is."""
-        neighbours = graphs.graph_of(len(c.vertices), c.edges)
         x = c.vertices
-        separations = graphs.vertex_separations(chosen, neighbours, parts)
+        separations = graphs.vertex_separations(chosen, self._neighbours(c), parts)
         return [[-x[s.u], -x[s.w], *(x[f] for f in s.fence)] for s in separations]
 
     def _ends(self, c: SingleCycle) -> tuple[tuple[int, int], ...]:
