@@ -433,16 +433,23 @@ class Stepper:
     # ------------------------------------------------------------------ several units
 
     def _several_units(self) -> Step | None:
-        """A cheap set of units and known facts forcing some unknown target fact.  For ``TRIED`` unknown facts
-        (those not tried yet first, then those whose ring's first core was smallest, ``estimate``), the smallest
-        ring of units around it that forces it (``_forcing_ring``); then, for the ``SHRUNK`` whose first core is
-        smallest, a subset-minimal set of its units and known facts (deletion refined by cores, stopped once it
-        cannot beat the best so far); the cheapest of these.  Cutting every one of them to a minimal set was most
-        of the time a Nurikabe took, whose steps mostly need several units; and the facts tried first were the
-        board's first ones, which on a 24x14 took rings of 60 to 100 units while other facts took 3 to 10."""
+        """A cheap set of units and known facts forcing some unknown target fact.  For ``TRIED`` unknown facts,
+        the smallest ring of units around it that forces it (``_forcing_ring``); then, for the ``SHRUNK`` whose
+        first core is smallest, a subset-minimal set of its units and known facts (deletion refined by cores);
+        the cheapest of these.  Cutting every one of them to a minimal set was most of the time a Nurikabe took,
+        whose steps mostly need several units.
+
+        Which facts are tried: the board's first unknown ones, except in a model with a rule over the whole
+        board (``near``), where those not tried yet come first, then those whose ring's first core was smallest
+        (``estimate``), and a deletion stops once it cannot beat the best so far.  On a 24x14 Nurikabe the
+        board's first facts took rings of 60 to 100 units while others took 3 to 10; without such a rule every
+        ring is small, and the board's order with whole deletions made cheaper sequences (sudoku14 2046, 2544
+        with the Nurikabe's order)."""
         if len(self.rings) > self.RINGS_KEPT:
             self.close()
-        tried = sorted(self.unknown, key=lambda f: (self.estimate.get(f, 0), f < 0, abs(f)))[: self.TRIED]
+        spread = bool(self.near)  # rings can be large: order by their cores, stop deletions early
+        estimate = self.estimate if spread else {}
+        tried = sorted(self.unknown, key=lambda f: (estimate.get(f, 0), f < 0, abs(f)))[: self.TRIED]
         found: list[tuple[int, Ring, list[int], int]] = []
         for order, fact in enumerate(tried):
             self.reasoner.check_time()
@@ -453,7 +460,7 @@ class Stepper:
         for _, ring, known, order in found[: self.SHRUNK]:
             fact = tried[order]
             # a set this large cannot beat the best step found: the deletion stops once it knows that much is needed
-            enough = None if best is None else best[0] + (1 if order < best[1] else 0)
+            enough = None if best is None or not spread else best[0] + (1 if order < best[1] else 0)
             step = self._step_of(fact, ring.local.shrink([-fact], [*known, *ring.units], enough=enough), ring.units)
             if best is None or (step.cost, order) < best[:2]:
                 best = (step.cost, order, step)
