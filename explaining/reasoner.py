@@ -61,12 +61,13 @@ class Oracle:
     def solve(self, assumptions: Iterable[int]) -> bool:
         raise NotImplementedError
 
-    #: the conflicts the last ``settle`` took (at most; a solver that does not count them says 0)
+    #: the effort the last ``settle`` took (at most; a solver that does not count it says 0)
     spent: int = 0
 
-    def settle(self, assumptions: Iterable[int], conflicts: int) -> bool | None:
-        """``solve``, or None when the answer takes more than ``conflicts`` conflicts (only a solver that
-        counts them, a ``CycleLocal``, gives up; the others answer); ``spent`` says how many it took."""
+    def settle(self, assumptions: Iterable[int], effort: int) -> bool | None:
+        """``solve``, or None when the answer takes more than ``effort``, counted in the solver's own unit: a
+        loop's (``CycleLocal``) counts conflicts, a connected set's (``LazyLocal``) rounds of cuts; the others
+        answer.  ``spent`` says how much it took."""
         return self.solve(assumptions)
 
     def core(self) -> set[int]:
@@ -76,11 +77,11 @@ class Oracle:
         raise NotImplementedError
 
     def shrink(
-        self, fixed: Sequence[int], soft: Sequence[int], conflicts: int | None = None, enough: int | None = None
+        self, fixed: Sequence[int], soft: Sequence[int], effort: int | None = None, enough: int | None = None
     ) -> list[int]:
         """A subset-minimal part of ``soft`` that, with ``fixed``, has no solution (deletion, refined by cores);
-        ``fixed + soft`` must have none.  With ``conflicts``, the deletion's questions take that many conflicts
-        together at most (``settle``): a part whose question is not settled within what is left is taken to
+        ``fixed + soft`` must have none.  With ``effort``, the deletion's questions take that much together at
+        most (``settle``): a part whose question is not settled within what is left is taken to
         have a solution, so the part kept still has none, but may not be minimal.  With ``enough``, it stops
         once that many members are shown to be needed (each later core keeps them), when a part that large is
         of no use to the caller: the part kept then still has no solution, and is at least that large."""
@@ -88,7 +89,7 @@ class Oracle:
             raise ValueError("shrink: the assumptions have a solution")
         core = self.core()
         kept = [lit for lit in soft if lit in core]
-        left = conflicts
+        left = effort
         needed = 0
         for lit in list(kept):
             if lit not in kept:
@@ -99,7 +100,7 @@ class Oracle:
             if left is None:
                 answer: bool | None = self.solve([*fixed, *trial])
             elif left <= 0:
-                break  # no conflicts left: every fact still kept stays
+                break  # no effort left: every fact still kept stays
             else:
                 answer = self.settle([*fixed, *trial], left)
                 left -= self.spent
@@ -215,6 +216,9 @@ class LazyLocal(Local):
         read = {var for constraint in graph for var in variables_of(constraint)}
         self.guards = tuple(guards) or (None,) * len(graph)
         super().__init__(clauses, deadline, extra=read | {g for g in self.guards if g is not None}, name=name)
+        #: the effort the question asked now may still take (``settle``), or None: rounds of cuts here,
+        #: conflicts in a ``CycleLocal``
+        self.budget: int | None = None
         self.graph = tuple(graph)
         self.cuts = cuts
         #: id(graph constraint) -> the cuts found for it so far, by any solver (each holds wherever it does; each
@@ -236,6 +240,19 @@ class LazyLocal(Local):
             raise RuntimeError("a cut reads a variable its units' clauses do not")
         return inside if guard is None else [-self.inner[guard], *inside]
 
+    def settle(self, assumptions: Iterable[int], effort: int) -> bool | None:
+        """``solve`` within ``effort`` (rounds of cuts here; a ``CycleLocal``'s search counts conflicts), or
+        None.  A question about a connected set whose answer is "no solution" may take thousands of rounds:
+        on a 24x14 Nurikabe one of a deletion's took 13,000 (9 s), and one step's deletions 67 s."""
+        self.budget = effort
+        try:
+            return self.solve(assumptions)
+        except _Unsettled:
+            return None
+        finally:
+            self.spent = effort - self.budget
+            self.budget = None
+
     def solve(self, assumptions: Iterable[int]) -> bool:
         assumptions = list(assumptions)
         while True:
@@ -247,6 +264,10 @@ class LazyLocal(Local):
                 self.solver.add_clause(cut)
             if not cuts:
                 return True
+            if self.budget is not None:
+                self.budget -= 1
+                if self.budget <= 0:
+                    raise _Unsettled
 
     def _cuts_of(self, table: Sequence[bool]) -> list[list[int]]:
         """The cuts (in this solver's numbering, guarded) that exclude a candidate, each put in the pool too; none
@@ -286,8 +307,6 @@ class CycleLocal(LazyLocal):
         super().__init__(clauses, graph, cuts, deadline, pool, guards, name=IN_SEARCH_SOLVER)
         self.in_search = True
         self.given: list[list[int]] = []
-        #: the conflicts the question asked now may take (``settle``), or None
-        self.budget: int | None = None
         #: the true observed variables of the last candidate the propagator found whole (no cut)
         self.accepted: frozenset[int] | None = None
         self.propagator = _InSearch(self)
@@ -298,16 +317,6 @@ class CycleLocal(LazyLocal):
     def close(self) -> None:
         self.solver.disconnect_propagator()
         super().close()
-
-    def settle(self, assumptions: Iterable[int], conflicts: int) -> bool | None:
-        self.budget = conflicts
-        try:
-            return self.solve(assumptions)
-        except _Unsettled:
-            return None
-        finally:
-            self.spent = conflicts - self.budget
-            self.budget = None
 
     def solve(self, assumptions: Iterable[int]) -> bool:
         assumptions = list(assumptions)
@@ -357,7 +366,7 @@ class CycleLocal(LazyLocal):
 
 
 class _Unsettled(TrisolveError):
-    """A ``CycleLocal`` question ran out of the conflicts ``settle`` gave it (caught by ``settle``)."""
+    """A ``LazyLocal`` question ran out of the effort ``settle`` gave it (caught by ``settle``)."""
 
 
 class _InSearch(CutPropagator):
@@ -390,9 +399,9 @@ class Switched(Oracle):
     def solve(self, assumptions: Iterable[int]) -> bool:
         return self.shared.solve([*self.on, *assumptions])
 
-    def settle(self, assumptions: Iterable[int], conflicts: int) -> bool | None:
+    def settle(self, assumptions: Iterable[int], effort: int) -> bool | None:
         try:
-            return self.shared.settle([*self.on, *assumptions], conflicts)
+            return self.shared.settle([*self.on, *assumptions], effort)
         finally:
             self.spent = self.shared.spent
 

@@ -74,11 +74,16 @@ class Stepper:
     PAIRS_ABOVE = 3
     #: hitting sets tried for a pair's step (``Oracle.smallest``): a Sudoku's pairs force many facts each
     PAIR_ROUNDS = 10
-    #: conflicts the questions about a loop may take together while a graph step's facts are cut down
-    #: (``_graph_step``): past it, the facts not yet asked about are taken to be needed (the step is then
-    #: perhaps not minimal).  On a 20x20 Slitherlink, one such deletion with some 650 facts known ran for
-    #: minutes.
+    #: the effort the questions about a graph group may take together while a graph step's facts are cut down
+    #: (``_graph_step``; conflicts for a loop, rounds of cuts for a connected set): past it, the facts not yet
+    #: asked about are taken to be needed (the step is then perhaps not minimal).  On a 20x20 Slitherlink, one
+    #: such deletion with some 650 facts known ran for minutes.
     HARD = 50_000
+    #: the rounds of cuts a several-unit search's deletion in a ring with a connected set may take together
+    #: (``_several_units``), past which its members not yet asked about are kept: on a 24x14 Nurikabe one
+    #: step's eight deletions took 85,000 rounds (67 s), most in questions with no solution (the member could
+    #: go), where the others' took a few hundred
+    RING_ROUNDS = 2000
     #: rings of units kept from step to step (their solvers, with what they learnt), at most
     RINGS_KEPT = 400
 
@@ -461,7 +466,9 @@ class Stepper:
             fact = tried[order]
             # a set this large cannot beat the best step found: the deletion stops once it knows that much is needed
             enough = None if best is None or not spread else best[0] + (1 if order < best[1] else 0)
-            step = self._step_of(fact, ring.local.shrink([-fact], [*known, *ring.units], enough=enough), ring.units)
+            effort = self.RING_ROUNDS if spread and not ring.local.in_search else None
+            used = ring.local.shrink([-fact], [*known, *ring.units], effort, enough)
+            step = self._step_of(fact, used, ring.units)
             if best is None or (step.cost, order) < best[:2]:
                 best = (step.cost, order, step)
         return None if best is None else best[2]

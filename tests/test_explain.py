@@ -594,6 +594,40 @@ def test_a_ring_of_switchable_units_asked_lazily_answers_as_the_reachability_lev
         eager.close()
 
 
+def test_a_connected_set_question_given_too_few_rounds_of_cuts_is_not_settled() -> None:
+    """``LazyLocal.settle``: a question about a connected set that needs k rounds of cuts is answered, as the
+    eager unit answers it, within k + 1 rounds, and not settled (None, never a wrong answer) within k; ``spent``
+    says k.  Each solver is new, with no cuts from another."""
+    from trisolve.explaining.reasoner import Local, Reasoner
+
+    model = FAMILIES["nurikabe"].constraints(small_level("nurikabe").model).freeze()
+    units = units_of(model)
+    (unique,) = solutions(model)
+    with Reasoner(model, units, None) as reasoner:
+        sea = next(unit for unit in units if unit.label == "the shaded cells are connected")
+        eager = Local(reasoner.clauses_of([reasoner.selector[sea.label]]), None)
+        cut = 0
+        scattered = [var if i % 2 else -var for i, var in enumerate(sorted(sea.scope))]
+
+        def settled(question: list[int], effort: int) -> tuple[bool | None, int]:
+            local = reasoner._lazy_solver([sea], set(), None)[0]
+            local.set_phases(scattered)  # every other cell shaded: a first candidate in pieces
+            try:
+                return local.settle(question, effort), local.spent
+            finally:
+                local.close()
+
+        for fact in unique:
+            answer, rounds = settled([-fact], 10_000)
+            assert answer == eager.solve([-fact])
+            if rounds:
+                cut += 1
+                assert settled([-fact], rounds) == (None, rounds)
+                assert settled([-fact], rounds + 1) == (answer, rounds)
+        eager.close()
+    assert cut, "no question needed a round of cuts: the test proves nothing"
+
+
 def slither_explained(name: str, check: str | None, timeout: float) -> Explanation:
     """A shipped Slitherlink explained: complete, each step's facts known before it, the steps in order rebuild
     the unique solution (the one clingo finds)."""
@@ -771,21 +805,21 @@ def test_a_loop_forces_what_the_eager_loop_forces_with_solutions_kept_from_look_
 
 
 def test_a_deletion_whose_question_is_not_settled_keeps_the_fact() -> None:
-    """``Oracle.shrink`` with a conflict budget: a part whose question is not settled (``settle`` gives None)
+    """``Oracle.shrink`` with an effort budget: a part whose question is not settled (``settle`` gives None)
     is taken to have a solution, so its fact is kept; the set kept still has no solution."""
     from trisolve.explaining.reasoner import Local
 
     class Unsettled(Local):
-        def settle(self, assumptions, conflicts):
+        def settle(self, assumptions, effort):
             return None
 
     clauses = [[-1, 3], [-2, 3]]  # 1 forces 3, and so does 2
     plain, unsettled = Local(clauses, None), Unsettled(clauses, None)
-    assert plain.shrink([-3], [1, 2], conflicts=10) in ([1], [2])
-    assert unsettled.shrink([-3], [1, 2], conflicts=10) in ([1], [2])  # the first core has one fact already
+    assert plain.shrink([-3], [1, 2], effort=10) in ([1], [2])
+    assert unsettled.shrink([-3], [1, 2], effort=10) in ([1], [2])  # the first core has one fact already
     chained = [[-1, -2, 3], [-4, 1], [-4, 2]]  # 4 forces 1 and 2, which together force 3
     plain, unsettled = Local(chained, None), Unsettled(chained, None)
-    kept = unsettled.shrink([-3], [4, 1, 2], conflicts=10)
+    kept = unsettled.shrink([-3], [4, 1, 2], effort=10)
     assert not unsettled.solve([-3, *kept]) and len(kept) >= len(plain.shrink([-3], [4, 1, 2]))
 
 
