@@ -446,7 +446,8 @@ class Stepper:
 
         Which facts are tried: the board's first unknown ones, except in a model with a rule over the whole
         board (``near``), where those not tried yet come first, then those whose ring's first core was smallest
-        (``estimate``), and a deletion stops once it cannot beat the best so far.  On a 24x14 Nurikabe the
+        (``estimate``), a deletion stops once it cannot beat the best so far, and one in a ring with a connected
+        set gets ``RING_ROUNDS`` rounds of cuts (its set may then not be minimal).  On a 24x14 Nurikabe the
         board's first facts took rings of 60 to 100 units while others took 3 to 10; without such a rule every
         ring is small, and the board's order with whole deletions made cheaper sequences (sudoku14 2046, 2544
         with the Nurikabe's order)."""
