@@ -74,11 +74,14 @@ class Stepper:
     PAIRS_ABOVE = 3
     #: hitting sets tried for a pair's step (``Oracle.smallest``): a Sudoku's pairs force many facts each
     PAIR_ROUNDS = 10
-    #: the effort the questions about a graph group may take together while a graph step's facts are cut down
-    #: (``_graph_step``; conflicts for a loop, rounds of cuts for a connected set): past it, the facts not yet
-    #: asked about are taken to be needed (the step is then perhaps not minimal).  On a 20x20 Slitherlink, one
-    #: such deletion with some 650 facts known ran for minutes.
-    HARD = 50_000
+    #: the conflicts the questions about a loop may take together while a graph step's facts are cut down
+    #: (``_graph_step``): past them, the facts not yet asked about are taken to be needed (the step is then
+    #: perhaps not minimal).  On a 20x20 Slitherlink, one such deletion with some 650 facts known ran for
+    #: minutes; with 50,000 conflicts it reached 760 of its 840 steps in five minutes, with 5000 it was complete
+    #: in two (its steps a little dearer: a 10x10 costs 738, was 680)
+    HARD = 5000
+    #: the same for a connected set, in rounds of cuts
+    HARD_ROUNDS = 50_000
     #: the rounds of cuts a several-unit search's deletion in a ring with a connected set may take together
     #: (``_several_units``), past which its members not yet asked about are kept: on a 24x14 Nurikabe one
     #: step's eight deletions took 85,000 rounds (67 s), most in questions with no solution (the member could
@@ -261,7 +264,8 @@ class Stepper:
     def _graph_step(self, group: tuple[int, ...], fact: int, local: Local | Switched, known: Sequence[int]) -> Step:
         """The step of graph group ``group`` forcing ``fact`` (which it forces with ``known``): the known facts
         nearest to it that do (those within 1, 2, 4, 8, 16 edges of it, then all), cut to a subset-minimal set
-        (within ``HARD`` conflicts for a loop), the farthest tried first for dropping.  The solver's phases are
+        (within ``HARD`` conflicts for a loop, ``HARD_ROUNDS`` rounds for a connected set), the farthest tried
+        first for dropping.  The solver's phases are
         the solution's (but ``fact``'s): a search with cuts that starts from one loop finds another near it in a
         few rounds."""
         self.reasoner.check_time()
@@ -279,16 +283,17 @@ class Stepper:
         far = len(distance) + 1
         order = sorted(known, key=lambda f: distance.get(abs(f), far))
         local.set_phases([*(f for f in self.target if f != fact), -fact])
+        effort = self.HARD if local.in_search else self.HARD_ROUNDS
         used: list[int] | None = None
         for radius in (1, 2, 4, 8, 16):
             part = [f for f in order if distance.get(abs(f), far) <= radius]
             if len(part) == len(order):
                 break
-            if local.settle([*part, -fact], self.HARD) is False:
-                used = local.shrink([-fact], part[::-1], self.HARD)
+            if local.settle([*part, -fact], effort) is False:
+                used = local.shrink([-fact], part[::-1], effort)
                 break
         if used is None:
-            used = local.shrink([-fact], order[::-1], self.HARD)
+            used = local.shrink([-fact], order[::-1], effort)
         position = {f: i for i, f in enumerate(self.known)}
         self.found_at[fact] = len(self.known)
         units = tuple(self.reasoner.units[u] for u in group)
