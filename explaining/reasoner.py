@@ -224,10 +224,9 @@ class LazyLocal(Local):
         #: id(graph constraint) -> the cuts found for it so far, by any solver (each holds wherever it does; each
         #: once)
         self.pool = pool if pool is not None else {}
-        #: per graph constraint, its literals (vertices, or edges, in order) in this solver's numbering
-        self.reading = [tuple(self._inside(_literals(constraint))) for constraint in self.graph]
-        #: per graph constraint, what reads whether each of its literals holds from a table of literal values
-        self.getters = [_getter(reading) for reading in self.reading]
+        #: per graph constraint, what reads whether each of its literals (vertices, or edges, in order; by their
+        #: numbers in this solver) holds from a table of literal values (``_cuts_of``)
+        self.getters = [_getter(self._inside(_literals(constraint))) for constraint in self.graph]
         for constraint, guard in zip(self.graph, self.guards):
             for cut in self.pool.get(id(constraint), ()):
                 self.solver.add_clause(self._guarded(cut, guard))
