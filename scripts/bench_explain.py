@@ -37,7 +37,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 import time
+from dataclasses import dataclass
 
 import trisolve
 from trisolve.constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle
@@ -121,111 +123,238 @@ def cpmpy_greedy(model: Model, solution: frozenset[int], deadline: float) -> tup
     return len(known), total, not unknown
 
 
-def cpmpy_greedy_incremental(
-    model: Model, solution: frozenset[int], deadline: float, trace: list | None = None
-) -> tuple[int, int, bool]:
-    """(steps, total cost, complete) of the greedy of ``cpmpy_greedy``, each step an OCUS found by an
-    implicit hitting-set loop written with CPMpy whose sets to hit are kept from step to step.
+class _CPMpyHitting:
+    """The hitting-set side as one CPMpy model for the whole run (OR-Tools, one worker): one Boolean per
+    element says whether it is allowed now, told by assumptions at each call, and within a step the price
+    of the last optimal hitting set is passed on as a lower bound (it can only grow while sets are added)."""
 
-    The soft elements are fixed once: every unit, and for every fact f of the solution both "f"
-    (weight 1, usable once f is known) and "not f" (weight 0, usable while f is unknown).  A set to
-    hit is the complement of a satisfiable set of these elements, so it stays valid at every later
-    step: only which elements may be picked changes, which the hitting-set solver (OR-Tools, one
-    worker) is told by assumptions on one "known" Boolean per fact.  "not f" once f is known is
-    fixed off for good and left out of later sets.  The SAT side is one PySAT solver with an
-    indicator Boolean per element, its phases set to satisfy every usable element; a satisfiable
-    subset is grown to every element its solution satisfies.  Optimisation is postponed as in
-    Gamba et al.: after each optimal hitting set that has a solution, cheap hitting sets (the last
-    one plus an element of the newest set to hit) are tried until one has no solution, each adding
-    its own set to hit; and within a step the price of the last optimal hitting set is passed on as
-    a lower bound (it can only grow while sets are added).  Only an optimal hitting set without
-    solution ends a step, so each step is an optimal constrained unsatisfiable subset.  ``trace``,
-    if given, receives (fact, cost) for each step."""
-    import cpmpy as cp
-    from cpmpy.solvers.solver_interface import ExitStatus
+    def __init__(self, size: int, priced: int) -> None:
+        import cpmpy as cp
 
-    _, lit, units, hard = cpmpy_units(model)
-    facts = sorted(solution, key=lambda f: (f < 0, abs(f)))
-    soft = [*units, *[lit(f) for f in facts], *[~lit(f) for f in facts]]
-    told = len(units)  # soft[told + n] is fact n, weight 1
-    priced = told + len(facts)  # soft[priced + n] is its negation, weight 0
+        self.pick = cp.boolvar(shape=size, name="pick")
+        self.allowed = cp.boolvar(shape=size, name="allowed")
+        self.price = cp.sum(self.pick[:priced])
+        self.solver = cp.SolverLookup.get("ortools")
+        self.solver += [pick.implies(allowed) for pick, allowed in zip(self.pick, self.allowed)]
+        self.solver += cp.sum(self.pick[priced:]) == 1
+        self.solver.minimize(self.price)
+        self.floors: dict[int, object] = {}  # k: a Boolean that, assumed, says the price is at least k
+        self.assumptions: list = []
+        self.bound = 0
 
-    on = cp.boolvar(shape=len(soft), name="on")
-    sat = cp.SolverLookup.get("pysat")
-    sat += hard
-    sat += [switch.implies(element) for switch, element in zip(on, soft)]
+    def start(self, usable: list[bool]) -> None:
+        self.assumptions = [a if ok else ~a for a, ok in zip(self.allowed, usable)]
+        self.bound = 0
 
-    pick = cp.boolvar(shape=len(soft), name="pick")
-    known = cp.boolvar(shape=len(facts), name="known")
-    price = cp.sum(pick[:priced])
-    hitting = cp.SolverLookup.get("ortools")
-    hitting += [pick[told + n].implies(known[n]) for n in range(len(facts))]
-    hitting += [pick[priced + n].implies(~known[n]) for n in range(len(facts))]
-    hitting += cp.sum(pick[priced:]) == 1
-    hitting.minimize(price)
-    floors: dict[int, object] = {}  # k: a Boolean that, assumed, says the price is at least k
+    def add(self, missed: list[int]) -> None:
+        import cpmpy as cp
 
-    def floor(k: int):
-        if k not in floors:
-            floors[k] = cp.boolvar(name=f"floor{k}")
-            hitting.add(floors[k].implies(price >= k))
-        return floors[k]
+        self.solver += cp.any(self.pick[missed])
 
-    learned = [False] * len(facts)
+    def solve(self, deadline: float) -> list[int] | None:
+        from cpmpy.solvers.solver_interface import ExitStatus
 
-    def usable(n: int) -> bool:
-        if n < told:
-            return True
-        return learned[n - told] if n < priced else not learned[n - priced]
+        told = list(self.assumptions)
+        if self.bound:
+            if self.bound not in self.floors:
+                import cpmpy as cp
 
-    def correction(chosen) -> list[int] | None:
-        """None if the chosen elements have no solution; else the elements, but those no longer ever
-        usable, outside all that a solution of them satisfies, now a set to hit."""
-        if not sat.solve(assumptions=[on[n] for n in chosen]):
+                self.floors[self.bound] = cp.boolvar(name=f"floor{self.bound}")
+                self.solver += self.floors[self.bound].implies(self.price >= self.bound)
+            told.append(self.floors[self.bound])
+        left = deadline - time.monotonic()
+        if left <= 0:
             return None
-        missed = [
-            n for n, element in enumerate(soft) if not element.value() and not (n >= priced and learned[n - priced])
-        ]
-        hitting.add(cp.any(pick[missed]))
+        self.solver.solve(time_limit=left, assumptions=told, num_workers=1)
+        if self.solver.status().exitstatus != ExitStatus.OPTIMAL:
+            return None
+        self.bound = self.solver.objective_value()
+        return [n for n, pick in enumerate(self.pick) if pick.value()]
+
+
+class _RC2Hitting:
+    """The hitting-set side on PySAT's RC2, as PySAT's own OptUx has it: a weighted MaxSAT problem built at
+    each step from every set to hit kept so far, with the elements not usable at that step fixed off, and
+    given each new set within the step as a hard clause.  RC2 has no time limit: the deadline is looked at
+    between calls."""
+
+    def __init__(self, size: int, priced: int) -> None:
+        self.size, self.priced = size, priced
+        self.sets: list[list[int]] = []
+        self.maxsat = None
+
+    def start(self, usable: list[bool]) -> None:
+        from pysat.card import CardEnc, EncType
+        from pysat.examples.rc2 import RC2
+        from pysat.formula import WCNF
+
+        if self.maxsat is not None:
+            self.maxsat.delete()
+        problem = WCNF()
+        for n, ok in enumerate(usable):
+            if not ok:
+                problem.append([-(n + 1)])
+        for missed in self.sets:
+            problem.append([n + 1 for n in missed])
+        negated = [n + 1 for n in range(self.priced, self.size) if usable[n]]
+        for clause in CardEnc.equals(negated, bound=1, top_id=self.size, encoding=EncType.seqcounter).clauses:
+            problem.append(clause)
+        for n in range(self.priced):
+            if usable[n]:
+                problem.append([-(n + 1)], weight=1)
+        self.maxsat = RC2(problem, solver="g4")
+
+    def add(self, missed: list[int]) -> None:
+        self.sets.append(missed)
+        if self.maxsat is not None:
+            self.maxsat.add_clause([n + 1 for n in missed])
+
+    def solve(self, deadline: float) -> list[int] | None:
+        if time.monotonic() >= deadline:
+            return None
+        model = self.maxsat.compute()
+        return [n for n in range(self.size) if model[n] > 0]
+
+
+HITTING_SOLVERS = {"rc2": _RC2Hitting, "ortools": _CPMpyHitting}
+
+
+class _Ocus:
+    """Optimal constrained unsatisfiable subsets over fixed soft elements: every unit, and for every fact f
+    of the solution both "f" (weight 1) and "not f" (weight 0), of which a call says which are usable; a
+    subset takes exactly one negated fact.  The SAT side is one PySAT solver with an indicator Boolean per
+    element, its phases set to satisfy every usable element; a satisfiable subset is grown to every element
+    its solution satisfies, and the rest is a set to hit.  A set to hit is the complement of a satisfiable
+    subset, so it stays valid at every later call, whatever is usable then; only elements marked ``dead``
+    (never usable again) are left out of it."""
+
+    def __init__(self, model: Model, solution: frozenset[int], hitting_solver: str) -> None:
+        import cpmpy as cp
+
+        _, lit, units, hard = cpmpy_units(model)
+        self.facts = sorted(solution, key=lambda f: (f < 0, abs(f)))
+        self.soft = [*units, *[lit(f) for f in self.facts], *[~lit(f) for f in self.facts]]
+        self.told = len(units)  # soft[told + n] is fact n, weight 1
+        self.priced = self.told + len(self.facts)  # soft[priced + n] is its negation, weight 0
+        self.on = cp.boolvar(shape=len(self.soft), name="on")
+        self.sat = cp.SolverLookup.get("pysat")
+        self.sat += hard
+        self.sat += [switch.implies(element) for switch, element in zip(self.on, self.soft)]
+        self.hitting = HITTING_SOLVERS[hitting_solver](len(self.soft), self.priced)
+        self.dead = [False] * len(self.soft)
+
+    def _correction(self, chosen: list[int]) -> list[int] | None:
+        """None if the chosen elements have no solution; else the elements (but dead ones) outside all that a
+        solution of them satisfies, now a set to hit."""
+        if not self.sat.solve(assumptions=[self.on[n] for n in chosen]):
+            return None
+        missed = [n for n, element in enumerate(self.soft) if not element.value() and not self.dead[n]]
+        self.hitting.add(missed)
         return missed
 
-    total = steps = 0
-    while steps < len(facts):
-        assumptions = [known[n] if learned[n] else ~known[n] for n in range(len(facts))]
-        sat.solution_hint(on, [usable(n) for n in range(len(soft))])
-        bound = 0
+    def cheapest(self, usable: list[bool], deadline: float) -> list[int] | None:
+        """An optimal constrained unsatisfiable subset of the usable elements, or None past the deadline.
+        Optimisation is postponed as in Gamba et al.: after each optimal hitting set that has a solution,
+        cheap hitting sets (the last one plus an element of the newest set to hit) are tried until one has
+        no solution, each adding its own set to hit.  Only an optimal hitting set without solution is
+        returned."""
+        self.sat.solution_hint(self.on, usable)
+        self.hitting.start(usable)
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return steps, total, False
-            hitting.solve(time_limit=left, assumptions=assumptions + ([floor(bound)] if bound else []), num_workers=1)
-            if hitting.status().exitstatus != ExitStatus.OPTIMAL:
-                return steps, total, False
-            chosen = [n for n in range(len(soft)) if pick[n].value()]
-            bound = hitting.objective_value()
-            missed = correction(chosen)
+            chosen = self.hitting.solve(deadline)
+            if chosen is None:
+                return None
+            missed = self._correction(chosen)
             if missed is None:
-                break
-            candidate = set(chosen)  # postponed optimisation: cheap hitting sets first
+                return chosen
+            candidate = set(chosen)
             while missed is not None and time.monotonic() < deadline:
-                priced_missed = [n for n in missed if n < priced and usable(n)]
-                negated_missed = [n for n in missed if n >= priced and usable(n)]
+                priced_missed = [n for n in missed if n < self.priced and usable[n]]
+                negated_missed = [n for n in missed if n >= self.priced and usable[n]]
                 if priced_missed:
                     candidate.add(priced_missed[0])
                 elif negated_missed:
-                    candidate = {n for n in candidate if n < priced} | {negated_missed[0]}
+                    candidate = {n for n in candidate if n < self.priced} | {negated_missed[0]}
                 else:
                     break
-                missed = correction(sorted(candidate))
-        fact = next(n for n in chosen if n >= priced) - priced
-        cost = sum(1 for n in chosen if n < priced)
+                missed = self._correction(sorted(candidate))
+
+    def cost(self, chosen: list[int]) -> int:
+        return sum(1 for n in chosen if n < self.priced)
+
+
+def greedy_floors(model: Model, solution: frozenset[int], hitting_solver: str = "rc2") -> dict[int, int]:
+    """For each fact f of the solution, the cost of its cheapest explanation when every other fact of the
+    solution is known.  Whenever the greedy takes f, fewer facts are known, and what explains f then explains
+    it with all known too: so the greedy's step for f costs at least this much, and the greedy's total is at
+    least the cost of its steps so far plus the floors of the facts still unknown."""
+    ocus = _Ocus(model, solution, hitting_solver)
+    floors = {}
+    for n, fact in enumerate(ocus.facts):
+        usable = [True] * ocus.priced + [False] * len(ocus.facts)
+        usable[ocus.told + n], usable[ocus.priced + n] = False, True
+        floors[fact] = ocus.cost(ocus.cheapest(usable, float("inf")))
+    return floors
+
+
+@dataclass(frozen=True)
+class GreedyRun:
+    """How far the greedy got: its steps and their total cost, whether it explained every fact, and the
+    least total its sequence can reach (``total`` if complete; else ``total`` plus the floors of the facts
+    still unknown, when floors were given)."""
+
+    steps: int
+    total: int
+    complete: bool
+    at_least: int
+
+
+def cpmpy_greedy_incremental(
+    model: Model,
+    solution: frozenset[int],
+    deadline: float,
+    trace: list | None = None,
+    hitting_solver: str = "rc2",
+    floors: dict[int, int] | None = None,
+    decided_at: int | None = None,
+    progress: bool = False,
+) -> GreedyRun:
+    """The greedy of ``cpmpy_greedy``, each step an OCUS found by an implicit hitting-set loop written with
+    CPMpy and PySAT whose sets to hit are kept from step to step (``_Ocus``).  When f becomes known, "f"
+    becomes usable and "not f" is dead.  ``trace``, if given, receives (fact, cost) for each step.  With
+    ``floors`` (``greedy_floors``) and ``decided_at``, the run stops once the least total its sequence can
+    reach is ``decided_at`` or more.  ``progress`` prints the count so far to stderr every 25 steps."""
+    ocus = _Ocus(model, solution, hitting_solver)
+    learned = [False] * len(ocus.facts)
+    total = steps = 0
+    rest = sum(floors.values()) if floors else 0
+
+    def run(complete: bool) -> GreedyRun:
+        return GreedyRun(steps, total, complete, total + rest)
+
+    while steps < len(ocus.facts):
+        if decided_at is not None and total + rest >= decided_at:
+            return run(False)
+        usable = [True] * ocus.told + learned + [not known for known in learned]
+        chosen = ocus.cheapest(usable, deadline)
+        if chosen is None:
+            return run(False)
+        fact = next(n for n in chosen if n >= ocus.priced) - ocus.priced
+        cost = ocus.cost(chosen)
         total += cost
+        rest -= floors[ocus.facts[fact]] if floors else 0
         if trace is not None:
-            trace.append((facts[fact], cost))
+            trace.append((ocus.facts[fact], cost))
         learned[fact] = True
-        hitting += ~pick[priced + fact]
+        ocus.dead[ocus.priced + fact] = True
         steps += 1
-    return steps, total, True
+        if progress and steps % 25 == 0:
+            print(
+                f"  {steps} of {len(ocus.facts)} facts, cost {total} so far, at least {total + rest} in all",
+                file=sys.stderr,
+                flush=True,
+            )
+    return run(True)
 
 
 def edited(path: str, header: str, row: int, col: int, entry: str) -> str:
@@ -289,6 +418,23 @@ def main() -> None:
     parser.add_argument(
         "--cpmpy-incremental", action="store_true", help="also run the CPMpy greedy with an incremental OCUS loop"
     )
+    parser.add_argument(
+        "--hitting-solver",
+        choices=sorted(HITTING_SOLVERS),
+        default="rc2",
+        help="the incremental greedy's hitting-set solver (default rc2: PySAT's RC2, as OptUx; ortools: CPMpy's)",
+    )
+    parser.add_argument(
+        "--floors",
+        action="store_true",
+        help="with --cpmpy-incremental: each fact's cheapest explanation with every other fact known, a floor "
+        "under the greedy's step for it; a greedy cut short then still shows the least total it can reach",
+    )
+    parser.add_argument(
+        "--decide",
+        action="store_true",
+        help="with --floors: stop the greedy once the least total it can reach is trisolve's total or more",
+    )
     parser.add_argument("--timeout", type=float, default=600.0)
     args = parser.parse_args()
     now = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -305,11 +451,11 @@ def main() -> None:
             found = explain(model, check=check, timeout=args.timeout)
             wall, cpu = time.monotonic() - wall, time.process_time() - cpu
             side = f"trisolve ({'checked by cpsat' if check else 'unchecked'})"
-            total = sum(step.cost for step in found.steps)
+            ours = sum(step.cost for step in found.steps)
             agreed = sum(c.verdict == c.expected for c in found.checks)
             checks = f"{agreed}/{len(found.checks)} confirmed" if check else ""
             print(
-                f"{level.name:24} {side:22} {len(found.steps):5} {total:6} {wall:8.2f} {cpu:8.2f}  "
+                f"{level.name:24} {side:22} {len(found.steps):5} {ours:6} {wall:8.2f} {cpu:8.2f}  "
                 f"{found.kind}, {'partial' if found.partial else 'complete'} {checks} findings {len(found.findings)}",
                 flush=True,
             )
@@ -319,12 +465,30 @@ def main() -> None:
             wall, cpu = time.monotonic() - wall, time.process_time() - cpu
             print(f"{level.name:24} {'CPMpy 1.1.1 ocus greedy':22} {steps:5} {total:6} {wall:8.2f} {cpu:8.2f}  {done}")
         if args.cpmpy_incremental:
+            side = f"CPMpy 1.1.1 incremental OCUS greedy ({args.hitting_solver})"
+            floors = None
+            if args.floors:
+                wall, cpu = time.monotonic(), time.process_time()
+                floors = greedy_floors(found.model, found.solution, args.hitting_solver)
+                wall, cpu = time.monotonic() - wall, time.process_time() - cpu
+                least = sum(floors.values())
+                print(f"{level.name:24} {'floors of the greedy':22} {len(floors):5} {least:6} {wall:8.2f} {cpu:8.2f}")
             wall, cpu = time.monotonic(), time.process_time()
-            deadline = time.monotonic() + args.timeout
-            steps, total, done = cpmpy_greedy_incremental(found.model, found.solution, deadline)
+            run = cpmpy_greedy_incremental(
+                found.model,
+                found.solution,
+                time.monotonic() + args.timeout,
+                hitting_solver=args.hitting_solver,
+                floors=floors,
+                decided_at=ours if args.decide else None,
+                progress=True,
+            )
             wall, cpu = time.monotonic() - wall, time.process_time() - cpu
-            side = "CPMpy 1.1.1 incremental OCUS greedy"
-            print(f"{level.name:24} {side:22} {steps:5} {total:6} {wall:8.2f} {cpu:8.2f}  {done}", flush=True)
+            reach = f", its total at least {run.at_least}" if floors and not run.complete else ""
+            print(
+                f"{level.name:24} {side:22} {run.steps:5} {run.total:6} {wall:8.2f} {cpu:8.2f}  {run.complete}{reach}",
+                flush=True,
+            )
     print(f"load average {os.getloadavg()[0]:.1f} at the end, {time.strftime('%H:%M UTC', time.gmtime())}")
 
 

@@ -670,10 +670,13 @@ def test_a_published_nurikabe_explained_completely_each_step_checked() -> None:
     assert any(len(step.units) > 2 for step in found.steps)
 
 
-def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time() -> None:
-    """The bench's incremental CPMpy greedy (sets to hit kept from step to step) is the greedy of its definition:
-    at each step its cost is that of a fresh ``ocus`` call on the same known facts, the fact it takes is one such
-    a call may take, and the steps are all of the solution's facts.  Its total is the sum of those costs."""
+@pytest.mark.parametrize("hitting_solver", ["rc2", "ortools"])
+def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time(hitting_solver: str) -> None:
+    """The bench's incremental CPMpy greedy (sets to hit kept from step to step), with either hitting-set solver,
+    is the greedy of its definition: at each step its cost is that of a fresh ``ocus`` call on the same known
+    facts, and the steps are all of the solution's facts.  Its total is the sum of those costs.  Each fact's
+    floor (its cheapest explanation with every other fact known) is what a fresh ``ocus`` call gives there, and
+    no more than the greedy's step for that fact."""
     import cpmpy as cp
     from cpmpy.tools.explain import ocus
 
@@ -685,22 +688,29 @@ def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time() -> None:
     level = trisolve.load("sudoku 4x4\n. . 1 .\n. 2 . .\n2 4 . .\n. . . .\n", "sudoku")
     found = trisolve.explain(level, check=None)
     trace: list = []
-    steps, total, complete = bench_explain.cpmpy_greedy_incremental(
-        found.model, found.solution, time.monotonic() + 300, trace
+    floors = bench_explain.greedy_floors(found.model, found.solution, hitting_solver)
+    run = bench_explain.cpmpy_greedy_incremental(
+        found.model, found.solution, time.monotonic() + 300, trace, hitting_solver=hitting_solver, floors=floors
     )
-    assert complete and steps == len(found.solution) == len(trace)
+    assert run.complete and run.steps == len(found.solution) == len(trace)
     assert {fact for fact, _ in trace} == set(found.solution)
-    assert total == sum(cost for _, cost in trace)
+    assert run.total == run.at_least == sum(cost for _, cost in trace)
+    assert all(floors[fact] <= cost for fact, cost in trace)
     _, lit, units, hard = bench_explain.cpmpy_units(found.model)
     order = sorted(found.solution, key=lambda f: (f < 0, abs(f)))
-    for k in range(0, len(trace), 7):
-        known = [fact for fact, _ in trace[:k]]
-        unknown = [f for f in order if f not in known]
+
+    def cheapest(known: list[int], unknown: list[int]) -> int:
         negated = [~lit(f) for f in unknown]
         soft = [*units, *(lit(f) for f in known), *negated]
         weights = [1] * (len(soft) - len(negated)) + [0] * len(negated)
         chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
-        assert len(chosen) - 1 == trace[k][1], f"step {k + 1}"
+        return len(chosen) - 1
+
+    for k in range(0, len(trace), 7):
+        known = [fact for fact, _ in trace[:k]]
+        assert cheapest(known, [f for f in order if f not in known]) == trace[k][1], f"step {k + 1}"
+    for fact in order[::5]:
+        assert cheapest([f for f in order if f != fact], [fact]) == floors[fact], f"floor of {fact}"
 
 
 @pytest.mark.parametrize("seed", range(12))
