@@ -174,13 +174,16 @@ class _CPMpyHitting:
 
 class _RC2Hitting:
     """The hitting-set side on PySAT's RC2, as PySAT's own OptUx has it: a weighted MaxSAT problem built at
-    each step from every set to hit kept so far, with the elements not usable at that step fixed off, and
-    given each new set within the step as a hard clause.  RC2 has no time limit: the deadline is looked at
-    between calls."""
+    each step from every set to hit kept so far, over the elements usable at that step (an element not usable
+    is left out of every set and never taken), and given each new set within the step as a hard clause.  Where
+    one negated fact alone is usable, a hitting set must take it, so the sets that hold it are left out.  RC2
+    has no time limit: the deadline is looked at between calls."""
 
     def __init__(self, size: int, priced: int) -> None:
         self.size, self.priced = size, priced
         self.sets: list[list[int]] = []
+        self.usable: list[bool] = []
+        self.alone: int | None = None
         self.maxsat = None
 
     def start(self, usable: list[bool]) -> None:
@@ -190,14 +193,15 @@ class _RC2Hitting:
 
         if self.maxsat is not None:
             self.maxsat.delete()
+        self.usable = usable
+        negated = [n for n in range(self.priced, self.size) if usable[n]]
+        self.alone = negated[0] if len(negated) == 1 else None
         problem = WCNF()
-        for n, ok in enumerate(usable):
-            if not ok:
-                problem.append([-(n + 1)])
         for missed in self.sets:
-            problem.append([n + 1 for n in missed])
-        negated = [n + 1 for n in range(self.priced, self.size) if usable[n]]
-        for clause in CardEnc.equals(negated, bound=1, top_id=self.size, encoding=EncType.seqcounter).clauses:
+            if self.alone not in missed:
+                problem.append([n + 1 for n in missed if usable[n]])
+        lits = [n + 1 for n in negated]
+        for clause in CardEnc.equals(lits, bound=1, top_id=self.size, encoding=EncType.seqcounter).clauses:
             problem.append(clause)
         for n in range(self.priced):
             if usable[n]:
@@ -206,14 +210,14 @@ class _RC2Hitting:
 
     def add(self, missed: list[int]) -> None:
         self.sets.append(missed)
-        if self.maxsat is not None:
-            self.maxsat.add_clause([n + 1 for n in missed])
+        if self.maxsat is not None and self.alone not in missed:
+            self.maxsat.add_clause([n + 1 for n in missed if self.usable[n]])
 
     def solve(self, deadline: float) -> list[int] | None:
         if time.monotonic() >= deadline:
             return None
         model = self.maxsat.compute()
-        return [n for n in range(self.size) if model[n] > 0]
+        return [n for n in range(self.size) if self.usable[n] and model[n] > 0]
 
 
 HITTING_SOLVERS = {"rc2": _RC2Hitting, "ortools": _CPMpyHitting}
