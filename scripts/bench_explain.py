@@ -353,11 +353,8 @@ def cpmpy_greedy_incremental(
         ocus.dead[ocus.priced + fact] = True
         steps += 1
         if progress and steps % 25 == 0:
-            print(
-                f"  {steps} of {len(ocus.facts)} facts, cost {total} so far, at least {total + rest} in all",
-                file=sys.stderr,
-                flush=True,
-            )
+            reach = f", at least {total + rest} in all" if floors else ""
+            print(f"  {steps} of {len(ocus.facts)} facts, cost {total} so far{reach}", file=sys.stderr, flush=True)
     return run(True)
 
 
