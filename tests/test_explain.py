@@ -676,7 +676,7 @@ def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time(hitting_so
     is the greedy of its definition: at each step its cost is that of a fresh ``ocus`` call on the same known
     facts, and the steps are all of the solution's facts.  Its total is the sum of those costs.  Each fact's
     floor (its cheapest explanation with every other fact known) is what a fresh ``ocus`` call gives there, and
-    no more than the greedy's step for that fact."""
+    no more than the greedy's step for that fact; floors cut short after two hitting sets are no higher."""
     import cpmpy as cp
     from cpmpy.tools.explain import ocus
 
@@ -696,6 +696,8 @@ def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time(hitting_so
     assert {fact for fact, _ in trace} == set(found.solution)
     assert run.total == run.at_least == sum(cost for _, cost in trace)
     assert all(floors[fact] <= cost for fact, cost in trace)
+    cut = bench_explain.greedy_floors(found.model, found.solution, hitting_solver, calls=2)
+    assert all(cut[fact] <= floors[fact] for fact in floors) and cut != floors  # cut short: lower, never higher
     _, lit, units, hard = bench_explain.cpmpy_units(found.model)
     order = sorted(found.solution, key=lambda f: (f < 0, abs(f)))
 
