@@ -13,9 +13,10 @@ of units plus facts used.
 ``--cpmpy-incremental`` runs the same greedy faster, as CPMpy's users would
 write it after Gamba, Bogaerts & Guns, "Efficiently explaining CSPs with
 unsatisfiable subset optimization" (JAIR 2023): one OCUS implicit
-hitting-set loop written by hand with CPMpy, whose hitting-set solver (a
-CPMpy model on OR-Tools) keeps every set to hit from step to step, with one
-incremental PySAT solver on the SAT side.  It is the same definition: each
+hitting-set loop written by hand with CPMpy, which keeps every set to hit
+from step to step, with one incremental PySAT solver on the SAT side.  Its
+hitting sets come from PySAT's RC2 (``--hitting-solver rc2``, the default,
+as in PySAT's OptUx) or from OR-Tools through CPMpy (``ortools``).  It is the same definition: each
 step is still an optimal constrained unsatisfiable subset over the same soft
 elements and weights, and the fact it negates becomes known.  Keeping the
 sets is sound because a set to hit is the complement of a satisfiable subset
@@ -26,7 +27,15 @@ not depend on what is known.  Where several facts share the optimal cost,
 either greedy takes whichever its solvers return first, so the two (and
 runs on another machine) may walk different sequences with different totals.
 
+``--floors`` bounds the greedy from below where it cannot be run to the end:
+a fact's floor is its cheapest explanation when every other fact is known,
+and the greedy's step for that fact, taken with fewer facts known, costs at
+least as much.  So a greedy cut short costs in the end at least its cost so
+far plus the floors of the facts still unknown; ``--decide`` stops it once
+that reaches trisolve's total.
+
     python scripts/bench_explain.py levels/logic/einstein.toml [--cpmpy] [--cpmpy-incremental] [--timeout S]
+    python scripts/bench_explain.py levels/logic/six-houses.toml --cpmpy-incremental --floors --decide
     python scripts/bench_explain.py --mus
     python scripts/bench_explain.py levels/sudoku/sudoku*.txt levels/logic/*.toml --timeout 300
 
@@ -152,13 +161,12 @@ class _CPMpyHitting:
         self.solver += cp.any(self.pick[missed])
 
     def solve(self, deadline: float) -> list[int] | None:
+        import cpmpy as cp
         from cpmpy.solvers.solver_interface import ExitStatus
 
         told = list(self.assumptions)
         if self.bound:
             if self.bound not in self.floors:
-                import cpmpy as cp
-
                 self.floors[self.bound] = cp.boolvar(name=f"floor{self.bound}")
                 self.solver += self.floors[self.bound].implies(self.price >= self.bound)
             told.append(self.floors[self.bound])
