@@ -676,7 +676,9 @@ def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time(hitting_so
     is the greedy of its definition: at each step its cost is that of a fresh ``ocus`` call on the same known
     facts, and the steps are all of the solution's facts.  Its total is the sum of those costs.  Each fact's
     floor (its cheapest explanation with every other fact known) is what a fresh ``ocus`` call gives there, and
-    no more than the greedy's step for that fact; floors cut short after two hitting sets are no higher."""
+    no more than the greedy's step for that fact; floors cut short after two hitting sets are no higher.  Told
+    to stop once its least total reaches what it is after the first step dearer than its floor, the same greedy
+    stops right after that step."""
     import cpmpy as cp
     from cpmpy.tools.explain import ocus
 
@@ -713,6 +715,18 @@ def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time(hitting_so
         assert cheapest(known, [f for f in order if f not in known]) == trace[k][1], f"step {k + 1}"
     for fact in order[::5]:
         assert cheapest([f for f in order if f != fact], [fact]) == floors[fact], f"floor of {fact}"
+    excess = [cost - floors[fact] for fact, cost in trace]
+    stop = next(k for k in range(len(trace) + 1) if sum(excess[:k]) >= 1)  # some step costs more than its floor
+    decided = bench_explain.cpmpy_greedy_incremental(
+        found.model,
+        found.solution,
+        time.monotonic() + 300,
+        hitting_solver=hitting_solver,
+        floors=floors,
+        decided_at=sum(floors.values()) + sum(excess[:stop]),
+    )
+    assert (decided.steps, decided.total, decided.complete) == (stop, sum(c for _, c in trace[:stop]), False)
+    assert decided.at_least == sum(floors.values()) + sum(excess[:stop])
 
 
 @pytest.mark.parametrize("seed", range(12))
