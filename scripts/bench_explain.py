@@ -206,7 +206,7 @@ class _RC2Hitting:
         self.alone = negated[0] if len(negated) == 1 else None
         problem = WCNF()
         for missed in self.sets:
-            if self.alone not in missed:
+            if not self._held_alone(missed):
                 problem.append([n + 1 for n in missed if usable[n]])
         lits = [n + 1 for n in negated]
         for clause in CardEnc.equals(lits, bound=1, top_id=self.size, encoding=EncType.seqcounter).clauses:
@@ -218,8 +218,13 @@ class _RC2Hitting:
 
     def add(self, missed: list[int]) -> None:
         self.sets.append(missed)
-        if self.maxsat is not None and self.alone not in missed:
+        if self.maxsat is not None and not self._held_alone(missed):
             self.maxsat.add_clause([n + 1 for n in missed if self.usable[n]])
+
+    def _held_alone(self, missed: list[int]) -> bool:
+        """Whether the set holds the one usable negated fact (then any hitting set hits it).  Without one, as
+        at every greedy step but the last, no set is scanned for it."""
+        return self.alone is not None and self.alone in missed
 
     def solve(self, deadline: float) -> list[int] | None:
         if time.monotonic() >= deadline:
