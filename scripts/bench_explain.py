@@ -34,8 +34,14 @@ least as much.  So a greedy cut short costs in the end at least its cost so
 far plus the floors of the facts still unknown; ``--decide`` stops it once
 that reaches trisolve's total.
 
+``--at-states COST`` looks at trisolve's own sequence: for each of its steps
+costing more than COST, the cheapest step from the facts trisolve knew
+before it (the step the greedy would take there).  Where that is cheaper,
+trisolve's step search missed it.
+
     python scripts/bench_explain.py levels/logic/einstein.toml [--cpmpy] [--cpmpy-incremental] [--timeout S]
     python scripts/bench_explain.py levels/logic/six-houses.toml --cpmpy-incremental --floors --decide
+    python scripts/bench_explain.py levels/logic/market-8.toml --at-states 3
     python scripts/bench_explain.py --mus
     python scripts/bench_explain.py levels/sudoku/sudoku*.txt levels/logic/*.toml --timeout 300
 
@@ -48,11 +54,13 @@ import argparse
 import os
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import trisolve
 from trisolve.constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle
 from trisolve.explaining.explain import explain
+from trisolve.explaining.steps import Step
 from trisolve.explaining.units import units_of
 from trisolve.models import FAMILIES
 
@@ -382,6 +390,44 @@ def cpmpy_greedy_incremental(
     return run(True)
 
 
+@dataclass(frozen=True)
+class AtState:
+    """One of trisolve's steps and the cheapest step at the same known facts: its number (from 1), its cost,
+    and the cheapest's cost (None when not found before the deadline)."""
+
+    number: int
+    cost: int
+    cheapest: int | None
+
+
+def cheapest_at_states(
+    model: Model,
+    solution: frozenset[int],
+    steps: Sequence[Step],
+    above: int,
+    deadline: float,
+    hitting_solver: str = "rc2",
+) -> list[AtState]:
+    """For each of trisolve's steps costing more than ``above``, the cost of the cheapest step (an OCUS over
+    every unknown fact, as the greedy takes) from the facts trisolve knew before it.  Where that is cheaper,
+    trisolve's step search missed a step the greedy would take; these are where trisolve's sequence pays more
+    than it need at each step.  The sets to hit are kept from state to state, as the greedy keeps them."""
+    ocus = _Ocus(model, solution, hitting_solver)
+    number_of = {fact: n for n, fact in enumerate(ocus.facts)}
+    learned = [False] * len(ocus.facts)
+    rows = []
+    for number, step in enumerate(steps, 1):
+        if step.cost > above:
+            usable = [True] * ocus.told + learned + [not known for known in learned]
+            chosen = ocus.cheapest(usable, deadline)
+            rows.append(AtState(number, step.cost, None if chosen is None else ocus.cost(chosen)))
+            if chosen is None:
+                break
+        learned[number_of[step.fact]] = True
+        ocus.dead[ocus.priced + number_of[step.fact]] = True
+    return rows
+
+
 def edited(path: str, header: str, row: int, col: int, entry: str) -> str:
     """A shipped grid level's text with the entry at (row, col) of its grid (from 0) replaced."""
     with open(path) as handle:
@@ -435,6 +481,24 @@ def mus_side_by_side() -> None:
         print(f"{name:24} {'CPMpy 1.1.1 mus':22} {len(core):5} {wall:8.2f} {cpu:8.2f}")
 
 
+def at_states(name: str, found, above: int, deadline: float, hitting_solver: str) -> None:
+    """Prints ``cheapest_at_states`` for one explanation: a line per step, then how much trisolve's steps cost
+    above the cheapest at their states."""
+    wall, cpu = time.monotonic(), time.process_time()
+    rows = cheapest_at_states(found.model, found.solution, found.steps, above, deadline, hitting_solver)
+    wall, cpu = time.monotonic() - wall, time.process_time() - cpu
+    for row in rows:
+        print(f"  step {row.number}: trisolve {row.cost}, cheapest at its state {row.cheapest}", flush=True)
+    dearer = [row for row in rows if row.cheapest is not None and row.cheapest < row.cost]
+    extra = sum(row.cost - row.cheapest for row in dearer)
+    done = "complete" if len(rows) == sum(step.cost > above for step in found.steps) else "cut by the time limit"
+    print(
+        f"{name:24} {'steps above ' + str(above):22} {len(rows):5} {extra:6} {wall:8.2f} {cpu:8.2f}  "
+        f"{len(dearer)} had a cheaper step at their state, {extra} in all; {done}",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("levels", nargs="*")
@@ -467,6 +531,14 @@ def main() -> None:
         action="store_true",
         help="with --floors: stop the greedy once the least total it can reach is trisolve's total or more",
     )
+    parser.add_argument(
+        "--at-states",
+        type=int,
+        metavar="COST",
+        default=None,
+        help="for each of trisolve's steps costing more than COST, the cheapest step from the same known facts "
+        "(where trisolve's search missed a cheaper one)",
+    )
     parser.add_argument("--timeout", type=float, default=600.0)
     args = parser.parse_args()
     now = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
@@ -491,6 +563,8 @@ def main() -> None:
                 f"{found.kind}, {'partial' if found.partial else 'complete'} {checks} findings {len(found.findings)}",
                 flush=True,
             )
+        if args.at_states is not None:
+            at_states(level.name, found, args.at_states, time.monotonic() + args.timeout, args.hitting_solver)
         if args.cpmpy:
             wall, cpu = time.monotonic(), time.process_time()
             steps, total, done = cpmpy_greedy(found.model, found.solution, time.monotonic() + args.timeout)

@@ -729,6 +729,38 @@ def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time(hitting_so
     assert decided.at_least == sum(floors.values()) + sum(excess[:stop])
 
 
+def test_the_cheapest_step_at_trisolves_states_is_what_ocus_finds_there() -> None:
+    """The bench's ``cheapest_at_states``: for each of trisolve's steps, the cost of the cheapest step from the
+    facts trisolve knew before it is what a fresh ``ocus`` call gives there, and no more than trisolve's step
+    (trisolve's is one such step).  Only steps above the cost asked for get a row."""
+    import cpmpy as cp
+    from cpmpy.tools.explain import ocus
+
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    try:
+        import bench_explain
+    finally:
+        sys.path.pop(0)
+    level = trisolve.load("sudoku 4x4\n. . 1 .\n. 2 . .\n2 4 . .\n. . . .\n", "sudoku")
+    found = trisolve.explain(level, check=None)
+    rows = bench_explain.cheapest_at_states(found.model, found.solution, found.steps, 0, time.monotonic() + 300)
+    assert [row.number for row in rows] == list(range(1, len(found.steps) + 1))
+    assert all(row.cost == found.steps[row.number - 1].cost for row in rows)
+    assert all(row.cheapest is not None and row.cheapest <= row.cost for row in rows)
+    _, lit, units, hard = bench_explain.cpmpy_units(found.model)
+    for row in rows[::6]:
+        known = [step.fact for step in found.steps[: row.number - 1]]
+        negated = [~lit(f) for f in found.solution if f not in known]
+        soft = [*units, *(lit(f) for f in known), *negated]
+        weights = [1] * (len(soft) - len(negated)) + [0] * len(negated)
+        chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
+        assert len(chosen) - 1 == row.cheapest, f"step {row.number}"
+    above = sorted({step.cost for step in found.steps})[-2]  # only the dearest steps
+    dear = bench_explain.cheapest_at_states(found.model, found.solution, found.steps, above, time.monotonic() + 300)
+    assert [row.number for row in dear] == [n for n, step in enumerate(found.steps, 1) if step.cost > above]
+    assert dear == [row for row in rows if row.number in {d.number for d in dear}]
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_smallest_finds_a_set_of_facts_no_smaller_set_does_the_job_of(seed: int) -> None:
     """``Oracle.smallest``: with ``fixed``, the part of ``soft`` it returns has no solution, and no smaller part
