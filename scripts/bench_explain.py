@@ -54,7 +54,7 @@ import argparse
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import trisolve
@@ -407,25 +407,24 @@ def cheapest_at_states(
     above: int,
     deadline: float,
     hitting_solver: str = "rc2",
-) -> list[AtState]:
+) -> Iterator[AtState]:
     """For each of trisolve's steps costing more than ``above``, the cost of the cheapest step (an OCUS over
-    every unknown fact, as the greedy takes) from the facts trisolve knew before it.  Where that is cheaper,
-    trisolve's step search missed a step the greedy would take; these are where trisolve's sequence pays more
-    than it need at each step.  The sets to hit are kept from state to state, as the greedy keeps them."""
+        every unknown fact, as the greedy takes) from the facts trisolve knew before it.  Where that is cheaper,
+        trisolve's step search missed a step the greedy would take; these are where trisolve's sequence pays more
+        than it need at each step.  The sets to hit are kept from state to state, as the greedy keeps them.  Each row
+    is given as soon as it is found (a Sudoku's take minutes)."""
     ocus = _Ocus(model, solution, hitting_solver)
     number_of = {fact: n for n, fact in enumerate(ocus.facts)}
     learned = [False] * len(ocus.facts)
-    rows = []
     for number, step in enumerate(steps, 1):
         if step.cost > above:
             usable = [True] * ocus.told + learned + [not known for known in learned]
             chosen = ocus.cheapest(usable, deadline)
-            rows.append(AtState(number, step.cost, None if chosen is None else ocus.cost(chosen)))
+            yield AtState(number, step.cost, None if chosen is None else ocus.cost(chosen))
             if chosen is None:
-                break
+                return
         learned[number_of[step.fact]] = True
         ocus.dead[ocus.priced + number_of[step.fact]] = True
-    return rows
 
 
 def edited(path: str, header: str, row: int, col: int, entry: str) -> str:
@@ -485,10 +484,11 @@ def at_states(name: str, found, above: int, deadline: float, hitting_solver: str
     """Prints ``cheapest_at_states`` for one explanation: a line per step, then how much trisolve's steps cost
     above the cheapest at their states."""
     wall, cpu = time.monotonic(), time.process_time()
-    rows = cheapest_at_states(found.model, found.solution, found.steps, above, deadline, hitting_solver)
-    wall, cpu = time.monotonic() - wall, time.process_time() - cpu
-    for row in rows:
+    rows = []
+    for row in cheapest_at_states(found.model, found.solution, found.steps, above, deadline, hitting_solver):
         print(f"  step {row.number}: trisolve {row.cost}, cheapest at its state {row.cheapest}", flush=True)
+        rows.append(row)
+    wall, cpu = time.monotonic() - wall, time.process_time() - cpu
     dearer = [row for row in rows if row.cheapest is not None and row.cheapest < row.cost]
     extra = sum(row.cost - row.cheapest for row in dearer)
     done = "complete" if len(rows) == sum(step.cost > above for step in found.steps) else "cut by the time limit"

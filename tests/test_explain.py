@@ -743,7 +743,7 @@ def test_the_cheapest_step_at_trisolves_states_is_what_ocus_finds_there() -> Non
         sys.path.pop(0)
     level = trisolve.load("sudoku 4x4\n. . 1 .\n. 2 . .\n2 4 . .\n. . . .\n", "sudoku")
     found = trisolve.explain(level, check=None)
-    rows = bench_explain.cheapest_at_states(found.model, found.solution, found.steps, 0, time.monotonic() + 300)
+    rows = list(bench_explain.cheapest_at_states(found.model, found.solution, found.steps, 0, time.monotonic() + 300))
     assert [row.number for row in rows] == list(range(1, len(found.steps) + 1))
     assert all(row.cost == found.steps[row.number - 1].cost for row in rows)
     assert all(row.cheapest is not None and row.cheapest <= row.cost for row in rows)
@@ -756,7 +756,8 @@ def test_the_cheapest_step_at_trisolves_states_is_what_ocus_finds_there() -> Non
         chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
         assert len(chosen) - 1 == row.cheapest, f"step {row.number}"
     above = sorted({step.cost for step in found.steps})[-2]  # only the dearest steps
-    dear = bench_explain.cheapest_at_states(found.model, found.solution, found.steps, above, time.monotonic() + 300)
+    deadline = time.monotonic() + 300
+    dear = list(bench_explain.cheapest_at_states(found.model, found.solution, found.steps, above, deadline))
     assert [row.number for row in dear] == [n for n, step in enumerate(found.steps, 1) if step.cost > above]
     assert dear == [row for row in rows if row.number in {d.number for d in dear}]
 
