@@ -491,7 +491,8 @@ def at_states(name: str, found, above: int, deadline: float, hitting_solver: str
     wall, cpu = time.monotonic() - wall, time.process_time() - cpu
     dearer = [row for row in rows if row.cheapest is not None and row.cheapest < row.cost]
     extra = sum(row.cost - row.cheapest for row in dearer)
-    done = "complete" if len(rows) == sum(step.cost > above for step in found.steps) else "cut by the time limit"
+    wanted = sum(step.cost > above for step in found.steps)
+    done = "complete" if len(rows) == wanted else f"cut by the time limit after {len(rows)} of {wanted}"
     print(
         f"{name:24} {'steps above ' + str(above):22} {len(rows):5} {extra:6} {wall:8.2f} {cpu:8.2f}  "
         f"{len(dearer)} had a cheaper step at their state, {extra} in all; {done}",
