@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import time
+import types
 
 import pytest
 from click.testing import CliRunner
@@ -23,6 +24,20 @@ from trisolve.explaining.units import Words, own_literals, units_of
 from trisolve.models import FAMILIES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+#: a 4x4 Sudoku whose explanation the bench's greedies run in seconds
+SMALL_SUDOKU = "sudoku 4x4\n. . 1 .\n. 2 . .\n2 4 . .\n. . . .\n"
+
+
+def bench_module() -> types.ModuleType:
+    """``scripts/bench_explain.py`` as a module (the scripts folder is not a package)."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    try:
+        import bench_explain
+    finally:
+        sys.path.pop(0)
+    return bench_explain
+
+
 EINSTEIN = os.path.join(ROOT, "levels", "logic", "einstein.toml")
 
 
@@ -682,12 +697,8 @@ def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time(hitting_so
     import cpmpy as cp
     from cpmpy.tools.explain import ocus
 
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    try:
-        import bench_explain
-    finally:
-        sys.path.pop(0)
-    level = trisolve.load("sudoku 4x4\n. . 1 .\n. 2 . .\n2 4 . .\n. . . .\n", "sudoku")
+    bench_explain = bench_module()
+    level = trisolve.load(SMALL_SUDOKU, "sudoku")
     found = trisolve.explain(level, check=None)
     trace: list = []
     floors = bench_explain.greedy_floors(found.model, found.solution, hitting_solver)
@@ -736,12 +747,8 @@ def test_the_cheapest_step_at_trisolves_states_is_what_ocus_finds_there() -> Non
     import cpmpy as cp
     from cpmpy.tools.explain import ocus
 
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    try:
-        import bench_explain
-    finally:
-        sys.path.pop(0)
-    level = trisolve.load("sudoku 4x4\n. . 1 .\n. 2 . .\n2 4 . .\n. . . .\n", "sudoku")
+    bench_explain = bench_module()
+    level = trisolve.load(SMALL_SUDOKU, "sudoku")
     found = trisolve.explain(level, check=None)
     rows = list(bench_explain.cheapest_at_states(found.model, found.solution, found.steps, 0, time.monotonic() + 300))
     assert [row.number for row in rows] == list(range(1, len(found.steps) + 1))
@@ -800,11 +807,7 @@ def test_each_einstein_step_costs_what_the_cheapest_step_there_costs() -> None:
     import cpmpy as cp
     from cpmpy.tools.explain import ocus
 
-    sys.path.insert(0, os.path.join(ROOT, "scripts"))
-    try:
-        import bench_explain
-    finally:
-        sys.path.pop(0)
+    bench_explain = bench_module()
     found = trisolve.explain(trisolve.load(os.path.join(ROOT, "levels", "logic", "einstein.toml")), check=None)
     assert not found.partial
     _, lit, units, hard = bench_explain.cpmpy_units(found.model)
