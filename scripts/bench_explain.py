@@ -59,7 +59,7 @@ from dataclasses import dataclass
 
 import trisolve
 from trisolve.constraints import AllDifferent, Clause, Connected, Linear, Model, SingleCycle
-from trisolve.explaining.explain import explain
+from trisolve.explaining.explain import Explanation, explain
 from trisolve.explaining.steps import Step
 from trisolve.explaining.units import units_of
 from trisolve.models import FAMILIES
@@ -409,9 +409,9 @@ def cheapest_at_states(
     hitting_solver: str = "rc2",
 ) -> Iterator[AtState]:
     """For each of trisolve's steps costing more than ``above``, the cost of the cheapest step (an OCUS over
-        every unknown fact, as the greedy takes) from the facts trisolve knew before it.  Where that is cheaper,
-        trisolve's step search missed a step the greedy would take; these are where trisolve's sequence pays more
-        than it need at each step.  The sets to hit are kept from state to state, as the greedy keeps them.  Each row
+    every unknown fact, as the greedy takes) from the facts trisolve knew before it.  Where that is cheaper,
+    trisolve's step search missed a step the greedy would take; these are where trisolve's sequence pays more
+    than it need at each step.  The sets to hit are kept from state to state, as the greedy keeps them.  Each row
     is given as soon as it is found (a Sudoku's take minutes)."""
     ocus = _Ocus(model, solution, hitting_solver)
     number_of = {fact: n for n, fact in enumerate(ocus.facts)}
@@ -480,7 +480,7 @@ def mus_side_by_side() -> None:
         print(f"{name:24} {'CPMpy 1.1.1 mus':22} {len(core):5} {wall:8.2f} {cpu:8.2f}")
 
 
-def at_states(name: str, found, above: int, deadline: float, hitting_solver: str) -> None:
+def at_states(name: str, found: Explanation, above: int, deadline: float, hitting_solver: str) -> None:
     """Prints ``cheapest_at_states`` for one explanation: a line per step, then how much trisolve's steps cost
     above the cheapest at their states."""
     wall, cpu = time.monotonic(), time.process_time()
@@ -512,7 +512,8 @@ def main() -> None:
         "--hitting-solver",
         choices=sorted(HITTING_SOLVERS),
         default="rc2",
-        help="the incremental greedy's hitting-set solver (default rc2: PySAT's RC2, as OptUx; ortools: CPMpy's)",
+        help="the hitting-set solver of the incremental greedy, its floors and --at-states (default rc2: PySAT's "
+        "RC2, as OptUx; ortools: CPMpy's)",
     )
     parser.add_argument(
         "--floors",
