@@ -313,6 +313,16 @@ class _Ocus:
     def cost(self, chosen: list[int]) -> int:
         return sum(1 for n in chosen if n < self.priced)
 
+    def learn(self, fact: int) -> None:
+        """Fact number ``fact`` becomes known: "not fact" is dead (never usable again, left out of new sets)."""
+        self.dead[self.priced + fact] = True
+
+    def usable_now(self) -> list[bool]:
+        """The usable elements as facts become known in a sequence (``learn``): every unit, the known facts,
+        and the negations of the unknown ones."""
+        known = self.dead[self.priced :]
+        return [True] * self.told + known + [not k for k in known]
+
 
 def greedy_floors(
     model: Model, solution: frozenset[int], hitting_solver: str = "rc2", calls: int | None = None
@@ -361,7 +371,6 @@ def cpmpy_greedy_incremental(
     ``floors`` (``greedy_floors``) and ``decided_at``, the run stops once the least total its sequence can
     reach is ``decided_at`` or more.  ``progress`` prints the count so far to stderr every 25 steps."""
     ocus = _Ocus(model, solution, hitting_solver)
-    learned = [False] * len(ocus.facts)
     total = steps = 0
     rest = sum(floors.values()) if floors else 0
 
@@ -371,8 +380,7 @@ def cpmpy_greedy_incremental(
     while steps < len(ocus.facts):
         if decided_at is not None and total + rest >= decided_at:
             return run(False)
-        usable = [True] * ocus.told + learned + [not known for known in learned]
-        chosen = ocus.cheapest(usable, deadline)
+        chosen = ocus.cheapest(ocus.usable_now(), deadline)
         if chosen is None:
             return run(False)
         fact = next(n for n in chosen if n >= ocus.priced) - ocus.priced
@@ -381,8 +389,7 @@ def cpmpy_greedy_incremental(
         rest -= floors[ocus.facts[fact]] if floors else 0
         if trace is not None:
             trace.append((ocus.facts[fact], cost))
-        learned[fact] = True
-        ocus.dead[ocus.priced + fact] = True
+        ocus.learn(fact)
         steps += 1
         if progress and steps % 25 == 0:
             reach = f", at least {total + rest} in all" if floors else ""
@@ -415,16 +422,13 @@ def cheapest_at_states(
     is given as soon as it is found (a Sudoku's take minutes)."""
     ocus = _Ocus(model, solution, hitting_solver)
     number_of = {fact: n for n, fact in enumerate(ocus.facts)}
-    learned = [False] * len(ocus.facts)
     for number, step in enumerate(steps, 1):
         if step.cost > above:
-            usable = [True] * ocus.told + learned + [not known for known in learned]
-            chosen = ocus.cheapest(usable, deadline)
+            chosen = ocus.cheapest(ocus.usable_now(), deadline)
             yield AtState(number, step.cost, None if chosen is None else ocus.cost(chosen))
             if chosen is None:
                 return
-        learned[number_of[step.fact]] = True
-        ocus.dead[ocus.priced + number_of[step.fact]] = True
+        ocus.learn(number_of[step.fact])
 
 
 def edited(path: str, header: str, row: int, col: int, entry: str) -> str:
