@@ -38,6 +38,21 @@ def bench_module() -> types.ModuleType:
     return bench_explain
 
 
+def fresh_ocus_cost(units_in_cpmpy: tuple, known: list[int], unknown: list[int]) -> int:
+    """The cost of the cheapest step from ``known`` to one of ``unknown``, by a fresh CPMpy ``ocus`` call over
+    every unit, known fact (weight 1) and negated unknown fact (weight 0, exactly one taken);
+    ``units_in_cpmpy`` is the bench's ``cpmpy_units`` of the model."""
+    import cpmpy as cp
+    from cpmpy.tools.explain import ocus
+
+    _, lit, units, hard = units_in_cpmpy
+    negated = [~lit(f) for f in unknown]
+    soft = [*units, *(lit(f) for f in known), *negated]
+    weights = [1] * (len(soft) - len(negated)) + [0] * len(negated)
+    chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
+    return len(chosen) - 1
+
+
 EINSTEIN = os.path.join(ROOT, "levels", "logic", "einstein.toml")
 
 
@@ -694,8 +709,6 @@ def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time(hitting_so
     no more than the greedy's step for that fact; floors cut short after two hitting sets are no higher.  Told
     to stop once its least total reaches what it is after the first step dearer than its floor, the same greedy
     stops right after that step."""
-    import cpmpy as cp
-    from cpmpy.tools.explain import ocus
 
     bench_explain = bench_module()
     level = trisolve.load(SMALL_SUDOKU, "sudoku")
@@ -711,21 +724,13 @@ def test_the_incremental_cpmpy_greedy_takes_a_cheapest_step_each_time(hitting_so
     assert all(floors[fact] <= cost for fact, cost in trace)
     cut = bench_explain.greedy_floors(found.model, found.solution, hitting_solver, calls=2)
     assert all(cut[fact] <= floors[fact] for fact in floors) and cut != floors  # cut short: lower, never higher
-    _, lit, units, hard = bench_explain.cpmpy_units(found.model)
+    in_cpmpy = bench_explain.cpmpy_units(found.model)
     order = sorted(found.solution, key=lambda f: (f < 0, abs(f)))
-
-    def cheapest(known: list[int], unknown: list[int]) -> int:
-        negated = [~lit(f) for f in unknown]
-        soft = [*units, *(lit(f) for f in known), *negated]
-        weights = [1] * (len(soft) - len(negated)) + [0] * len(negated)
-        chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
-        return len(chosen) - 1
-
     for k in range(0, len(trace), 7):
         known = [fact for fact, _ in trace[:k]]
-        assert cheapest(known, [f for f in order if f not in known]) == trace[k][1], f"step {k + 1}"
+        assert fresh_ocus_cost(in_cpmpy, known, [f for f in order if f not in known]) == trace[k][1], f"step {k + 1}"
     for fact in order[::5]:
-        assert cheapest([f for f in order if f != fact], [fact]) == floors[fact], f"floor of {fact}"
+        assert fresh_ocus_cost(in_cpmpy, [f for f in order if f != fact], [fact]) == floors[fact], f"floor of {fact}"
     excess = [cost - floors[fact] for fact, cost in trace]
     stop = next(k for k in range(len(trace) + 1) if sum(excess[:k]) >= 1)  # some step costs more than its floor
     decided = bench_explain.cpmpy_greedy_incremental(
@@ -744,8 +749,6 @@ def test_the_cheapest_step_at_trisolves_states_is_what_ocus_finds_there() -> Non
     """The bench's ``cheapest_at_states``: for each of trisolve's steps, the cost of the cheapest step from the
     facts trisolve knew before it is what a fresh ``ocus`` call gives there, and no more than trisolve's step
     (trisolve's is one such step).  Only steps above the cost asked for get a row."""
-    import cpmpy as cp
-    from cpmpy.tools.explain import ocus
 
     bench_explain = bench_module()
     level = trisolve.load(SMALL_SUDOKU, "sudoku")
@@ -754,14 +757,11 @@ def test_the_cheapest_step_at_trisolves_states_is_what_ocus_finds_there() -> Non
     assert [row.number for row in rows] == list(range(1, len(found.steps) + 1))
     assert all(row.cost == found.steps[row.number - 1].cost for row in rows)
     assert all(row.cheapest is not None and row.cheapest <= row.cost for row in rows)
-    _, lit, units, hard = bench_explain.cpmpy_units(found.model)
+    in_cpmpy = bench_explain.cpmpy_units(found.model)
     for row in rows[::6]:
         known = [step.fact for step in found.steps[: row.number - 1]]
-        negated = [~lit(f) for f in found.solution if f not in known]
-        soft = [*units, *(lit(f) for f in known), *negated]
-        weights = [1] * (len(soft) - len(negated)) + [0] * len(negated)
-        chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
-        assert len(chosen) - 1 == row.cheapest, f"step {row.number}"
+        unknown = [f for f in found.solution if f not in known]
+        assert fresh_ocus_cost(in_cpmpy, known, unknown) == row.cheapest, f"step {row.number}"
     above = sorted({step.cost for step in found.steps})[-2]  # only the dearest steps
     deadline = time.monotonic() + 300
     dear = list(bench_explain.cheapest_at_states(found.model, found.solution, found.steps, above, deadline))
@@ -804,23 +804,18 @@ def test_each_einstein_step_costs_what_the_cheapest_step_there_costs() -> None:
     facts forces an unknown fact more cheaply than the step trisolve takes there: its cost is that of a fresh
     CPMpy ``ocus`` call over every unit, known fact and negated unknown fact.  Every fourth state, and each
     state where trisolve took a step of two units (where one unit alone needed more facts)."""
-    import cpmpy as cp
-    from cpmpy.tools.explain import ocus
 
     bench_explain = bench_module()
     found = trisolve.explain(trisolve.load(os.path.join(ROOT, "levels", "logic", "einstein.toml")), check=None)
     assert not found.partial
-    _, lit, units, hard = bench_explain.cpmpy_units(found.model)
+    in_cpmpy = bench_explain.cpmpy_units(found.model)
     order = sorted(found.solution, key=lambda f: (f < 0, abs(f)))
     asked = [k for k, step in enumerate(found.steps) if k % 4 == 0 or len(step.units) > 1]
     assert any(len(found.steps[k].units) > 1 for k in asked)
     for k in asked:
         known = [step.fact for step in found.steps[:k]]
-        negated = [~lit(f) for f in order if f not in known]
-        soft = [*units, *(lit(f) for f in known), *negated]
-        weights = [1] * (len(soft) - len(negated)) + [0] * len(negated)
-        chosen = ocus(soft, hard=hard, weights=weights, meta_constraint=cp.sum(negated) == 1, solver="ortools")
-        assert found.steps[k].cost == len(chosen) - 1, f"step {k + 1}"
+        unknown = [f for f in order if f not in known]
+        assert found.steps[k].cost == fresh_ocus_cost(in_cpmpy, known, unknown), f"step {k + 1}"
 
 
 @pytest.mark.parametrize("name", ["slither04", "slither02"])
